@@ -1,0 +1,3 @@
+from tooluse1.cli import main
+
+raise SystemExit(main())

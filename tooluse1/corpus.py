@@ -1,0 +1,450 @@
+"""Stage 1: cases/*.yaml -> validated Case objects -> data/tooluse1.jsonl + data/manifest.json.
+
+The YAML files are the source of truth. `build()` validates every case and reports each problem as
+`path:line: what is wrong`; the written files are canonical (sorted by id, sorted keys, UTF-8, `\\n`),
+so rebuilding unchanged cases gives byte-identical files, and `check_fresh()` can tell a stale data/.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+from tooluse1.tools import TOOL_NAMES, TOOLS, Call, to_integer, to_number
+
+SPEC_VERSION = "1.0.0"
+LANGS = ("en", "ru")
+CALL_CATEGORIES = TOOL_NAMES + ("multi_step",)
+CATEGORIES = CALL_CATEGORIES + ("negative", "clarification")
+DIFFICULTIES = ("easy", "medium", "hard")
+NEGATIVE_KINDS = ("knowledge", "capability_trap", "instruction_trap")
+EXPECTATIONS = ("call", "no_call", "clarify")
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES_DIR = ROOT / "cases"
+DATA_DIR = ROOT / "data"
+JSONL_NAME = "tooluse1.jsonl"
+MANIFEST_NAME = "manifest.json"
+_ID_RE = re.compile(r"^(?P<category>[a-z_]+)-(?P<lang>[a-z]{2})-(?P<num>\d{3})$")
+
+
+class CorpusError(Exception):
+    """One or more invalid cases; `problems` holds `path:line: message` strings, all of them."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a correct answer looks like: one call, no call, or a question back."""
+
+    kind: str                                   # call | no_call | clarify
+    call: Call | None = None
+    answer_contains_any: tuple[str, ...] = ()
+    answer_contains_all: tuple[str, ...] = ()
+    reference: str | None = None
+
+    def as_dict(self) -> dict:
+        if self.kind == "call":
+            assert self.call is not None
+            return {"call": self.call.as_dict()}
+        out: dict[str, Any] = {self.kind: True, "answer_contains_any": list(self.answer_contains_any),
+                               "answer_contains_all": list(self.answer_contains_all)}
+        if self.reference is not None:
+            out["reference"] = self.reference
+        return out
+
+
+@dataclass(frozen=True)
+class Case:
+    """One authored case. `tools` is always the explicit tuple of offered tool names."""
+
+    id: str
+    lang: str
+    category: str
+    difficulty: str
+    tools: tuple[str, ...]
+    messages: tuple[dict, ...]
+    expect: Expectation
+    kind: str | None = None                     # negatives only
+    source: str = field(default="", compare=False)   # "cases/en/x.yaml:12", for messages
+
+    @property
+    def expectation(self) -> str:
+        return self.expect.kind
+
+    def as_dict(self) -> dict:
+        """The JSONL form (also accepted by `Case.from_dict` and by `grade()`)."""
+        d: dict[str, Any] = {"id": self.id, "lang": self.lang, "category": self.category,
+                             "difficulty": self.difficulty, "tools": list(self.tools),
+                             "messages": [dict(m) for m in self.messages], "expect": self.expect.as_dict()}
+        if self.kind is not None:
+            d["kind"] = self.kind
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict, source: str = "") -> "Case":
+        """Build a Case from a JSONL dict (or an already-validated YAML mapping). No validation here."""
+        exp = d["expect"]
+        if "call" in exp:
+            call = exp["call"]
+            expectation = Expectation("call", call=Call(call["name"], dict(call.get("arguments") or {})))
+        else:
+            kind = "no_call" if exp.get("no_call") else "clarify"
+            expectation = Expectation(kind, answer_contains_any=tuple(exp.get("answer_contains_any") or ()),
+                                      answer_contains_all=tuple(exp.get("answer_contains_all") or ()),
+                                      reference=exp.get("reference"))
+        tools = d.get("tools", "all")
+        return cls(id=d["id"], lang=d["lang"], category=d["category"], difficulty=d["difficulty"],
+                   tools=TOOL_NAMES if tools == "all" else tuple(tools),
+                   messages=tuple(dict(m) for m in d["messages"]), expect=expectation,
+                   kind=d.get("kind"), source=source)
+
+
+def as_case(case: "Case | dict") -> Case:
+    return case if isinstance(case, Case) else Case.from_dict(case)
+
+
+# ----------------------------------------------------------------------------- YAML with line numbers
+
+class _Mapping(dict):
+    """A dict that remembers the line of itself and of each key (1-based)."""
+
+    line: int = 0
+    key_lines: dict
+
+
+class _LineLoader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Mapping:
+    loader.flatten_mapping(node)
+    out = _Mapping()
+    out.line = node.start_mark.line + 1
+    out.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in out:
+            raise yaml.MarkedYAMLError(problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark)
+        out[key] = loader.construct_object(value_node, deep=True)
+        out.key_lines[key] = key_node.start_mark.line + 1
+    return out
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _line(node: Any, key: str | None = None, default: int = 1) -> int:
+    if isinstance(node, _Mapping):
+        return node.key_lines.get(key, node.line) if key else node.line
+    return default
+
+
+# ----------------------------------------------------------------------------- validation
+
+class _Problems:
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, path: str, line: int, msg: str) -> None:
+        self.items.append(f"{path}:{line}: {msg}")
+
+
+def _check_arguments(tool: str, args: Any, where: str, line: int, probs: _Problems) -> None:
+    """Required arguments present, no unknown ones, each value of the right type and canonical form."""
+    if not isinstance(args, dict):
+        probs.add(where, line, f"arguments of {tool} must be a mapping")
+        return
+    spec = TOOLS[tool]
+    for req in spec.required:
+        if req not in args:
+            probs.add(where, line, f"{tool}: missing required argument {req!r}")
+    for name, value in args.items():
+        p = spec.param_index.get(name)
+        if p is None:
+            probs.add(where, line, f"{tool}: unknown argument {name!r} (known: {', '.join(spec.param_index)})")
+            continue
+        if p.match == "expression":
+            from tooluse1.evaluator import evaluate
+            if not isinstance(value, str) or evaluate(value) is None:
+                probs.add(where, line, f"{tool}.{name}: {value!r} is not an evaluable arithmetic expression")
+        elif p.match == "number":
+            if to_number(value) is None or isinstance(value, str):
+                probs.add(where, line, f"{tool}.{name}: wrong type, expected a number, got {value!r}")
+        elif p.match == "integer":
+            if isinstance(value, str) or to_integer(value) is None:
+                probs.add(where, line, f"{tool}.{name}: wrong type, expected an integer, got {value!r}")
+        elif not isinstance(value, str) or not value.strip():
+            probs.add(where, line, f"{tool}.{name}: wrong type, expected a non-empty string, got {value!r}")
+        elif p.aliases is not None:
+            allowed = p.enum or p.aliases.canonicals
+            if value not in allowed:
+                hint = p.aliases.lookup(value)
+                probs.add(where, line, f"{tool}.{name}: {value!r} is not a canonical {p.aliases.name}"
+                          + (f" (did you mean {hint!r}?)" if hint else ""))
+
+
+def _check_messages(msgs: Any, where: str, line: int, probs: _Problems) -> None:
+    if not isinstance(msgs, list) or not msgs:
+        probs.add(where, line, "messages must be a non-empty list")
+        return
+    pending_call: str | None = None
+    for i, m in enumerate(msgs):
+        ml = _line(m, default=line)
+        if not isinstance(m, dict) or m.get("role") not in ("user", "assistant", "tool"):
+            probs.add(where, ml, f"malformed history: message {i + 1} needs role user, assistant or tool")
+            continue
+        role = m["role"]
+        if role == "assistant" and "tool_call" in m:
+            tc = m["tool_call"]
+            if not isinstance(tc, dict) or tc.get("name") not in TOOLS:
+                probs.add(where, ml, f"malformed history: message {i + 1} calls an unknown tool "
+                                     f"{tc.get('name') if isinstance(tc, dict) else tc!r}")
+                continue
+            _check_arguments(tc["name"], tc.get("arguments", {}), where, _line(tc, default=ml), probs)
+            pending_call = tc["name"]
+        elif role == "tool":
+            if pending_call is None:
+                probs.add(where, ml, f"malformed history: tool result {i + 1} does not follow an assistant tool_call")
+            elif m.get("name") != pending_call:
+                probs.add(where, ml, f"malformed history: tool result named {m.get('name')!r} answers a call "
+                                     f"of {pending_call!r}")
+            if not isinstance(m.get("content"), str) or not m["content"].strip():
+                probs.add(where, ml, f"malformed history: tool result {i + 1} needs a content string")
+            pending_call = None
+        else:
+            if not isinstance(m.get("content"), str) or not m["content"].strip():
+                probs.add(where, ml, f"malformed history: message {i + 1} ({role}) needs a non-empty content string")
+            if pending_call is not None:
+                probs.add(where, ml, f"malformed history: the call of {pending_call!r} has no tool result")
+                pending_call = None
+    last = msgs[-1]
+    if isinstance(last, dict) and last.get("role") != "user":
+        probs.add(where, _line(last, default=line), "malformed history: the last message must be the user's")
+
+
+def _validate_entry(raw: Any, where: str, probs: _Problems) -> Case | None:
+    """Check one YAML mapping; on success return the Case (problems go to `probs`)."""
+    line = _line(raw)
+    if not isinstance(raw, dict):
+        probs.add(where, line, "a case must be a mapping")
+        return None
+    n_before = len(probs.items)
+    for key in ("id", "lang", "category", "difficulty", "tools", "messages", "expect"):
+        if key not in raw:
+            probs.add(where, line, f"missing field {key!r}")
+    unknown = set(raw) - {"id", "lang", "category", "difficulty", "kind", "tools", "messages", "expect", "notes"}
+    for key in sorted(unknown):
+        probs.add(where, _line(raw, key), f"unknown field {key!r}")
+    if len(probs.items) > n_before:
+        return None
+    cid, lang, cat = raw["id"], raw["lang"], raw["category"]
+    m = _ID_RE.match(str(cid))
+    if lang not in LANGS:
+        probs.add(where, _line(raw, "lang"), f"lang must be one of {LANGS}, got {lang!r}")
+    if cat not in CATEGORIES:
+        probs.add(where, _line(raw, "category"), f"unknown category {cat!r}")
+    if not m or m["category"] != cat or m["lang"] != lang:
+        probs.add(where, _line(raw, "id"), f"id {cid!r} must look like {cat}-{lang}-NNN")
+    if raw["difficulty"] not in DIFFICULTIES:
+        probs.add(where, _line(raw, "difficulty"), f"difficulty must be one of {DIFFICULTIES}")
+    kind = raw.get("kind")
+    if cat == "negative" and kind not in NEGATIVE_KINDS:
+        probs.add(where, _line(raw, "kind"), f"negative cases need kind: one of {NEGATIVE_KINDS}")
+    if cat != "negative" and kind is not None:
+        probs.add(where, _line(raw, "kind"), "kind is only for negative cases")
+    tools = raw["tools"]
+    if tools == "all":
+        tools = list(TOOL_NAMES)
+    if not isinstance(tools, list) or not tools:
+        probs.add(where, _line(raw, "tools"), "tools must be 'all' or a non-empty list of tool names")
+        tools = []
+    for t in tools:
+        if t not in TOOLS:
+            probs.add(where, _line(raw, "tools"), f"unknown tool {t!r} (known: {', '.join(TOOL_NAMES)})")
+    _check_messages(raw["messages"], where, _line(raw, "messages"), probs)
+
+    exp = raw["expect"]
+    el = _line(raw, "expect")
+    shapes = [k for k in ("call", "no_call", "clarify") if isinstance(exp, dict) and exp.get(k)]
+    if len(shapes) != 1:
+        probs.add(where, el, "expect must have exactly one of call, no_call: true, clarify: true")
+        return None
+    shape = shapes[0]
+    wanted = "call" if cat in CALL_CATEGORIES else ("no_call" if cat == "negative" else "clarify")
+    if shape != wanted:
+        probs.add(where, el, f"category {cat} expects {wanted}, not {shape}")
+    if shape == "call":
+        call = exp["call"]
+        if not isinstance(call, dict) or call.get("name") not in TOOLS:
+            probs.add(where, el, f"unknown tool {call.get('name') if isinstance(call, dict) else call!r}")
+            return None
+        if call["name"] not in tools:
+            probs.add(where, el, f"expected tool {call['name']!r} is not among the offered tools")
+        if cat in TOOLS and call["name"] != cat:
+            probs.add(where, el, f"a {cat} case must expect a call of {cat}")
+        _check_arguments(call["name"], call.get("arguments"), where, _line(call, default=el), probs)
+        extra = set(exp) - {"call"}
+        if extra:
+            probs.add(where, el, f"a call expectation takes no {sorted(extra)}")
+    else:
+        for key in ("answer_contains_any", "answer_contains_all"):
+            val = exp.get(key, [])
+            if not isinstance(val, list) or not all(isinstance(x, (str, int)) and str(x).strip() for x in val):
+                probs.add(where, _line(exp, key, el), f"{key} must be a list of non-empty strings")
+        if shape == "clarify" and not exp.get("answer_contains_any"):
+            probs.add(where, el, "clarify cases need answer_contains_any (accepted question phrasings)")
+        if not isinstance(exp.get("reference"), str) or not exp["reference"].strip():
+            probs.add(where, el, f"{shape} cases need a reference answer")
+        extra = set(exp) - {shape, "answer_contains_any", "answer_contains_all", "reference"}
+        if extra:
+            probs.add(where, el, f"unknown expect fields {sorted(extra)}")
+    if len(probs.items) > n_before:
+        return None
+    d = dict(raw)
+    d["expect"] = {k: ([str(x) for x in v] if k.startswith("answer_") else v) for k, v in exp.items()}
+    case = Case.from_dict(d, source=f"{where}:{line}")
+    _check_reference(case, where, el, probs)
+    return case if len(probs.items) == n_before else None
+
+
+def _check_reference(case: Case, where: str, line: int, probs: _Problems) -> None:
+    """A no-call/clarify case's own reference must pass its own grader in every protocol."""
+    if case.expect.kind == "call":
+        return
+    from tooluse1.grade import grade
+    from tooluse1.prompts import PROTOCOLS
+    for protocol in PROTOCOLS:
+        v = grade(case, case.expect.reference or "", protocol)
+        if not v.passed:
+            probs.add(where, line, f"the case's own reference fails its grader ({protocol}): {v.reason}")
+            return
+
+
+def load_cases(cases_dir: Path = CASES_DIR) -> list[Case]:
+    """Load and validate every case under cases_dir; raise CorpusError listing all problems."""
+    probs = _Problems()
+    cases: list[Case] = []
+    seen: dict[str, str] = {}
+    files = sorted(cases_dir.rglob("*.yaml"))
+    if not files:
+        raise CorpusError([f"{cases_dir}: no *.yaml case files found"])
+    for path in files:
+        where = _display_path(path)
+        try:
+            docs = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
+        except yaml.MarkedYAMLError as e:
+            mark = e.problem_mark or e.context_mark
+            probs.add(where, (mark.line + 1) if mark else 1, f"YAML syntax error: {e.problem or e}")
+            continue
+        except (yaml.YAMLError, UnicodeDecodeError) as e:
+            probs.add(where, 1, f"cannot read YAML: {e}")
+            continue
+        if docs is None:
+            continue
+        if not isinstance(docs, list):
+            probs.add(where, 1, "a case file must be a YAML list of cases")
+            continue
+        for raw in docs:
+            case = _validate_entry(raw, where, probs)
+            if case is None:
+                continue
+            if case.id in seen:
+                probs.add(where, _line(raw, "id"), f"duplicate id {case.id!r} (first defined at {seen[case.id]})")
+                continue
+            seen[case.id] = case.source
+            cases.append(case)
+    if probs.items:
+        raise CorpusError(probs.items)
+    return sorted(cases, key=lambda c: c.id)
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+# ----------------------------------------------------------------------------- build / freshness
+
+def render_jsonl(cases: Iterable[Case]) -> bytes:
+    """Canonical JSONL bytes: one case a line, sorted keys, UTF-8, in id order."""
+    lines = [json.dumps(c.as_dict(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+             for c in sorted(cases, key=lambda c: c.id)]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def counts(cases: list[Case]) -> dict[str, dict[str, int]]:
+    """Counts by category, language, expectation, negative kind and difficulty (sorted keys)."""
+    def tally(values: Iterable[str]) -> dict[str, int]:
+        return dict(sorted(Counter(values).items()))
+    return {
+        "category": tally(c.category for c in cases),
+        "lang": tally(c.lang for c in cases),
+        "expectation": tally(c.expectation for c in cases),
+        "negative_kind": tally(c.kind for c in cases if c.kind),
+        "difficulty": tally(c.difficulty for c in cases),
+        "lang_category": tally(f"{c.lang}/{c.category}" for c in cases),
+    }
+
+
+def render_manifest(cases: list[Case], jsonl: bytes) -> bytes:
+    manifest = {"name": "ToolUse.1", "version": SPEC_VERSION, "jsonl": JSONL_NAME,
+                "sha256": hashlib.sha256(jsonl).hexdigest(), "n_cases": len(cases), "counts": counts(cases)}
+    return (json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def build(cases_dir: Path = CASES_DIR, data_dir: Path = DATA_DIR) -> dict:
+    """Validate cases/ and (re)write data/; returns the manifest. Raises CorpusError on any bad case."""
+    cases = load_cases(cases_dir)
+    jsonl = render_jsonl(cases)
+    manifest = render_manifest(cases, jsonl)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    for name, content in ((JSONL_NAME, jsonl), (MANIFEST_NAME, manifest)):
+        target = data_dir / name
+        if not target.exists() or target.read_bytes() != content:
+            tmp = target.with_suffix(target.suffix + ".tmp")
+            tmp.write_bytes(content)
+            tmp.replace(target)
+    return json.loads(manifest)
+
+
+class StaleCorpusError(Exception):
+    """data/ does not match cases/; the message says which command fixes it."""
+
+
+def check_fresh(cases_dir: Path = CASES_DIR, data_dir: Path = DATA_DIR) -> None:
+    """Raise StaleCorpusError unless data/ is exactly what `build` would write from cases/."""
+    cases = load_cases(cases_dir)
+    jsonl = render_jsonl(cases)
+    expected = {JSONL_NAME: jsonl, MANIFEST_NAME: render_manifest(cases, jsonl)}
+    for name, content in expected.items():
+        path = data_dir / name
+        if not path.exists() or path.read_bytes() != content:
+            raise StaleCorpusError(f"{_display_path(path)} is stale or missing against {_display_path(cases_dir)}/: "
+                                   f"run `python -m tooluse1 build` and commit data/")
+
+
+def load_corpus(data_dir: Path = DATA_DIR) -> tuple[list[Case], dict]:
+    """The built corpus (cases in id order) and its manifest, read from data/ (digest verified)."""
+    jsonl_path, manifest_path = data_dir / JSONL_NAME, data_dir / MANIFEST_NAME
+    if not jsonl_path.exists() or not manifest_path.exists():
+        raise StaleCorpusError(f"{_display_path(data_dir)}/ has no built corpus: run `python -m tooluse1 build`")
+    raw = jsonl_path.read_bytes()
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    if hashlib.sha256(raw).hexdigest() != manifest.get("sha256"):
+        raise StaleCorpusError(f"{_display_path(jsonl_path)} does not match the digest in {MANIFEST_NAME}: "
+                               f"run `python -m tooluse1 build`")
+    cases = [Case.from_dict(json.loads(line), source=f"{JSONL_NAME}:{i}")
+             for i, line in enumerate(raw.decode("utf-8").splitlines(), 1) if line.strip()]
+    return cases, manifest

@@ -1,0 +1,136 @@
+"""Stage 6: verdicts -> Summary with Wilson 95% intervals (SPEC.md §3.4). Public API: `wilson`.
+
+Every rate is reported as k, n, rate, low, high, over the items it applies to; backend errors (an item
+with no answer at all) are excluded from every denominator and counted on their own.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+BREAKDOWNS = ("protocol", "lang", "category", "difficulty", "kind")
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for k successes in n trials; (0.0, 1.0) when n == 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    if not 0 <= k <= n:
+        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Rate:
+    k: int
+    n: int
+
+    @property
+    def value(self) -> float | None:
+        return self.k / self.n if self.n else None
+
+    def as_dict(self) -> dict:
+        lo, hi = wilson(self.k, self.n)
+        return {"k": self.k, "n": self.n, "rate": self.value, "ci95": [lo, hi]}
+
+    def fmt(self) -> str:
+        if not self.n:
+            return "    n/a          (n=0)"
+        lo, hi = wilson(self.k, self.n)
+        return f"{self.value:6.3f} [{lo:.3f}, {hi:.3f}] (n={self.n})"
+
+
+@dataclass(frozen=True)
+class GradedItem:
+    """What metrics need of one graded item (built from a results record)."""
+
+    protocol: str
+    lang: str
+    category: str
+    difficulty: str
+    kind: str | None
+    expectation: str
+    passed: bool
+    label: str
+    tool_ok: bool | None
+    args_ok: bool | None
+    extra_args: bool
+    constraints_ok: bool | None
+    has_constraints: bool
+    error: bool = False
+
+    @classmethod
+    def of(cls, case, protocol: str, verdict=None, error: bool = False) -> "GradedItem":
+        """From a Case and its Verdict (verdict None only for a backend error)."""
+        v = verdict
+        exp = case.expect
+        return cls(protocol=protocol, lang=case.lang, category=case.category, difficulty=case.difficulty,
+                   kind=case.kind, expectation=exp.kind, passed=bool(v and v.passed) and not error,
+                   label=v.label if v else "error", tool_ok=v.tool_ok if v else None,
+                   args_ok=v.args_ok if v else None, extra_args=bool(v and v.extra_args),
+                   constraints_ok=v.constraints_ok if v else None,
+                   has_constraints=bool(exp.answer_contains_any or exp.answer_contains_all), error=error)
+
+
+# name -> (applies to item?, success?). The order is the order of the printed table.
+METRICS: dict[str, tuple[Callable[[GradedItem], bool], Callable[[GradedItem], bool]]] = {
+    "score": (lambda i: True, lambda i: i.passed),
+    "correct_call": (lambda i: i.expectation == "call", lambda i: i.passed),
+    "correct_abstention": (lambda i: i.expectation == "no_call", lambda i: i.passed),
+    "correct_clarification": (lambda i: i.expectation == "clarify", lambda i: i.passed),
+    "spurious_call_rate": (lambda i: i.expectation != "call", lambda i: i.label == "call"),
+    "tool_selected": (lambda i: i.expectation == "call", lambda i: bool(i.tool_ok)),
+    "arguments_exact": (lambda i: i.expectation == "call",
+                        lambda i: bool(i.tool_ok and i.args_ok and not i.extra_args)),
+    "constraints_satisfied": (lambda i: i.expectation != "call" and i.has_constraints,
+                              lambda i: bool(i.constraints_ok)),
+    "malformed_rate": (lambda i: True, lambda i: i.label == "malformed"),
+}
+
+
+def compute(items: Sequence[GradedItem]) -> dict[str, Rate]:
+    graded = [i for i in items if not i.error]
+    out: dict[str, Rate] = {}
+    for name, (applies, success) in METRICS.items():
+        pool = [i for i in graded if applies(i)]
+        out[name] = Rate(sum(1 for i in pool if success(i)), len(pool))
+    return out
+
+
+def summarise(items: Iterable[GradedItem]) -> dict:
+    """The summary section of a results file: overall metrics, then per protocol/lang/category/
+    difficulty/negative kind, plus counts of items and backend errors."""
+    items = list(items)
+    summary: dict = {"n_items": len(items), "n_errors": sum(1 for i in items if i.error),
+                     "overall": {k: r.as_dict() for k, r in compute(items).items()}, "by": {}}
+    for dim in BREAKDOWNS:
+        groups: dict[str, list[GradedItem]] = {}
+        for i in items:
+            value = getattr(i, dim)
+            if value is not None:
+                groups.setdefault(value, []).append(i)
+        summary["by"][dim] = {g: {k: r.as_dict() for k, r in compute(members).items()}
+                              for g, members in sorted(groups.items())}
+    return summary
+
+
+def format_summary(summary: dict, title: str = "ToolUse.1") -> str:
+    """A plain-text table: every metric with its Wilson interval and n, then each breakdown's score and
+    the three behaviours side by side."""
+    def rate(d: dict) -> str:
+        return Rate(d["k"], d["n"]).fmt()
+
+    lines = [f"{title}: {summary['n_items']} items, {summary['n_errors']} backend errors"]
+    for name, d in summary["overall"].items():
+        lines.append(f"  {name:<22} {rate(d)}")
+    cols = ("score", "correct_call", "correct_abstention", "correct_clarification")
+    for dim, groups in summary["by"].items():
+        lines.append(f"  by {dim}:" + "".join(f"  {c:<32}" for c in cols))
+        for g, metrics in groups.items():
+            lines.append(f"    {g:<20}" + "".join(f"  {rate(metrics[c]):<32}" for c in cols))
+    return "\n".join(lines)

@@ -1,0 +1,166 @@
+"""Selftest: scripted runners whose scores are known in advance, graded through the real pipeline.
+
+- oracle:        each case's expected call (in the protocol's own format) or its reference answer -> 1.000
+- variants:      the same right answers in other accepted forms (fenced JSON, `tool_calls` shape, string
+                 arguments, thinking first, tool-name alias, equivalent expression, aliased value, extra
+                 optional argument) -> 1.000
+- never-call:    an empty answer -> passes exactly the no-call cases that have no answer constraints
+- always-call:   the expected call on call cases, a plausible call on the others -> passes exactly the
+                 call cases
+The analytic values are computed from corpus counts, independently of the grader, and must match.
+These runners also serve as `--model oracle|never-call|always-call` in the pytest harness.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from tooluse1.corpus import Case
+from tooluse1.evaluator import evaluate
+from tooluse1.grade import grade, has_constraints
+from tooluse1.metrics import GradedItem, compute
+from tooluse1.prompts import PROTOCOLS, format_call
+from tooluse1.tools import TOOL_NAME_ALIASES, TOOLS, Call
+
+
+def oracle_output(case: Case, protocol: str) -> str:
+    if case.expect.kind == "call":
+        assert case.expect.call is not None
+        return format_call(case.expect.call, protocol)
+    return case.expect.reference or ""
+
+
+def never_call_output(case: Case, protocol: str) -> str:
+    return ""
+
+
+_PLAUSIBLE = {"expression": "2+2", "city": "London", "query": "latest news", "text": "hello",
+              "target_language": "en", "amount": 1, "from_currency": "USD", "to_currency": "EUR", "value": 1,
+              "from_unit": "km", "to_unit": "mi", "duration_seconds": 60, "timezone": "UTC"}
+
+
+def always_call_output(case: Case, protocol: str) -> str:
+    if case.expect.kind == "call":
+        return oracle_output(case, protocol)
+    tool = TOOLS["web_search"] if "web_search" in case.tools else TOOLS[case.tools[0]]
+    return format_call(Call(tool.name, {p: _PLAUSIBLE[p] for p in tool.required}), protocol)
+
+
+def _alias_value(tool: str, args: dict) -> dict | None:
+    """The same arguments with one value written in another accepted form: an alias of a canonical value
+    (preferred), a number as a string (100 vs "100"), or an equivalent expression."""
+    params = TOOLS[tool].param_index
+    for name, value in args.items():
+        table = params[name].aliases
+        forms = [f for f in table.forms(value) if table.lookup(f) == value] if table else []
+        if forms:
+            return {**args, name: forms[0]}
+    for name, value in args.items():
+        if params[name].match in ("number", "integer"):
+            return {**args, name: str(value)}
+        if params[name].match == "expression":
+            return {**args, name: f"({value}) * 1"}
+    return None
+
+
+_EXTRA_VALUES = {"unit": "celsius", "num_results": 5, "label": "timer", "title": "Note", "source_language": "en"}
+
+
+def variant_outputs(case: Case, protocol: str) -> list[tuple[str, str]]:
+    """(variant name, output) pairs that must all pass the case."""
+    if case.expect.kind != "call":
+        ref = case.expect.reference or ""
+        return [("thinking", f"<think>The user asks something no tool should do.</think>\n{ref}"),
+                ("open-thinking-marker", f"Let me think.<｜end▁of▁thinking｜>{ref}")]
+    assert case.expect.call is not None
+    call = case.expect.call
+    args = call.arguments
+    as_json = json.dumps({"name": call.name, "arguments": args}, ensure_ascii=False)
+    out = [
+        ("fenced-json", f"```json\n{as_json}\n```"),
+        ("tool_calls", json.dumps({"tool_calls": [{"id": "call_0", "type": "function", "function": {
+            "name": call.name, "arguments": json.dumps(args, ensure_ascii=False)}}]}, ensure_ascii=False)),
+        ("string-arguments", json.dumps({"name": call.name, "arguments": json.dumps(args, ensure_ascii=False)},
+                                        ensure_ascii=False)),
+        ("thinking-first", f"<think>I need the {call.name} tool.</think>\n{format_call(call, protocol)}"),
+        ("prose-around", f"Sure, let me check.\n{format_call(call, protocol)}"),
+    ]
+    alias = next((a for a, t in sorted(TOOL_NAME_ALIASES.items()) if t == call.name), None)
+    if alias:
+        out.append(("tool-alias", format_call(Call(alias, args), protocol)))
+    aliased = _alias_value(call.name, args)
+    if aliased:
+        out.append(("aliased-value", format_call(Call(call.name, aliased), protocol)))
+    extra = next((p.name for p in TOOLS[call.name].params if not p.required and p.name not in args), None)
+    if extra:
+        out.append(("extra-optional-arg", format_call(Call(call.name, {**args, extra: _EXTRA_VALUES[extra]}),
+                                                      protocol)))
+    if call.name == "calculator":
+        value = evaluate(args["expression"])
+        out.append(("evaluated-number", format_call(Call(call.name, {"expression": repr(value)}), protocol)))
+    return out
+
+
+Runner = Callable[[Case, str], str]
+RUNNERS: dict[str, Runner] = {"oracle": oracle_output, "never-call": never_call_output,
+                              "always-call": always_call_output}
+
+
+@dataclass
+class SelftestReport:
+    lines: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    n_verdicts: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def _score(cases: Sequence[Case], runner: Runner, protocol: str, report: SelftestReport, name: str):
+    items = []
+    for case in cases:
+        v = grade(case, runner(case, protocol), protocol)
+        report.n_verdicts += 1
+        items.append(GradedItem.of(case, protocol, v))
+        if name in ("oracle",) and not v.passed:
+            report.failures.append(f"{name}/{protocol}: {case.id} ({case.source}) fails: {v.reason}")
+    return compute(items)
+
+
+def run_selftest(cases: Sequence[Case]) -> SelftestReport:
+    """Grade every runner over every case x protocol; collect each mismatch with its case id."""
+    report = SelftestReport()
+    t0 = time.perf_counter()
+    n = len(cases)
+    n_call = sum(1 for c in cases if c.expect.kind == "call")
+    n_free = sum(1 for c in cases if c.expect.kind != "call" and not has_constraints(c))
+    analytic = {"oracle": 1.0, "never-call": n_free / n, "always-call": n_call / n}
+    for protocol in PROTOCOLS:
+        for name, runner in RUNNERS.items():
+            metrics = _score(cases, runner, protocol, report, name)
+            got = metrics["score"].value
+            status = "ok" if got is not None and abs(got - analytic[name]) < 1e-12 else "MISMATCH"
+            report.lines.append(f"{protocol:<5} {name:<12} score {got:.3f} (analytic {analytic[name]:.3f}) {status}")
+            if status != "ok":
+                report.failures.append(f"{name}/{protocol}: score {got} != analytic {analytic[name]}")
+            if name == "always-call" and metrics["spurious_call_rate"].value != (1.0 if n_call < n else None):
+                report.failures.append(f"always-call/{protocol}: spurious-call rate "
+                                       f"{metrics['spurious_call_rate'].value} != 1.0")
+        n_var = n_ok = 0
+        for case in cases:
+            for vname, output in variant_outputs(case, protocol):
+                v = grade(case, output, protocol)
+                n_var += 1
+                report.n_verdicts += 1
+                if v.passed:
+                    n_ok += 1
+                else:
+                    report.failures.append(f"variants/{protocol}/{vname}: {case.id} ({case.source}) fails: {v.reason}")
+        report.lines.append(f"{protocol:<5} {'variants':<12} score {n_ok / max(n_var, 1):.3f} over {n_var} outputs "
+                            f"(analytic 1.000) {'ok' if n_ok == n_var else 'MISMATCH'}")
+    report.seconds = time.perf_counter() - t0
+    return report

@@ -1,0 +1,189 @@
+"""SPIN critic: the prompt that asks for a verdict on a plan prefix, and a never-failing parser for it.
+
+The critic answers with one JSON object::
+
+    {"status": "Accomplished" | "Partially accomplished" | "Not accomplished",
+     "can_answer_now": true | false,
+     "rationale": "short explanation"}
+
+parse_critic_output never raises: output it cannot read becomes a "Not accomplished" verdict with
+parse_ok False, so a run records the failure instead of crashing (and can count critic parse failures).
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tooluse1.spin.plan import Plan
+
+__all__ = [
+    "CRITIC_STATUSES",
+    "CriticStatus",
+    "CriticVerdict",
+    "SpinFeedback",
+    "build_critic_prompt",
+    "parse_critic_output",
+]
+
+CriticStatus = Literal["Accomplished", "Partially accomplished", "Not accomplished"]
+CRITIC_STATUSES: tuple[CriticStatus, ...] = ("Accomplished", "Partially accomplished", "Not accomplished")
+_FALLBACK_STATUS: CriticStatus = "Not accomplished"
+
+RATIONALE_MAX_CHARS = 1000
+_EXCERPT_CHARS = 200
+
+# Status keys after normalisation: lower case, '_'/'-' as spaces, single spaces.
+_STATUS_BY_KEY: dict[str, CriticStatus] = {s.lower(): s for s in CRITIC_STATUSES}
+_STATUS_STRIP = " \t\r\n.,;:!?'\"`*"
+_TRUE_WORDS = frozenset({"true", "yes"})
+_THINK_END = "</think>"
+_THINK_BLOCK_RE = re.compile(r"<think>.*?</think>", re.S | re.I)
+
+
+@dataclass(frozen=True)
+class CriticVerdict:
+    """A sanitised critic answer. status is always one of CRITIC_STATUSES; rationale is at most
+    RATIONALE_MAX_CHARS characters; parse_ok is False when no JSON object could be read (the verdict
+    is then the safe default: Not accomplished, can_answer_now False)."""
+
+    status: CriticStatus
+    can_answer_now: bool
+    rationale: str
+    parse_ok: bool
+
+
+@dataclass(frozen=True)
+class SpinFeedback:
+    """What the SPIN loop feeds back into a plan repair (see plan.build_repair_prompt).
+
+    stop_index is the number of leading plan steps after which the critic judged the question
+    answerable (1-based: the plan truncated there is steps 1..stop_index), or None when no prefix was.
+    status, can_answer_now and rationale come from the critic verdict the loop acted on.
+    """
+
+    status: CriticStatus
+    can_answer_now: bool
+    stop_index: int | None
+    rationale: str
+
+    @classmethod
+    def from_verdict(cls, verdict: CriticVerdict, stop_index: int | None) -> SpinFeedback:
+        """Feedback carrying a verdict's fields and the chosen stop index."""
+        return cls(verdict.status, verdict.can_answer_now, stop_index, verdict.rationale)
+
+
+def _normalize_status(value: Any) -> CriticStatus:
+    """Map loose spellings ("partially_accomplished", " accomplished. ") to a status; else Not."""
+    if not isinstance(value, str):
+        return _FALLBACK_STATUS
+    key = " ".join(re.sub(r"[_-]", " ", value.strip(_STATUS_STRIP)).lower().split())
+    return _STATUS_BY_KEY.get(key, _FALLBACK_STATUS)
+
+
+def _coerce_bool(value: Any) -> bool:
+    """True only for JSON true or the strings "true"/"yes"; everything else (1, "maybe", null) is False,
+    because an unclear "can answer now" must not stop a plan early."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return value.strip().lower() in _TRUE_WORDS
+    return False
+
+
+def _strip_reasoning(text: str) -> str:
+    """Drop <think>...</think> blocks; when only a closing tag is present (the template opened the
+    block inside the prompt), keep what follows the last one."""
+    text = _THINK_BLOCK_RE.sub("", text)
+    end = text.lower().rfind(_THINK_END)
+    return text[end + len(_THINK_END):] if end != -1 else text
+
+
+def _load_object(text: str) -> dict[str, Any] | None:
+    """The first JSON object found by: the whole text; the span from the first '{' to the last '}'
+    (covers ```json fences, prose around the object and braces inside strings); the object that starts
+    at the first '{' (covers trailing prose that itself holds braces)."""
+    candidates: list[str] = [text]
+    start, end = text.find("{"), text.rfind("}")
+    if start != -1 and end > start:
+        candidates.append(text[start:end + 1])
+    for candidate in candidates:
+        try:
+            obj = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            return obj
+    if start != -1:
+        try:
+            obj, _ = json.JSONDecoder().raw_decode(text, start)
+        except ValueError:
+            return None
+        if isinstance(obj, dict):
+            return obj
+    return None
+
+
+def parse_critic_output(text: str) -> CriticVerdict:
+    """Parse a critic's raw output into a CriticVerdict; never raises (see CriticVerdict for guarantees)."""
+    obj = _load_object(_strip_reasoning(text).strip())
+    if obj is None:
+        excerpt = " ".join(text.split())[:_EXCERPT_CHARS]
+        return CriticVerdict(
+            status=_FALLBACK_STATUS,
+            can_answer_now=False,
+            rationale=f"Failed to parse critic JSON from model output: {excerpt!r}",
+            parse_ok=False,
+        )
+    rationale = obj.get("rationale")
+    return CriticVerdict(
+        status=_normalize_status(obj.get("status")),
+        can_answer_now=_coerce_bool(obj.get("can_answer_now")),
+        rationale=("" if rationale is None else str(rationale)).strip()[:RATIONALE_MAX_CHARS],
+        parse_ok=True,
+    )
+
+
+_CRITIC_INSTRUCTIONS = """\
+You are the CRITIC of a tool-using planner. You receive a user question and the first steps of a plan
+(a prefix). Judge whether executing exactly these steps accomplishes what the question asks.
+
+Answer with one JSON object and nothing else (no markdown, no backticks, no extra keys):
+{"status": "Accomplished" | "Partially accomplished" | "Not accomplished", "can_answer_now": true | false, "rationale": "one or two sentences"}
+
+- "Accomplished": these steps are enough to answer the question fully and correctly.
+- "Partially accomplished": on topic, but something the question needs is still missing.
+- "Not accomplished": the steps are wrong, off topic, or do not move towards the answer.
+- can_answer_now: true only if the final answer could be given right after these steps."""
+
+
+def build_critic_prompt(
+    question: str,
+    plan: Plan,
+    prefix_len: int,
+    step_outputs: Sequence[str] | None,
+) -> str:
+    """Prompt asking the critic to judge steps 1..prefix_len of `plan` for `question`.
+
+    With step_outputs (one output, real or simulated, per prefix step) the critic judges the outcome;
+    with None it judges from the plan alone (the "without simulator" ablation). Raises ValueError when
+    prefix_len is outside 1..len(plan) or step_outputs does not have exactly prefix_len entries.
+    """
+    prefix = plan.prefix(prefix_len)
+    if step_outputs is not None and len(step_outputs) != prefix_len:
+        raise ValueError(f"need {prefix_len} step outputs for a {prefix_len}-step prefix; got {len(step_outputs)}")
+    parts = [
+        _CRITIC_INSTRUCTIONS,
+        f"User question:\n{question.strip()}",
+        f"Plan prefix (steps 1..{prefix_len} of {len(plan)}):\n{prefix.render()}",
+    ]
+    if step_outputs is None:
+        parts.append("No step outputs are available: judge from the plan alone whether executing these steps "
+                     "would answer the question.")
+    else:
+        outputs = "\n".join(f"#S{i}: {out.strip()}" for i, out in enumerate(step_outputs, start=1))
+        parts.append(f"Step outputs:\n{outputs}")
+    parts.append("Your JSON verdict:")
+    return "\n\n".join(parts)
