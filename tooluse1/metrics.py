@@ -65,6 +65,16 @@ class GradedItem:
     error: bool = False
 
     @classmethod
+    def from_record(cls, r: dict) -> "GradedItem":
+        """From a results-file record (results.ItemRecord.as_dict)."""
+        v = r.get("verdict") or {}
+        return cls(protocol=r["protocol"], lang=r["lang"], category=r["category"], difficulty=r["difficulty"],
+                   kind=r["kind"], expectation=r["expectation"], passed=r["passed"], label=v.get("label", "error"),
+                   tool_ok=v.get("tool_ok"), args_ok=v.get("args_ok"), extra_args=bool(v.get("extra_args")),
+                   constraints_ok=v.get("constraints_ok"), has_constraints=r["has_constraints"],
+                   error=r.get("error") is not None)
+
+    @classmethod
     def of(cls, case, protocol: str, verdict=None, error: bool = False) -> "GradedItem":
         """From a Case and its Verdict (verdict None only for a backend error)."""
         v = verdict
@@ -130,7 +140,7 @@ def format_summary(summary: dict, title: str = "ToolUse.1") -> str:
         lines.append(f"  {name:<22} {rate(d)}")
     cols = ("score", "correct_call", "correct_abstention", "correct_clarification")
     for dim, groups in summary["by"].items():
-        lines.append(f"  by {dim}:" + "".join(f"  {c:<32}" for c in cols))
+        lines.append(f"  {'by ' + dim:<22}" + "".join(f"  {c:<32}" for c in cols))
         for g, metrics in groups.items():
             lines.append(f"    {g:<20}" + "".join(f"  {rate(metrics[c]):<32}" for c in cols))
     return "\n".join(lines)

@@ -273,6 +273,10 @@ def _convert_cached(files: Sequence[Path], sha: str, model_id: str, source: str,
         final = root / sha
         scratch = Path(tempfile.mkdtemp(prefix=f".gguf-{sha}-", dir=root))
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{sha}-", dir=root))
+        # mkdtemp makes 0700 directories; a published cache entry gets the usual umask-based mode.
+        umask = os.umask(0)
+        os.umask(umask)
+        tmp.chmod(0o777 & ~umask)
         try:
             if len(files) == 1:
                 gguf = files[0]

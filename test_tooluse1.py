@@ -1,0 +1,13 @@
+"""The ToolUse.1 benchmark: one item per case x protocol, ids `<case-id>-<protocol>`.
+
+    pytest --model default                          # everything (564 items)
+    pytest --model default -k "xml and negative"    # the negative cases in the xml protocol
+    pytest --model default "test_tooluse1.py::test_case[calculator-en-001-xml]"
+
+Generation happens once for all selected items (see tooluse1/plugin.py); each test grades its item.
+"""
+from tooluse1.plugin import failure_message
+
+
+def test_case(tooluse1_record):
+    assert tooluse1_record.verdict.passed, failure_message(tooluse1_record)

@@ -1,0 +1,267 @@
+"""TransformersBackend against the real SmolLM2-135M checkpoint (converted once into the default cache).
+
+Kept fast on 2 CPU cores: a handful of short chats, at most 24 new tokens.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from tooluse1.backends.base import BackendError, Completion, DecodingConfig
+from tooluse1.backends.transformers_backend import (
+    TransformersBackend, check_loading_info, choose_pad_token, collect_stop_ids, longest_first, render_chat,
+    truncate_at_stop)
+from tooluse1.models import ResolvedModel, resolve_model
+from tooluse1.prompts import Prompt
+
+# Deliberately not sorted by length, so that restoring input order is actually exercised.
+QUESTIONS = [
+    "Hi!",
+    "Please list three colours of the rainbow, one per line, and nothing else at all.",
+    "What is 2 plus 2?",
+    "Name a large city in Europe and say in one short sentence why people like to visit it.",
+    "Say yes.",
+]
+
+
+def _prompt(i: int, text: str, system: str | None = None) -> Prompt:
+    messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": text}]
+    return Prompt(item_id=f"item-{i}-json", case_id=f"item-{i}", protocol="json", messages=tuple(messages))
+
+
+PROMPTS = [_prompt(i, q) for i, q in enumerate(QUESTIONS)]
+
+
+@pytest.fixture(scope="session")
+def small_model() -> ResolvedModel:
+    return resolve_model("smollm2")
+
+
+@pytest.fixture(scope="session")
+def backend(small_model) -> TransformersBackend:
+    return TransformersBackend(small_model, dtype="float32", batch_size=4, threads=2)
+
+
+@pytest.fixture(scope="session")
+def batched(backend) -> list[Completion]:
+    """The five prompts at batch 4 (a batch of four, then one), 24 new tokens."""
+    return backend.generate(PROMPTS, DecodingConfig(max_new_tokens=24))
+
+
+@pytest.fixture(scope="session")
+def reference(small_model) -> list[Completion]:
+    ref = TransformersBackend(small_model, batch_size=8, threads=2, reference_batch1=True)
+    assert ref.batch_size == 1
+    return ref.generate(PROMPTS, DecodingConfig(max_new_tokens=24))
+
+
+def _token_len(backend: TransformersBackend, prompt: Prompt) -> int:
+    return len(backend.tokenizer.apply_chat_template(list(prompt.messages), add_generation_prompt=True,
+                                                     tokenize=True, return_dict=True)["input_ids"])
+
+
+# --- ordering, batching, determinism ------------------------------------------------------------------------
+
+def test_batched_outputs_come_back_in_input_order(backend, batched, reference):
+    assert [c.item_id for c in batched] == [p.item_id for p in PROMPTS]
+    lengths = [_token_len(backend, p) for p in PROMPTS]
+    assert longest_first(lengths) != list(range(len(PROMPTS)))        # the batch order really differs
+    assert [c.prompt_tokens for c in batched] == lengths               # each row kept its own prompt
+    assert len({c.text for c in batched}) == len(PROMPTS)
+    # Same texts as one-at-a-time decoding. Batched greedy can in principle flip a near-tie (module doc);
+    # for these five short fp32 prompts it does not, so a mismatch here means rows were mixed up.
+    assert [c.text for c in batched] == [c.text for c in reference]
+    assert [c.extra["batch_rows"] for c in batched].count(4) == 4
+
+
+def test_on_complete_is_called_once_per_item_as_batches_finish(backend):
+    seen: list[Completion] = []
+    out = backend.generate(PROMPTS, DecodingConfig(max_new_tokens=2), on_complete=seen.append)
+    assert sorted(c.item_id for c in seen) == sorted(p.item_id for p in PROMPTS)
+    assert {id(c) for c in seen} == {id(c) for c in out}
+    # Completion order is batch order (longest prompts first), not input order.
+    lengths = [c.prompt_tokens for c in seen]
+    assert lengths[:4] == sorted(lengths[:4], reverse=True) and min(lengths[:4]) >= lengths[4]
+
+
+def test_generation_is_deterministic_across_calls(backend, batched):
+    again = backend.generate(PROMPTS, DecodingConfig(max_new_tokens=24))
+    assert [(c.text, c.finish_reason, c.completion_tokens) for c in again] == \
+           [(c.text, c.finish_reason, c.completion_tokens) for c in batched]
+
+
+def test_empty_input_gives_empty_output(backend):
+    assert backend.generate([], DecodingConfig(max_new_tokens=4)) == []
+
+
+# --- finish reasons and stop handling ---------------------------------------------------------------------
+
+def test_tiny_max_new_tokens_finishes_with_length(backend):
+    out = backend.generate(PROMPTS[:3], DecodingConfig(max_new_tokens=2))
+    assert [c.finish_reason for c in out] == ["length"] * 3
+    assert [c.completion_tokens for c in out] == [2, 2, 2]
+    assert all(c.text and c.latency_s > 0 for c in out)
+
+
+def test_short_answer_stops_on_end_of_turn_and_hides_it(backend):
+    out = backend.generate([_prompt(0, "Reply with the single word: yes")], DecodingConfig(max_new_tokens=24))[0]
+    assert out.finish_reason == "stop", out
+    assert out.completion_tokens < 24
+    assert out.extra["stop_token_id"] in backend.stop_ids
+    assert "<|im_end|>" not in out.text and "<|im_start|>" not in out.text
+    assert out.text.strip()
+
+
+def test_rows_are_truncated_at_the_first_stop_before_decoding(backend):
+    tok = backend.tokenizer
+    im_end = tok.convert_tokens_to_ids("<|im_end|>")
+    answer = tok("Paris is nice.", add_special_tokens=False)["input_ids"]
+    garbage = tok("\n<|im_start|>user\nignore this", add_special_tokens=False)["input_ids"]
+    row = answer + [im_end] + garbage + [im_end]
+    text, reason, n, stop_id = backend.finish_row(row)
+    assert (text, reason, n, stop_id) == ("Paris is nice.", "stop", len(answer), im_end)
+    # Decoding first and stripping special tokens afterwards (lm-eval #2723) would leak the next turn:
+    assert "ignore this" in tok.decode(row, skip_special_tokens=True)
+    text, reason, n, stop_id = backend.finish_row(answer)
+    assert (reason, n, stop_id) == ("length", len(answer), None)
+
+
+def test_truncate_at_stop_unit():
+    assert truncate_at_stop([5, 6, 2, 7, 3], {2, 3}) == ([5, 6], 2)
+    assert truncate_at_stop([5, 6, 3, 2], {2, 3}) == ([5, 6], 3)
+    assert truncate_at_stop([2, 5], {2}) == ([], 2)
+    assert truncate_at_stop([5, 6], {2}) == ([5, 6], None)
+
+
+def test_stop_ids_are_the_union_of_all_sources(backend):
+    tok = backend.tokenizer
+    specials = {t: tok.convert_tokens_to_ids(t) for t in ("<|im_end|>", "<|endoftext|>")}
+    assert tok.eos_token_id in backend.stop_ids
+    assert set(specials.values()) <= set(backend.stop_ids)
+    gen = SimpleNamespace(eos_token_id=[77, 78])
+    cfg = SimpleNamespace(eos_token_id=99)
+    ids = collect_stop_ids(tok, gen, cfg)
+    assert {77, 78, 99, tok.eos_token_id, *specials.values()} <= set(ids) and ids == sorted(ids)
+    assert len(ids) == len(set(ids))
+
+
+# --- pad fallback ------------------------------------------------------------------------------------------
+
+def test_pad_fallback_order_never_overwrites_a_real_pad(backend):
+    tok = copy.deepcopy(backend.tokenizer)
+    tok.pad_token = "<|im_start|>"                       # a real pad token is kept as is
+    assert choose_pad_token(tok).source == "pad" and choose_pad_token(tok).token == "<|im_start|>"
+    assert tok.pad_token == "<|im_start|>"
+
+    tok.pad_token = None                                 # no pad: unk
+    assert tok.unk_token is not None
+    choice = choose_pad_token(tok)
+    assert (choice.source, choice.token, choice.token_id) == ("unk", tok.unk_token, tok.unk_token_id)
+    assert tok.pad_token is None                         # the tokenizer itself is not modified
+
+    tok.unk_token = None                                 # no pad, no unk: eos
+    choice = choose_pad_token(tok)
+    assert (choice.source, choice.token, choice.token_id) == ("eos", tok.eos_token, tok.eos_token_id)
+
+    tok.eos_token = None
+    with pytest.raises(BackendError, match="no pad, unk or eos"):
+        choose_pad_token(tok)
+
+
+def test_backend_keeps_the_checkpoints_pad_token(backend, small_model):
+    from transformers import AutoTokenizer
+
+    fresh = AutoTokenizer.from_pretrained(small_model.path)
+    assert fresh.pad_token is not None
+    assert backend.tokenizer.pad_token == fresh.pad_token
+    assert backend.pad.source == "pad" and backend.pad.token_id == fresh.pad_token_id
+
+
+# --- chat template ------------------------------------------------------------------------------------------
+
+def test_enable_thinking_is_passed_only_to_templates_that_use_it(backend):
+    tok = copy.deepcopy(backend.tokenizer)
+    messages = [{"role": "user", "content": "hi"}]
+    tok.chat_template = ("{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}"
+                         "{% if enable_thinking is defined and not enable_thinking %}<no-think>{% endif %}")
+    assert render_chat(tok, messages).endswith("<no-think>")
+    plain = render_chat(backend.tokenizer, messages)
+    assert plain.endswith("<|im_start|>assistant\n") and "hi" in plain
+
+
+def test_greedy_config_ignores_checkpoint_sampling_defaults(backend):
+    gc = backend.model.generation_config
+    assert gc.repetition_penalty in (None, 1.0) and gc.temperature in (None, 1.0) and not gc.do_sample
+    with pytest.raises(BackendError, match="greedily"):
+        backend.generate(PROMPTS[:1], DecodingConfig(max_new_tokens=2, temperature=0.7))
+
+
+def test_provenance_records_identity_and_settings(backend, small_model):
+    prov = backend.provenance()
+    json.dumps(prov)                                     # must be JSON-serialisable as is
+    assert prov["model_id"] == small_model.model_id and prov["revision"] == small_model.revision
+    assert prov["chat_template_sha256"] == hashlib.sha256(backend.tokenizer.chat_template.encode()).hexdigest()
+    assert prov["batch_size"] == 4 and prov["dtype"] == "float32" and prov["device"] == "cpu"
+    assert prov["stop_token_ids"] == backend.stop_ids and "<|im_end|>" in prov["stop_tokens"]
+    assert prov["pad_token"] == backend.tokenizer.pad_token and prov["pad_token_source"] == "pad"
+    assert 100_000_000 < prov["num_parameters"] < 200_000_000
+    for key in ("torch_version", "transformers_version", "eos_token", "eos_token_id", "path"):
+        assert prov[key]
+
+
+def test_context_overflow_is_an_error_completion_not_a_crash(backend, monkeypatch):
+    monkeypatch.setattr(backend, "max_positions", 40)
+    long_prompt = _prompt(9, "word " * 60)
+    seen = []
+    out = backend.generate([long_prompt, PROMPTS[0]], DecodingConfig(max_new_tokens=2), on_complete=seen.append)
+    assert out[0].finish_reason == "error" and "exceeds the model's context of 40" in out[0].error
+    assert out[1].finish_reason == "length" and len(seen) == 2
+
+
+# --- load check ---------------------------------------------------------------------------------------------
+
+def test_checkpoint_loaded_as_the_wrong_architecture_is_refused(small_model, tmp_path):
+    """The Llama-architecture SmolLM2 weights declared as Qwen2 (which has q/k/v biases): missing keys."""
+    bad = tmp_path / "smol-as-qwen2"
+    bad.mkdir()
+    for f in small_model.path.iterdir():
+        if f.is_file() and f.name != "config.json":
+            os.symlink(f, bad / f.name)               # reuse the 540 MB of weights without copying
+    config = json.loads((small_model.path / "config.json").read_text())
+    config.update(architectures=["Qwen2ForCausalLM"], model_type="qwen2")
+    (bad / "config.json").write_text(json.dumps(config))
+
+    with pytest.raises(BackendError) as err:
+        TransformersBackend(ResolvedModel(bad, "bad", "x", "test"), threads=2)
+    msg = str(err.value)
+    assert "Qwen2ForCausalLM" in msg and "missing key(s)" in msg
+    assert "model.layers.0.self_attn.q_proj.bias" in msg and "k_proj.bias" in msg
+    assert "in all)" in msg                           # 30 layers x 3 biases: the list is capped
+
+
+def test_check_loading_info_tolerates_only_a_tied_lm_head():
+    tied = SimpleNamespace(tie_word_embeddings=True, architectures=["X"])
+    untied = SimpleNamespace(tie_word_embeddings=False, architectures=["X"])
+    empty = {"unexpected_keys": set(), "mismatched_keys": set()}
+    check_loading_info({"missing_keys": {"lm_head.weight"}, **empty}, tied, "p")
+    with pytest.raises(BackendError, match="lm_head.weight"):
+        check_loading_info({"missing_keys": {"lm_head.weight"}, **empty}, untied, "p")
+    with pytest.raises(BackendError, match=r"1 unexpected key\(s\): extra.weight"):
+        check_loading_info({"missing_keys": set(), "unexpected_keys": {"extra.weight"},
+                            "mismatched_keys": set()}, tied, "p")
+    with pytest.raises(BackendError, match=r"mismatched key\(s\): a.weight \(checkpoint \(2, 3\), model \(3, 2\)\)"):
+        check_loading_info({"missing_keys": set(), "unexpected_keys": set(),
+                            "mismatched_keys": {("a.weight", (2, 3), (3, 2))}}, tied, "p")
+
+
+def test_bad_settings_are_clear_errors(small_model):
+    with pytest.raises(BackendError, match="--dtype float8"):
+        TransformersBackend(small_model, dtype="float8")
+    with pytest.raises(BackendError, match="--batch-size 0"):
+        TransformersBackend(small_model, batch_size=0)

@@ -1,0 +1,362 @@
+"""In-process backend: a local checkpoint run with transformers' ``generate``, greedy, batched.
+
+The request handling follows lm-evaluation-harness, whose pitfalls are documented (ANCHORS.md):
+every request is rendered and tokenised first, sorted longest-first, cut into batches that are left-padded
+only to their own longest row, generated, and put back in input order. Each generated row is cut at its
+first stop token *on token ids*, before special tokens are stripped by decoding (lm-eval #2723).
+
+Batched greedy decoding is not bit-identical to batch-1 decoding: padding changes the shapes of the matrix
+products, and float rounding can flip a near-tie between two tokens (lm-eval #335/#879, transformers
+#22861). The batch size is therefore recorded in ``provenance()``, and ``reference_batch1=True`` gives the
+batch-1 reference run.
+"""
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Collection, Iterable, Iterator, Sequence
+
+import torch
+import transformers
+from transformers import AutoModelForCausalLM, AutoTokenizer, GenerationConfig
+
+from tooluse1.backends.base import BackendError, Completion, DecodingConfig, OnComplete
+from tooluse1.models import ResolvedModel
+from tooluse1.prompts import Prompt
+
+_DTYPES: dict[str, Any] = {"float32": torch.float32, "bfloat16": torch.bfloat16,
+                           "float16": torch.float16, "auto": "auto"}
+# End-of-turn markers of the common chat formats (ChatML, Llama 3, Gemma, Phi-3). A model can end its
+# turn with one of these even when its config names a different eos, so they stop generation too
+# whenever the tokenizer has them as special tokens.
+END_OF_TURN_TOKENS: tuple[str, ...] = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|eom_id|>",
+                                       "<|end_of_text|>", "<end_of_turn>", "<|end|>")
+# Loading-report keys that are expected to be absent from a checkpoint with tied input/output embeddings.
+_TIED_HEAD_KEYS = frozenset({"lm_head.weight"})
+
+
+@dataclass(frozen=True)
+class PadChoice:
+    """The padding token the backend uses and where it came from ("pad", "unk" or "eos")."""
+
+    token: str
+    token_id: int
+    source: str
+
+
+def choose_pad_token(tokenizer: Any) -> PadChoice:
+    """The tokenizer's own pad token if it has one, else unk, else eos (lm-eval's fallback order).
+
+    Never modifies the tokenizer: the chosen id is only used to fill the left padding, which the attention
+    mask hides, so borrowing unk/eos cannot change any output. Raises BackendError if none exists.
+    """
+    for source in ("pad", "unk", "eos"):
+        token = getattr(tokenizer, f"{source}_token", None)
+        token_id = getattr(tokenizer, f"{source}_token_id", None)
+        if token is not None and token_id is not None:
+            return PadChoice(str(token), int(token_id), source)
+    raise BackendError("tokenizer has no pad, unk or eos token to pad batches with; "
+                       "use a checkpoint whose tokenizer defines one of them")
+
+
+def _as_id_list(value: Any) -> list[int]:
+    if value is None:
+        return []
+    if isinstance(value, int):
+        return [value]
+    return [int(v) for v in value]
+
+
+def special_tokens(tokenizer: Any) -> dict[str, int]:
+    """Every token the tokenizer treats as special, mapped to its id."""
+    out: dict[str, int] = {}
+    for token_id, added in getattr(tokenizer, "added_tokens_decoder", {}).items():
+        if getattr(added, "special", False):
+            out[str(added)] = int(token_id)
+    for token in getattr(tokenizer, "all_special_tokens", []):
+        token_id = tokenizer.convert_tokens_to_ids(token)
+        if isinstance(token_id, int) and token_id >= 0:
+            out.setdefault(str(token), token_id)
+    return out
+
+
+def collect_stop_ids(tokenizer: Any, generation_config: Any, model_config: Any) -> list[int]:
+    """The sorted union of every id that ends a turn for this model.
+
+    Sources: ``tokenizer.eos_token_id``, ``generation_config.eos_token_id`` and ``model_config.eos_token_id``
+    (each an int, a list or None) plus the end-of-turn tokens of ``END_OF_TURN_TOKENS`` that the tokenizer
+    has as special tokens. Checkpoints often disagree among these (Qwen's config names <|endoftext|> while
+    its chat turns end in <|im_end|>); stopping on only one of them runs a row on into a fake next turn.
+    """
+    ids: set[int] = set(_as_id_list(getattr(tokenizer, "eos_token_id", None)))
+    ids |= set(_as_id_list(getattr(generation_config, "eos_token_id", None)))
+    text_config = model_config.get_text_config() if hasattr(model_config, "get_text_config") else model_config
+    ids |= set(_as_id_list(getattr(text_config, "eos_token_id", None)))
+    specials = special_tokens(tokenizer)
+    ids |= {specials[t] for t in END_OF_TURN_TOKENS if t in specials}
+    if not ids:
+        raise BackendError("the checkpoint defines no end-of-sequence token; cannot tell where an answer ends")
+    return sorted(ids)
+
+
+def truncate_at_stop(token_ids: Sequence[int], stop_ids: Collection[int]) -> tuple[list[int], int | None]:
+    """The ids before the first stop id, and that stop id (None if the row never stopped).
+
+    Done on ids, before decoding: decoding with skip_special_tokens would delete the stop token and glue
+    whatever the model produced after it onto the answer.
+    """
+    for i, token_id in enumerate(token_ids):
+        if token_id in stop_ids:
+            return list(token_ids[:i]), int(token_id)
+    return list(token_ids), None
+
+
+def render_chat(tokenizer: Any, messages: Iterable[dict]) -> str:
+    """The chat as the model's own template renders it, ending with the assistant turn's opening.
+
+    ``enable_thinking=False`` is passed only to templates that read it (Qwen3-style): answers must be
+    graded without a hidden reasoning block, and other templates would get an unknown variable.
+    """
+    template = tokenizer.chat_template
+    kwargs: dict[str, Any] = {}
+    if "enable_thinking" in _template_text(template):
+        kwargs["enable_thinking"] = False
+    return tokenizer.apply_chat_template([dict(m) for m in messages], add_generation_prompt=True,
+                                         tokenize=False, **kwargs)
+
+
+def _template_text(template: Any) -> str:
+    if template is None:
+        return ""
+    if isinstance(template, str):
+        return template
+    return json.dumps(template, sort_keys=True)   # named templates: {name: template}
+
+
+def longest_first(lengths: Sequence[int]) -> list[int]:
+    """Input indices ordered by length, longest first, ties by input position (a stable, repeatable order).
+
+    Longest first puts the batch most likely to run out of memory at the start, and neighbours of similar
+    length waste little on padding.
+    """
+    return sorted(range(len(lengths)), key=lambda i: (-lengths[i], i))
+
+
+def check_loading_info(info: dict, model_config: Any, path: str) -> None:
+    """Refuse a checkpoint whose weights do not match the architecture its config names.
+
+    transformers fills missing weights with random values and drops unexpected ones, with only a log
+    warning; a benchmark run on such a model measures noise. The one tolerated case is a missing lm_head
+    in a model with tied input/output embeddings, where the head *is* the embedding matrix.
+    """
+    text_config = model_config.get_text_config() if hasattr(model_config, "get_text_config") else model_config
+    tied = bool(getattr(text_config, "tie_word_embeddings", False)
+                or getattr(model_config, "tie_word_embeddings", False))
+    missing = sorted(k for k in info.get("missing_keys", ()) if not (tied and k in _TIED_HEAD_KEYS))
+    unexpected = sorted(info.get("unexpected_keys", ()))
+    mismatched = sorted(f"{k[0]} (checkpoint {tuple(k[1])}, model {tuple(k[2])})" if isinstance(k, tuple)
+                        else str(k) for k in info.get("mismatched_keys", ()))
+    problems = []
+    for label, keys in (("missing", missing), ("unexpected", unexpected), ("mismatched", mismatched)):
+        if keys:
+            shown = ", ".join(keys[:10]) + (f", ... ({len(keys)} in all)" if len(keys) > 10 else "")
+            problems.append(f"{len(keys)} {label} key(s): {shown}")
+    if problems:
+        arch = ", ".join(getattr(model_config, "architectures", None) or [type(model_config).__name__])
+        raise BackendError(f"--model {path}: the checkpoint's weights do not fit its architecture ({arch}); "
+                           f"refusing to run a partly random model. " + "; ".join(problems))
+
+
+@contextlib.contextmanager
+def _no_progress_bars() -> Iterator[None]:
+    """Silence transformers' per-load progress bars, restoring the caller's setting afterwards."""
+    from transformers.utils import logging as hf_logging
+
+    was_enabled = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            hf_logging.enable_progress_bar()
+
+
+class TransformersBackend:
+    """Greedy generation with a local checkpoint through ``model.generate`` (implements ``Backend``).
+
+    ``batch_size`` rows are generated together; ``reference_batch1=True`` forces batch size 1 for a
+    reference run (batched greedy output can differ from batch 1 in rare near-ties, see module doc).
+    ``threads`` sets ``torch.set_num_threads`` (process-wide) when given.
+    """
+
+    name = "transformers"
+
+    def __init__(self, resolved: ResolvedModel, dtype: str = "float32", device: str = "cpu",
+                 batch_size: int = 8, threads: int | None = None, reference_batch1: bool = False) -> None:
+        if dtype not in _DTYPES:
+            raise BackendError(f"--dtype {dtype}: expected one of {', '.join(_DTYPES)}")
+        if batch_size < 1:
+            raise BackendError(f"--batch-size {batch_size}: must be at least 1")
+        if device.startswith("cuda") and not torch.cuda.is_available():
+            raise BackendError(f"--device {device}: torch sees no CUDA device on this machine")
+        if threads is not None:
+            torch.set_num_threads(threads)
+        self.resolved = resolved
+        self.dtype_name = dtype
+        self.device = torch.device(device)
+        self.reference_batch1 = reference_batch1
+        self.batch_size = 1 if reference_batch1 else batch_size
+        self.threads = threads
+        path = str(resolved.path)
+
+        try:
+            with _no_progress_bars():
+                self.tokenizer = AutoTokenizer.from_pretrained(path)
+                # ignore_mismatched_sizes makes transformers report shape mismatches instead of raising,
+                # so the refusal below can name them with the other bad keys.
+                self.model, info = AutoModelForCausalLM.from_pretrained(
+                    path, dtype=_DTYPES[dtype], output_loading_info=True, ignore_mismatched_sizes=True)
+        except (OSError, ValueError, RuntimeError, KeyError) as exc:
+            raise BackendError(f"--model {path}: transformers could not load it: {exc}") from exc
+        check_loading_info(info, self.model.config, path)
+        self.model.to(self.device)
+        self.model.eval()
+
+        if not self.tokenizer.chat_template:
+            raise BackendError(f"--model {path}: the tokenizer has no chat template, so chats cannot be "
+                               f"rendered; use an instruction-tuned checkpoint")
+        self.chat_template_sha256 = hashlib.sha256(
+            _template_text(self.tokenizer.chat_template).encode("utf-8")).hexdigest()
+        self.pad = choose_pad_token(self.tokenizer)
+        self.stop_ids = collect_stop_ids(self.tokenizer, self.model.generation_config, self.model.config)
+        self._stop_set = frozenset(self.stop_ids)
+        # The checkpoint's generation_config.json may carry sampling defaults (Qwen ships temperature 0.7,
+        # top_p 0.8, repetition_penalty 1.05). generate() fills every unset field from it, so greedy
+        # decoding would silently get a repetition penalty; it is replaced by a neutral one and kept for
+        # the record.
+        self.checkpoint_generation_config = self.model.generation_config.to_diff_dict()
+        self.model.generation_config = GenerationConfig(
+            bos_token_id=self.model.generation_config.bos_token_id,
+            eos_token_id=list(self.stop_ids), pad_token_id=self.pad.token_id)
+        text_config = self.model.config.get_text_config()
+        self.max_positions: int | None = getattr(text_config, "max_position_embeddings", None)
+
+    # --- Backend protocol -----------------------------------------------------------------------------
+
+    def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
+                 on_complete: OnComplete | None = None) -> list[Completion]:
+        """One Completion per prompt, in input order; ``on_complete`` is called as each batch finishes.
+
+        Guarantees: greedy decoding with at most ``config.max_new_tokens`` new tokens; ``text`` holds the
+        tokens before the first stop id, decoded without special tokens; ``finish_reason`` is "stop" when
+        a stop id was generated, else "length"; ``completion_tokens`` counts the kept tokens (the stop
+        excluded). ``latency_s`` is the batch's wall time divided by its rows, since rows of one batch
+        are generated together. A prompt that cannot fit the context window gets an "error" Completion.
+        """
+        if config.temperature:
+            raise BackendError(f"the transformers backend decodes greedily; temperature must be 0, "
+                               f"got {config.temperature}")
+        encoded = [self._encode(p) for p in prompts]
+        results: list[Completion | None] = [None] * len(prompts)
+
+        runnable: list[int] = []
+        for i, ids in enumerate(encoded):
+            if self.max_positions is not None and len(ids) + config.max_new_tokens > self.max_positions:
+                results[i] = Completion(
+                    item_id=prompts[i].item_id, text="", finish_reason="error", prompt_tokens=len(ids),
+                    error=f"prompt of {len(ids)} tokens + max_new_tokens {config.max_new_tokens} exceeds "
+                          f"the model's context of {self.max_positions} tokens")
+                if on_complete is not None:
+                    on_complete(results[i])
+            else:
+                runnable.append(i)
+
+        order = [runnable[j] for j in longest_first([len(encoded[i]) for i in runnable])]
+        gen_config = GenerationConfig(
+            do_sample=False, num_beams=1, max_new_tokens=config.max_new_tokens,
+            eos_token_id=list(self.stop_ids), pad_token_id=self.pad.token_id)
+        for start in range(0, len(order), self.batch_size):
+            batch = order[start:start + self.batch_size]
+            for i, completion in zip(batch, self._generate_batch([encoded[i] for i in batch],
+                                                                 [prompts[i] for i in batch], gen_config)):
+                results[i] = completion
+                if on_complete is not None:
+                    on_complete(completion)
+        assert all(r is not None for r in results)
+        return results  # type: ignore[return-value]
+
+    def provenance(self) -> dict:
+        """Identity and settings of model and backend, for the results file."""
+        tok = self.tokenizer
+        return {
+            "backend": self.name,
+            "model_id": self.resolved.model_id,
+            "revision": self.resolved.revision,
+            "source": self.resolved.source,
+            "path": str(self.resolved.path),
+            "dtype": self.dtype_name,
+            "loaded_dtype": str(self.model.dtype).removeprefix("torch."),
+            "device": str(self.device),
+            "batch_size": self.batch_size,
+            "reference_batch1": self.reference_batch1,
+            "threads": torch.get_num_threads(),
+            "padding": "left, per batch; requests sorted longest-first, results in input order",
+            "chat_template_sha256": self.chat_template_sha256,
+            "eos_token": tok.eos_token,
+            "eos_token_id": tok.eos_token_id,
+            "pad_token": self.pad.token,
+            "pad_token_id": self.pad.token_id,
+            "pad_token_source": self.pad.source,
+            "stop_token_ids": list(self.stop_ids),
+            "stop_tokens": tok.convert_ids_to_tokens(list(self.stop_ids)),
+            "checkpoint_generation_config_ignored": self.checkpoint_generation_config,
+            "num_parameters": self.model.num_parameters(),
+            "torch_version": torch.__version__,
+            "transformers_version": transformers.__version__,
+        }
+
+    def close(self) -> None:
+        """Drop the model so its memory can be reclaimed; the backend is unusable afterwards."""
+        self.model = None  # type: ignore[assignment]
+        gc.collect()
+
+    # --- internals --------------------------------------------------------------------------------------
+
+    def _encode(self, prompt: Prompt) -> list[int]:
+        text = render_chat(self.tokenizer, prompt.messages)
+        # The template already wrote any BOS it wants; letting the tokenizer add special tokens would
+        # double it for Llama-style templates.
+        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def finish_row(self, generated: Sequence[int]) -> tuple[str, str, int, int | None]:
+        """(text, finish_reason, completion_tokens, stop_id) for one row of generated ids."""
+        kept, stop_id = truncate_at_stop(generated, self._stop_set)
+        text = self.tokenizer.decode(kept, skip_special_tokens=True)
+        return text, ("stop" if stop_id is not None else "length"), len(kept), stop_id
+
+    def _generate_batch(self, rows: list[list[int]], prompts: list[Prompt],
+                        gen_config: GenerationConfig) -> list[Completion]:
+        width = max(len(r) for r in rows)
+        # Left padding, only to this batch's longest row: the next token of every row then sits in the
+        # last column, and short batches do not pay for long prompts elsewhere in the run.
+        input_ids = torch.tensor([[self.pad.token_id] * (width - len(r)) + r for r in rows],
+                                 dtype=torch.long, device=self.device)
+        attention_mask = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows],
+                                      dtype=torch.long, device=self.device)
+        started = time.perf_counter()
+        with torch.inference_mode():
+            output = self.model.generate(input_ids=input_ids, attention_mask=attention_mask,
+                                         generation_config=gen_config)
+        per_row = (time.perf_counter() - started) / len(rows)
+        completions = []
+        for row, prompt, generated in zip(rows, prompts, output[:, width:].tolist()):
+            text, reason, n_tokens, stop_id = self.finish_row(generated)
+            completions.append(Completion(
+                item_id=prompt.item_id, text=text, finish_reason=reason, latency_s=per_row,
+                prompt_tokens=len(row), completion_tokens=n_tokens,
+                extra={"stop_token_id": stop_id, "batch_rows": len(rows)}))
+        return completions

@@ -1,0 +1,216 @@
+"""A benchmark run without pytest: config -> backend -> completions (resumable) -> graded records.
+
+The pytest plugin and `python -m tooluse1 run` are thin layers over `BenchmarkRun`.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from tooluse1.backends.base import Backend, BackendError, Completion, DecodingConfig, OnComplete
+from tooluse1.corpus import SPEC_VERSION, Case
+from tooluse1.grade import grade_extraction
+from tooluse1.parse import extract
+from tooluse1.prompts import PROTOCOLS, Prompt, render
+from tooluse1.results import ItemRecord, ResumeFile, library_versions, now_iso
+from tooluse1.selftest import RUNNERS
+
+BACKENDS = ("auto", "transformers", "openai", "scripted")
+
+
+@dataclass
+class RunConfig:
+    """Everything a user chooses for a run (the CLI flags of the plugin)."""
+
+    model: str
+    backend: str = "auto"                 # auto: scripted for runner names, openai with --base-url, else transformers
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    protocols: tuple[str, ...] = PROTOCOLS
+    batch_size: int = 8
+    max_new_tokens: int = 256
+    dtype: str = "float32"
+    device: str = "cpu"
+    concurrency: int = 8
+    request_timeout: float = 120.0
+    fast: bool = True                     # transformers: shared-prefix cache + slot refill (off = reference path)
+    resume: Path | None = None
+    results: Path | None = None
+    min_score: float | None = None
+    progress: bool = True
+
+    def resolved_backend(self) -> str:
+        if self.backend != "auto":
+            return self.backend
+        if self.model in RUNNERS:
+            return "scripted"
+        return "openai" if self.base_url else "transformers"
+
+    @property
+    def decoding(self) -> DecodingConfig:
+        return DecodingConfig(max_new_tokens=self.max_new_tokens)
+
+
+class ScriptedBackend:
+    """A selftest runner (oracle, never-call, always-call) behind the Backend protocol: deterministic,
+    no model, used to test the harness end to end and to show what a perfect run looks like."""
+
+    name = "scripted"
+
+    def __init__(self, runner: str, cases: dict[str, Case]):
+        if runner not in RUNNERS:
+            raise BackendError(f"--model {runner}: unknown scripted runner; use one of {', '.join(RUNNERS)}")
+        self.runner, self._fn, self._cases = runner, RUNNERS[runner], cases
+
+    def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
+                 on_complete: OnComplete | None = None) -> list[Completion]:
+        out = []
+        for p in prompts:
+            c = Completion(p.item_id, self._fn(self._cases[p.case_id], p.protocol), "stop", 0.0)
+            if on_complete:
+                on_complete(c)
+            out.append(c)
+        return out
+
+    def provenance(self) -> dict:
+        return {"backend": "scripted", "model_id": f"scripted:{self.runner}", "revision": "n/a"}
+
+    def close(self) -> None:
+        pass
+
+
+def model_identity(config: RunConfig) -> dict:
+    """The model's identity for resume keys and provenance, known before any weights are loaded."""
+    kind = config.resolved_backend()
+    if kind == "scripted":
+        return {"backend": kind, "model_id": f"scripted:{config.model}", "revision": "n/a"}
+    if kind == "openai":
+        if not config.base_url:
+            raise BackendError("--backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
+        return {"backend": kind, "model_id": config.model, "base_url": config.base_url.rstrip("/")}
+    from tooluse1.models import resolve_model
+    r = resolve_model(config.model)
+    return {"backend": kind, "model_id": r.model_id, "revision": r.revision, "dtype": config.dtype,
+            "batch_size": config.batch_size, "fast": config.fast}
+
+
+def open_backend(config: RunConfig, cases: dict[str, Case]) -> Backend:
+    """Construct (and for servers, check) the backend a config names; BackendError says what to fix."""
+    kind = config.resolved_backend()
+    if kind == "scripted":
+        return ScriptedBackend(config.model, cases)
+    if kind == "openai":
+        from tooluse1.backends.openai_backend import OpenAIBackend
+        backend = OpenAIBackend(base_url=config.base_url or "", model=config.model, api_key_env=config.api_key_env,
+                                concurrency=config.concurrency, request_timeout=config.request_timeout)
+        backend.check()
+        return backend
+    if kind == "transformers":
+        from tooluse1.backends.transformers_backend import TransformersBackend
+        from tooluse1.models import resolve_model
+        return TransformersBackend(resolve_model(config.model), dtype=config.dtype, device=config.device,
+                                   batch_size=config.batch_size)
+    raise BackendError(f"--backend {config.backend}: unknown backend; use one of {', '.join(BACKENDS)}")
+
+
+@dataclass
+class BenchmarkRun:
+    """One run: generates completions for requested items (once each, resumable) and grades them."""
+
+    config: RunConfig
+    cases: dict[str, Case]
+    manifest: dict
+    started_at: str = field(default_factory=now_iso)
+    _backend: Backend | None = None
+    _resume: ResumeFile | None = None
+    _completions: dict[str, Completion] = field(default_factory=dict)
+    _identity: dict | None = None
+
+    def identity(self) -> dict:
+        if self._identity is None:
+            self._identity = model_identity(self.config)
+        return self._identity
+
+    def run_key(self) -> dict:
+        return {"model": self.identity(), "decoding": self.config.decoding.as_dict(),
+                "corpus_sha256": self.manifest["sha256"], "spec_version": SPEC_VERSION}
+
+    def open_resume(self) -> None:
+        if self.config.resume is not None and self._resume is None:
+            self._resume = ResumeFile(self.config.resume, self.run_key())
+            self._completions.update(self._resume.done)
+
+    @property
+    def backend(self) -> Backend:
+        if self._backend is None:
+            self._backend = open_backend(self.config, self.cases)
+        return self._backend
+
+    def prompts_for(self, items: Sequence[tuple[str, str]]) -> list[Prompt]:
+        return [render(self.cases[case_id], protocol) for case_id, protocol in items]
+
+    def generate(self, items: Sequence[tuple[str, str]],
+                 progress: Callable[[int], None] | None = None) -> int:
+        """Make sure every (case_id, protocol) item has a completion; only missing ones are generated.
+        Returns how many were generated now. Each finished one goes to the resume file immediately."""
+        self.open_resume()
+        todo = [p for p in self.prompts_for(items) if p.item_id not in self._completions]
+        if not todo:
+            return 0
+
+        def on_complete(c: Completion) -> None:
+            self._completions[c.item_id] = c
+            if self._resume is not None:
+                self._resume.append(c)
+            if progress:
+                progress(1)
+
+        results = self.backend.generate(todo, self.config.decoding, on_complete)
+        for c in results:   # backends call on_complete, but the returned list is authoritative
+            self._completions.setdefault(c.item_id, c)
+        return len(todo)
+
+    def record(self, case_id: str, protocol: str) -> ItemRecord:
+        """The graded record of an item whose completion exists (generate() first)."""
+        from tooluse1.prompts import item_id
+        c = self._completions[item_id(case_id, protocol)]
+        case = self.cases[case_id]
+        if c.error is not None:
+            return ItemRecord(case, protocol, c, None, None)
+        ex = extract(c.text, protocol)
+        return ItemRecord(case, protocol, c, ex, grade_extraction(case, ex))
+
+    def provenance(self, finished_at: str | None = None) -> dict:
+        backend_info: dict = {}
+        if self._backend is not None:
+            try:
+                backend_info = self._backend.provenance()
+            except Exception as e:  # provenance must never lose a finished run's results
+                backend_info = {"provenance_error": repr(e)}
+        cfg = asdict(self.config)
+        for k in ("resume", "results"):
+            cfg[k] = str(cfg[k]) if cfg[k] else None
+        return {
+            "spec_version": SPEC_VERSION,
+            "corpus": {"sha256": self.manifest["sha256"], "version": self.manifest.get("version"),
+                       "n_cases": self.manifest.get("n_cases")},
+            "model": self.identity(), "backend": backend_info,
+            "decoding": self.config.decoding.as_dict(), "batch_size": self.config.batch_size,
+            "protocols": list(self.config.protocols), "config": cfg, "libraries": library_versions(),
+            "resumed_items": len(self._resume.done) if self._resume else 0,
+            "started_at": self.started_at, "finished_at": finished_at or now_iso(),
+            "command": " ".join(sys.argv),
+        }
+
+    def close(self) -> None:
+        if self._backend is not None:
+            self._backend.close()
+
+
+def timed(fn: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
