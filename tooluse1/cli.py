@@ -41,11 +41,68 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _cmd_run(args: argparse.Namespace, passthrough: list[str]) -> int:
+    """`run` is a thin wrapper: the same pytest session, so the same results file and exit codes."""
+    import pytest
+    from tooluse1.corpus import ROOT
+    argv = [str(ROOT / "test_tooluse1.py"), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
+            "--model", args.model, "--protocol", args.protocol, "--results", args.results, "-q", "-rN"]
+    return int(pytest.main(argv + passthrough))
+
+
+def _cmd_regrade(args: argparse.Namespace) -> int:
+    """Re-grade a results file's raw outputs with the current grader (no model needed)."""
+    import json
+    from pathlib import Path
+    from tooluse1.corpus import load_corpus
+    from tooluse1.grade import grade_extraction
+    from tooluse1.metrics import format_summary
+    from tooluse1.parse import extract
+    from tooluse1.results import build_results, write_json_atomic
+    doc = json.loads(Path(args.results_file).read_text(encoding="utf-8"))
+    cases = {c.id: c for c in load_corpus()[0]}
+    records = []
+    for r in doc["records"]:
+        case = cases.get(r["case_id"])
+        if case is None:
+            print(f"error: case {r['case_id']} is not in the current corpus", file=sys.stderr)
+            return 1
+        if r.get("error") is None:
+            ex = extract(r["output"], r["protocol"])
+            v = grade_extraction(case, ex)
+            r = {**r, "extraction": ex.as_dict(), "verdict": v.as_dict(), "passed": v.passed}
+        records.append(r)
+    new = build_results({**doc["provenance"], "regraded_from": args.results_file}, records)
+    print(format_summary(new["summary"], title=f"ToolUse.1 regrade of {args.results_file}"))
+    if args.out:
+        write_json_atomic(Path(args.out), new)
+        print(f"results file: {args.out}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tooluse1", description="ToolUse.1 benchmark")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("build", help="validate cases/*.yaml and write data/").set_defaults(fn=_cmd_build)
     sub.add_parser("selftest", help="grade scripted runners with known scores (no model)").set_defaults(
         fn=_cmd_selftest)
-    args = parser.parse_args(argv)
+    run = sub.add_parser("run", help="run the benchmark (a pytest session); unknown options go to pytest",
+                         description="Everything after the known options is passed to pytest, e.g. "
+                                     "--backend openai --base-url URL --batch-size 16 -k xml --resume FILE")
+    run.add_argument("--model", required=True)
+    run.add_argument("--protocol", default="all")
+    run.add_argument("--results", default=None, help="results file (default results/tooluse1-<model>.json)")
+    run.set_defaults(fn=_cmd_run)
+    regrade = sub.add_parser("regrade", help="re-grade a results file's raw outputs without the model")
+    regrade.add_argument("results_file")
+    regrade.add_argument("--out", default=None, help="write the re-graded results file here")
+    regrade.set_defaults(fn=_cmd_regrade)
+    args, passthrough = parser.parse_known_args(argv)
+    if args.command == "run":
+        if args.results is None:
+            slug = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in args.model.strip("/"))[-60:]
+            args.results = f"results/tooluse1-{slug}.json"
+        return args.fn(args, passthrough)
+    if passthrough:
+        parser.error(f"unrecognized arguments: {' '.join(passthrough)}")
     return args.fn(args)

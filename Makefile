@@ -1,0 +1,30 @@
+# ToolUse.1 — every target sets up its own virtual environment first (offline-capable, idempotent).
+PY      ?= python3.11
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.tooluse1-setup-$(shell cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-12)
+PYTEST_ARGS ?=
+BENCH_ARGS  ?=
+
+.PHONY: setup test bench selftest build clean-cache
+
+$(STAMP): pyproject.toml scripts/setup.sh
+	PY=$(PY) VENV=$(VENV) bash scripts/setup.sh
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# The test suite: core tests, selftest, oracle benchmark items, real small-model and real server runs.
+test: $(STAMP)
+	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The full benchmark (564 items) on the embedded default model, resumable; results in results/.
+bench: $(STAMP)
+	HF_HUB_OFFLINE=1 $(BIN)/python -m tooluse1 run --model default --protocol all \
+	  --results results/tooluse1-default.json --resume results/tooluse1-default.resume.jsonl $(BENCH_ARGS)
+
+selftest: $(STAMP)
+	$(BIN)/python -m tooluse1 selftest
+
+build: $(STAMP)
+	$(BIN)/python -m tooluse1 build
