@@ -41,7 +41,8 @@ def _prepare(text: str) -> str:
     s = re.sub(r"(?<=\d)\s+(?=\d{3}\b)", "", s)   # "1 500" -> "1500" (thousands separator)
     s = re.sub(r"(?<=\d),(?=\d{3}\b)", "", s)     # "1,500" -> "1500"
     s = re.sub(r"(?<=\d),(?=\d)", ".", s)          # "2,5" -> "2.5" (decimal comma)
-    s = re.sub(r"(\d+(?:\.\d+)?)\s*%", r"(\1/100)", s)  # "15%" -> "(15/100)"
+    # "15%" / "15% * 80" is a percentage; "1000 % 7" (an operand follows) stays modulo.
+    s = re.sub(r"(\d+(?:\.\d+)?)\s*%(?!\s*[\d(.a-z])", r"(\1/100)", s)
     return s.rstrip("= ")
 
 

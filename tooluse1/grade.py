@@ -75,14 +75,15 @@ def values_match(param: Param, expected: Any, actual: Any) -> bool:
 def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, list[str], list[str]]:
     """(all expected arguments match, mismatch descriptions, extra argument names).
 
-    An optional argument the model left out passes when the expected value is the parameter's default.
+    An optional argument the model left out passes when the expected value is the parameter's default, or
+    when the tool infers it (translate's source_language).
     """
     spec = TOOLS[tool]
     mismatches: list[str] = []
     for name, exp_value in expected.items():
         param = spec.param_index[name]
         if name not in actual:
-            if param.default is not None and values_match(param, param.default, exp_value):
+            if param.inferable or (param.default is not None and values_match(param, param.default, exp_value)):
                 continue
             mismatches.append(f"missing {name} (expected {exp_value!r})")
         elif not values_match(param, exp_value, actual[name]):

@@ -25,6 +25,7 @@ from tooluse1.results import ResumeMismatch, build_results, write_json_atomic
 RECORD_KEY = "tooluse1"
 _RUN = pytest.StashKey["BenchmarkRun | None"]()
 _SELECTED = pytest.StashKey["list[tuple[str, str]]"]()
+_SKIPPED_FOR_NO_MODEL = pytest.StashKey[int]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -129,15 +130,25 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         skip = pytest.mark.skip(reason="ToolUse.1 benchmark item: pass --model (e.g. --model default) to run it")
         for i in ours:
             i.add_marker(skip)
+        config.stash[_SKIPPED_FOR_NO_MODEL] = len(ours)
         return
     config.stash[_SELECTED] = [i.callspec.params["tooluse1_item"] for i in ours]
+
+
+_NO_MODEL_HINT = ("ToolUse.1: {n} benchmark items are skipped without --model; run them with "
+                  "`pytest --model default` (or a checkpoint dir, or --backend openai --base-url URL --model NAME)")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    n = config.stash.get(_SKIPPED_FOR_NO_MODEL, 0)
+    if n:
+        terminalreporter.write_line(_NO_MODEL_HINT.format(n=n))
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
     run: BenchmarkRun | None = config.stash.get(_RUN, None)
     if run is None:
-        return ("ToolUse.1: benchmark items are skipped without --model; run them with "
-                "`pytest --model default` (or a checkpoint dir, or --backend openai --base-url URL --model NAME)")
+        return None
     c = run.config
     return (f"ToolUse.1: model={c.model} backend={c.resolved_backend()} protocols={','.join(c.protocols)} "
             f"corpus={run.manifest['sha256'][:12]}")

@@ -349,6 +349,9 @@ class Param:
     aliases: AliasTable | None = None
     enum: tuple[str, ...] = ()
     default: Any = None
+    # The tool infers it when omitted (translate detects the source language), so leaving it out cannot
+    # change the result and is not an argument error even when the user stated it.
+    inferable: bool = False
 
 
 @dataclass(frozen=True)
@@ -395,7 +398,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
         Param("target_language", "string", "Target language, ISO 639-1 code (e.g. 'de').", required=True,
               match="alias", aliases=LANGUAGES),
         Param("source_language", "string", "Source language, ISO 639-1 code; omit to auto-detect.",
-              match="alias", aliases=LANGUAGES))),
+              match="alias", aliases=LANGUAGES, inferable=True))),
     Tool("convert_currency", "Convert an amount of money between currencies at the current rate.", (
         Param("amount", "number", "Amount to convert.", required=True, match="number"),
         Param("from_currency", "string", "Source currency, ISO 4217 code (e.g. 'USD').", required=True,

@@ -1,0 +1,386 @@
+"""A Backend for any OpenAI-compatible chat-completions server (vLLM, SGLang, `transformers serve`, OpenAI).
+
+Requests go through the official ``openai`` client: ``chat.completions.create(model, messages, temperature,
+max_tokens)`` with no ``tools`` parameter, because our prompts already declare the tools as text (one
+rendering for every backend). The client's own retries are switched off (``max_retries=0``) so that the
+retry policy is ours, explicit and tested:
+
+- retried, with exponential backoff and jitter: HTTP 429, HTTP 408, HTTP >= 500, timeouts
+  (``APITimeoutError``) and failed or dropped connections (``APIConnectionError``). A ``Retry-After``
+  (seconds or HTTP date) or ``retry-after-ms`` header, when present, replaces the computed delay
+  (capped at ``max_retry_after`` seconds);
+- not retried: every other HTTP status (400, 401, 404, 422, ...) and malformed responses;
+- an item whose request still fails becomes ``Completion(text="", finish_reason="error", error=<one line>)``:
+  an error, never a model failure, and never an exception out of ``generate``.
+
+Text fidelity: some servers split the generated text into ``content``, ``reasoning_content`` and parsed
+``tool_calls`` (vLLM with a reasoning or tool parser, transformers serve for Qwen/Gemma models). When a
+response carries those fields, they are folded back into ``text`` (``<think>…</think>`` before the content,
+each call as ``<tool_call>\\n{"name": …, "arguments": …}\\n</tool_call>`` after it) and
+``extra["reconstructed"]`` lists what was folded, so a reader of the results can tell the text is not
+verbatim. :func:`tooluse1.serve.start_transformers_serve` turns that splitting off for its own servers.
+"""
+from __future__ import annotations
+
+import email.utils
+import json
+import os
+import random
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Any, Sequence
+from urllib.parse import urlsplit, urlunsplit
+
+import openai
+
+from tooluse1.backends.base import BackendError, Completion, DecodingConfig, OnComplete
+from tooluse1.prompts import Prompt
+
+_ERROR_MAX_CHARS = 300
+
+
+def normalize_base_url(base_url: str) -> str:
+    """Strip trailing slashes; a URL with no path gets ``/v1`` (``http://host:8000`` -> ``http://host:8000/v1``).
+
+    A URL that already has a path is kept as given, so proxies with other prefixes keep working.
+    """
+    url = base_url.strip().rstrip("/")
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        raise BackendError(f"--base-url {base_url!r} is not an http(s) URL; expected e.g. http://127.0.0.1:8000/v1")
+    if parts.path in ("", "/"):
+        url = urlunsplit((parts.scheme, parts.netloc, "/v1", parts.query, parts.fragment))
+    return url
+
+
+def _one_line(text: str, limit: int = _ERROR_MAX_CHARS) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _cause(exc: BaseException) -> str:
+    """The innermost useful reason of a connection error ('[Errno 111] Connection refused', ...)."""
+    inner = exc.__cause__ or exc.__context__
+    while inner is not None and (inner.__cause__ or inner.__context__) is not None and not str(inner):
+        inner = inner.__cause__ or inner.__context__
+    if inner is not None and str(inner):
+        return f"{type(inner).__name__}: {inner}"
+    return str(exc) or type(exc).__name__
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """The retry policy: 429, 408, 5xx, timeouts and connection failures; nothing else."""
+    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+        return True
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code in (408, 429) or exc.status_code >= 500
+    return False
+
+
+def retry_after_seconds(exc: BaseException) -> float | None:
+    """Seconds the server asked us to wait (``retry-after-ms``, ``Retry-After`` seconds or HTTP date), or None."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    ms = headers.get("retry-after-ms")
+    if ms is not None:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def describe_error(exc: BaseException, request_timeout: float) -> str:
+    """One line saying what went wrong with a request (no traceback)."""
+    if isinstance(exc, openai.APITimeoutError):
+        return f"request timed out (request_timeout {request_timeout:g} s)"
+    if isinstance(exc, openai.APIConnectionError):
+        return f"connection failed: {_one_line(_cause(exc), 200)}"
+    if isinstance(exc, openai.APIStatusError):
+        return f"HTTP {exc.status_code}: {_one_line(exc.message, 240)}"
+    if isinstance(exc, BadResponse):
+        return f"bad response: {exc}"
+    return f"{type(exc).__name__}: {_one_line(str(exc), 240)}"
+
+
+class _Cancelled(Exception):
+    """Raised in a worker when its generate() is being abandoned (on_complete raised, interrupt)."""
+
+
+class BadResponse(Exception):
+    """A 200 response that is not a usable chat completion (not retried)."""
+
+
+class OpenAIBackend:
+    """Backend over an OpenAI-compatible ``/v1/chat/completions`` endpoint.
+
+    Guarantees of :meth:`generate`: one Completion per Prompt, in input order; up to ``concurrency``
+    requests in flight; ``on_complete`` is called in the *calling thread*, once per item, in completion
+    order (so it needs no lock); a failed item is an error Completion, not an exception. ``latency_s`` is
+    the item's wall time from its first attempt to its final answer, retries and waits included
+    (``extra["last_attempt_s"]`` is the successful request alone). ``extra`` also holds ``attempts``,
+    ``server_model`` (the ``model`` the server reported) and, when the server's finish reason was not
+    stop/length, ``server_finish_reason``.
+    """
+
+    name = "openai"
+
+    def __init__(self, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", concurrency: int = 8,
+                 request_timeout: float = 120, max_retries: int = 5, *, backoff_base: float = 1.0,
+                 backoff_max: float = 30.0, max_retry_after: float = 60.0, check_timeout: float = 10.0,
+                 seed: int | None = None) -> None:
+        if concurrency < 1:
+            raise ValueError("concurrency must be >= 1")
+        if max_retries < 0:
+            raise ValueError("max_retries must be >= 0")
+        self.base_url = normalize_base_url(base_url)
+        self.model = model
+        self.api_key_env = api_key_env
+        self.concurrency = concurrency
+        self.request_timeout = float(request_timeout)
+        self.max_retries = max_retries
+        self.backoff_base = backoff_base
+        self.backoff_max = backoff_max
+        self.max_retry_after = max_retry_after
+        self.check_timeout = check_timeout
+        self._api_key_set = bool(os.environ.get(api_key_env))
+        self._client = openai.OpenAI(base_url=self.base_url, api_key=os.environ.get(api_key_env) or "EMPTY",
+                                     timeout=self.request_timeout, max_retries=0)
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._server_models: dict[str, int] = {}
+        self._listed_models: list[str] | None = None
+        self._stats = {"requests": 0, "retries": 0, "errors": 0}
+        self._closed = threading.Event()
+
+    # ------------------------------------------------------------------ checks
+
+    def check(self, timeout: float | None = None) -> list[str]:
+        """Fail fast before a run: one ``GET /models`` with a short timeout and no retries.
+
+        Returns the model ids the server lists (also recorded in provenance). Raises BackendError naming the
+        URL and ``--base-url`` when the server cannot be reached or does not answer like an OpenAI server.
+        """
+        client = self._client.with_options(timeout=timeout or self.check_timeout, max_retries=0)
+        where = f"the OpenAI-compatible server at {self.base_url} (--base-url)"
+        try:
+            page = client.models.list()
+            ids = [m.id for m in page.data]
+        except openai.APIConnectionError as e:
+            reason = "timed out" if isinstance(e, openai.APITimeoutError) else _one_line(_cause(e), 200)
+            raise BackendError(f"cannot reach {where}: {reason}. Start the server or fix the URL.") from None
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
+            raise BackendError(f"{where} rejected the API key (HTTP {e.status_code}): {_one_line(e.message, 200)}. "
+                               f"Put the key in ${self.api_key_env} (--api-key-env).") from None
+        except openai.NotFoundError:
+            raise BackendError(f"{where} has no GET /models endpoint (HTTP 404): is the URL right? "
+                               f"It usually ends in /v1.") from None
+        except openai.APIStatusError as e:
+            raise BackendError(f"{where} answered GET /models with HTTP {e.status_code}: "
+                               f"{_one_line(e.message, 200)}") from None
+        except (openai.OpenAIError, ValueError, TypeError, AttributeError) as e:
+            raise BackendError(f"{where} did not answer GET /models like an OpenAI-compatible server: "
+                               f"{_one_line(str(e), 200)}. Fix the URL.") from None
+        with self._lock:
+            self._listed_models = ids
+        return ids
+
+    # ------------------------------------------------------------------ generation
+
+    def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
+                 on_complete: OnComplete | None = None) -> list[Completion]:
+        """One Completion per Prompt, same order; see the class docstring for the guarantees."""
+        if self._closed.is_set():
+            raise BackendError("OpenAIBackend.generate called after close()")
+        results: list[Completion | None] = [None] * len(prompts)
+        if not prompts:
+            return []
+        cancel = threading.Event()
+        pool = ThreadPoolExecutor(max_workers=min(self.concurrency, len(prompts)),
+                                  thread_name_prefix="tooluse1-openai")
+        futures: dict[Future, int] = {}
+        ok = False
+        try:
+            for i, p in enumerate(prompts):
+                futures[pool.submit(self._one, p, config, cancel)] = i
+            pending = set(futures)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    c = f.result()  # _one never raises except _Cancelled, which needs cancel set first
+                    results[futures[f]] = c
+                    if on_complete is not None:
+                        on_complete(c)
+            ok = True
+        finally:
+            if not ok:
+                # on_complete raised or we were interrupted: stop retrying, drop queued items, don't block on
+                # requests in flight (each ends by itself within request_timeout).
+                cancel.set()
+            pool.shutdown(wait=ok, cancel_futures=not ok)
+        return [c for c in results if c is not None]
+
+    def _backoff(self, retry_index: int, exc: BaseException) -> float:
+        asked = retry_after_seconds(exc)
+        if asked is not None:
+            return min(asked, self.max_retry_after)
+        cap = min(self.backoff_max, self.backoff_base * (2 ** retry_index))
+        with self._lock:
+            jitter = self._rng.uniform(0, cap / 2)
+        return cap / 2 + jitter
+
+    def _one(self, prompt: Prompt, config: DecodingConfig, cancel: threading.Event) -> Completion:
+        started = time.monotonic()
+        attempts = 0
+        last_exc: BaseException | None = None
+        while True:
+            if cancel.is_set():
+                raise _Cancelled()
+            if self._closed.is_set():
+                return Completion(item_id=prompt.item_id, text="", finish_reason="error",
+                                  latency_s=time.monotonic() - started, extra={"attempts": attempts},
+                                  error="backend closed before this request was sent")
+            attempts += 1
+            t0 = time.monotonic()
+            with self._lock:
+                self._stats["requests"] += 1
+            try:
+                resp = self._client.chat.completions.create(
+                    model=self.model, messages=[dict(m) for m in prompt.messages],
+                    temperature=config.temperature, max_tokens=config.max_new_tokens)
+                return self._completion(prompt, resp, started, t0, attempts)
+            except Exception as e:  # noqa: BLE001 - every failure must become an error Completion
+                last_exc = e
+                if not is_retryable(e) or attempts > self.max_retries:
+                    break
+                delay = self._backoff(attempts - 1, e)
+                with self._lock:
+                    self._stats["retries"] += 1
+                if cancel.wait(delay):
+                    raise _Cancelled()
+                # close() during the wait: the loop head turns this item into an error Completion.
+        assert last_exc is not None
+        if is_retryable(last_exc):
+            why = f"{describe_error(last_exc, self.request_timeout)} (gave up after {attempts} attempts)"
+        else:
+            why = f"{describe_error(last_exc, self.request_timeout)} (not retried)"
+        with self._lock:
+            self._stats["errors"] += 1
+        return Completion(item_id=prompt.item_id, text="", finish_reason="error",
+                          latency_s=time.monotonic() - started, error=_one_line(why),
+                          extra={"attempts": attempts})
+
+    def _completion(self, prompt: Prompt, resp: Any, started: float, t0: float, attempts: int) -> Completion:
+        now = time.monotonic()
+        choices = getattr(resp, "choices", None) or []
+        if not choices:
+            raise BadResponse("the server returned a chat completion without choices")
+        choice = choices[0]
+        msg = choice.message
+        text, reconstructed = _message_text(msg)
+        raw_finish = choice.finish_reason
+        finish = raw_finish if raw_finish in ("stop", "length") else "stop"
+        usage = getattr(resp, "usage", None)
+        server_model = getattr(resp, "model", None)
+        with self._lock:
+            if server_model:
+                self._server_models[server_model] = self._server_models.get(server_model, 0) + 1
+        extra: dict[str, Any] = {"attempts": attempts, "server_model": server_model,
+                                 "last_attempt_s": round(now - t0, 4)}
+        if raw_finish not in ("stop", "length"):
+            extra["server_finish_reason"] = raw_finish
+        if reconstructed:
+            extra["reconstructed"] = reconstructed
+        return Completion(item_id=prompt.item_id, text=text, finish_reason=finish, latency_s=now - started,
+                          prompt_tokens=getattr(usage, "prompt_tokens", None),
+                          completion_tokens=getattr(usage, "completion_tokens", None), extra=extra)
+
+    # ------------------------------------------------------------------ provenance
+
+    def provenance(self) -> dict:
+        """Backend settings and the model identity the server reported (``server_model``).
+
+        ``server_model`` is the ``model`` field of the responses (None before any success); if responses
+        disagreed, ``server_models_seen`` lists every id with its count.
+        """
+        with self._lock:
+            seen = dict(self._server_models)
+            listed = list(self._listed_models) if self._listed_models is not None else None
+            stats = dict(self._stats)
+        prov: dict[str, Any] = {
+            "backend": self.name,
+            "base_url": self.base_url,
+            "model": self.model,
+            "server_model": max(seen, key=seen.__getitem__) if seen else None,
+            "server_models_listed": listed,
+            "concurrency": self.concurrency,
+            "request_timeout_s": self.request_timeout,
+            "max_retries": self.max_retries,
+            "retry_policy": ("retry 408/429/5xx/timeouts/connection errors with exponential backoff "
+                             f"(base {self.backoff_base:g} s, max {self.backoff_max:g} s, jitter) or Retry-After "
+                             f"(max {self.max_retry_after:g} s); other errors not retried"),
+            "api_key_env": self.api_key_env,
+            "api_key_set": self._api_key_set,
+            "request_params": ["model", "messages", "temperature", "max_tokens"],
+            "openai_version": openai.__version__,
+            "requests": stats,
+        }
+        if len(seen) > 1:
+            prov["server_models_seen"] = seen
+        return prov
+
+    def close(self) -> None:
+        """Stop retries of any generate still running and release the HTTP connections. Idempotent."""
+        self._closed.set()
+        self._client.close()
+
+    def __enter__(self) -> "OpenAIBackend":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _message_text(msg: Any) -> tuple[str, list[str]]:
+    """The assistant's text, with server-split reasoning and parsed tool calls folded back in."""
+    content = getattr(msg, "content", None) or ""
+    extra = getattr(msg, "model_extra", None) or {}
+    reasoning = getattr(msg, "reasoning_content", None) or extra.get("reasoning_content") or extra.get("reasoning")
+    tool_calls = getattr(msg, "tool_calls", None) or []
+    reconstructed: list[str] = []
+    parts: list[str] = []
+    if reasoning:
+        parts.append(f"<think>{reasoning}</think>")
+        reconstructed.append("reasoning_content")
+    if content:
+        parts.append(content)
+    for tc in tool_calls:
+        fn = getattr(tc, "function", None)
+        if fn is None:
+            continue
+        args: Any = getattr(fn, "arguments", None)
+        if isinstance(args, str):
+            try:
+                args = json.loads(args)
+            except ValueError:
+                pass  # keep the string as the server gave it; the parser will call it malformed if it is
+        payload = json.dumps({"name": getattr(fn, "name", None), "arguments": args}, ensure_ascii=False)
+        parts.append(f"<tool_call>\n{payload}\n</tool_call>")
+        if "tool_calls" not in reconstructed:
+            reconstructed.append("tool_calls")
+    sep = "\n" if reconstructed else ""
+    return sep.join(parts), reconstructed
