@@ -8,28 +8,42 @@ real MiniLM Embedder is used once per back end (semantic retrieval) and in the e
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
-# Prove offline loading: set before anything imports huggingface_hub (it reads this at import).
-os.environ["HF_HUB_OFFLINE"] = "1"
+import numpy as np
+import pytest
 
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Callable, Iterator  # noqa: E402
-
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-from tooluse1.spin import embed as embed_mod  # noqa: E402
-from tooluse1.spin.embed import (  # noqa: E402
-    Embedder, HashingEmbedder, TextEmbedder, default_embedder, minilm_model_dir)
-from tooluse1.spin.store import (  # noqa: E402
-    ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY, PostgresStore, SQLiteStore, StepRecord, StoreError,
-    TrajectoryStore, mask_url, open_store)
+from tooluse1.spin import embed as embed_mod
+from tooluse1.spin.embed import (
+    Embedder,
+    HashingEmbedder,
+    TextEmbedder,
+    default_embedder,
+    minilm_model_dir,
+)
+from tooluse1.spin.store import (
+    ACCOMPLISHED,
+    NOT_ACCOMPLISHED,
+    PARTIALLY,
+    PostgresStore,
+    SQLiteStore,
+    StepRecord,
+    StoreError,
+    TrajectoryStore,
+    mask_url,
+    open_store,
+)
 
 try:  # tests_grader is a plain folder; this works under `python -m pytest` from the repo root
     from tests_grader.pg_server import pg_server, pg_url  # noqa: F401  (pytest fixtures)
 except ImportError:  # `pytest` run with tests_grader/ itself on sys.path (rootdir-less layout)
     from pg_server import pg_server, pg_url  # type: ignore[no-redef]  # noqa: F401
+
+# Prove offline loading. The imports above do not load huggingface_hub (the embedder imports
+# sentence-transformers lazily), so this is in force when the model is first loaded.
+os.environ["HF_HUB_OFFLINE"] = "1"
 
 HASH = HashingEmbedder()
 OpenFn = Callable[..., TrajectoryStore]

@@ -21,8 +21,9 @@ import hashlib
 import importlib.resources
 import re
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -75,10 +76,10 @@ def minilm_model_dir() -> Path:
 
 # One model per process: loading takes seconds and ~100 MB, and every Embedder gives the same vectors.
 _MODEL_LOCK = threading.Lock()
-_MODELS: dict[Path, "SentenceTransformer"] = {}
+_MODELS: dict[Path, SentenceTransformer] = {}
 
 
-def _load_model(model_dir: Path) -> "SentenceTransformer":
+def _load_model(model_dir: Path) -> SentenceTransformer:
     with _MODEL_LOCK:  # two threads asking at once must not load it twice
         model = _MODELS.get(model_dir)
         if model is None:

@@ -31,10 +31,11 @@ import os
 import re
 import sqlite3
 import threading
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -151,7 +152,7 @@ def mask_url(url: str) -> str:
     # Rebuilt by hand: urlunsplit drops or adds "//" for schemes it does not know.
     masked = f"{parts.scheme}://{netloc}{parts.path}"
     if parts.query:
-        masked += "?" + re.sub(r"(^|&)(password=)[^&]*", r"\1\2***", parts.query, flags=re.I)
+        masked += "?" + re.sub(r"(^|&)(password=)[^&]*", r"\1\2***", parts.query, flags=re.IGNORECASE)
     if parts.fragment:
         masked += "#" + parts.fragment
     return masked
@@ -331,7 +332,7 @@ class SQLiteStore:
                 self._conn.close()
                 self._conn = None
 
-    def __enter__(self) -> "SQLiteStore":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -415,7 +416,7 @@ class PostgresStore:
         except ValueError:
             return None
 
-    def _init_schema(self, conn: "psycopg.Connection[Any]", password: str | None) -> None:
+    def _init_schema(self, conn: psycopg.Connection[Any], password: str | None) -> None:
         psycopg = self._psycopg
         dim = int(self.embedder.dim)
         try:
@@ -454,7 +455,7 @@ class PostgresStore:
             raise _embedder_mismatch(self.masked_url, stored, self.embedder)
 
     @contextmanager
-    def _connection(self) -> Iterator["psycopg.Connection[Any]"]:
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
         with self._lock:
             if self._conn is None:
                 raise StoreError(f"PostgreSQL trajectory store {self.masked_url} is closed")
@@ -530,7 +531,7 @@ class PostgresStore:
                 self._conn.close()
                 self._conn = None
 
-    def __enter__(self) -> "PostgresStore":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
