@@ -226,6 +226,29 @@ def test_stale_temp_dirs_and_damaged_entries_are_rebuilt(tmp_path, monkeypatch, 
     assert len(fake_converter) == 3
 
 
+def test_a_gguf_file_is_converted_and_cached_by_its_own_hash(tmp_path, fake_converter):
+    gguf = tmp_path / "tiny.Q4_0.gguf"
+    gguf.write_bytes(b"GGUF tiny model bytes")
+    resolved = resolve_model(str(gguf), cache_dir=tmp_path / "cache")
+    sha = hashlib.sha256(gguf.read_bytes()).hexdigest()
+    assert resolved.revision == sha and resolved.path == tmp_path / "cache" / "converted" / sha
+    assert resolved.model_id == "tiny.Q4_0.gguf (GGUF)" and fake_converter == [gguf.read_bytes()]
+    assert resolve_model(str(gguf), cache_dir=tmp_path / "cache") == resolved and len(fake_converter) == 1
+
+
+def test_a_failing_conversion_is_a_clear_error(tmp_path, monkeypatch, fake_package):
+    module = fake_package({"data/part01.bin": b"not really gguf"})
+    _register_builtin(monkeypatch, module, [b"not really gguf"])
+
+    def broken(gguf: Path, out_dir: Path) -> None:
+        raise ValueError("GGUF model with architecture frobnicator is not supported yet.")
+
+    monkeypatch.setattr(models, "_convert_gguf", broken)
+    with pytest.raises(BackendError, match="--model fakemodel: .*could not convert.*frobnicator"):
+        resolve_model("fakemodel", cache_dir=tmp_path / "cache")
+    assert _leftovers(tmp_path / "cache") == []
+
+
 def test_missing_package_names_the_pip_install(tmp_path, monkeypatch):
     _register_builtin(monkeypatch, "tooluse1_no_such_module", [b"a", b"b"])
     with pytest.raises(BackendError) as err:

@@ -1,6 +1,8 @@
 """TransformersBackend against the real SmolLM2-135M checkpoint (converted once into the default cache).
 
-Kept fast on 2 CPU cores: a handful of short chats, at most 24 new tokens.
+Kept fast on 2 CPU cores: a handful of short chats, at most 16 new tokens. One torch thread: these
+machines are shared (and pytest-xdist runs workers side by side), and an oversubscribed OpenMP pool
+is several times slower than a single thread.
 """
 from __future__ import annotations
 
@@ -8,7 +10,6 @@ import copy
 import hashlib
 import json
 import os
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -26,8 +27,9 @@ QUESTIONS = [
     "Please list three colours of the rainbow, one per line, and nothing else at all.",
     "What is 2 plus 2?",
     "Name a large city in Europe and say in one short sentence why people like to visit it.",
-    "Say yes.",
+    "What is the capital of France?",
 ]
+CAPITAL = 4   # index of the question every test run answers briefly ("...is Paris.") and then ends its turn
 
 
 def _prompt(i: int, text: str, system: str | None = None) -> Prompt:
@@ -45,20 +47,20 @@ def small_model() -> ResolvedModel:
 
 @pytest.fixture(scope="session")
 def backend(small_model) -> TransformersBackend:
-    return TransformersBackend(small_model, dtype="float32", batch_size=4, threads=2)
+    return TransformersBackend(small_model, dtype="float32", batch_size=4, threads=1)
 
 
 @pytest.fixture(scope="session")
 def batched(backend) -> list[Completion]:
-    """The five prompts at batch 4 (a batch of four, then one), 24 new tokens."""
-    return backend.generate(PROMPTS, DecodingConfig(max_new_tokens=24))
+    """The five prompts at batch 4 (a batch of four, then one), 16 new tokens."""
+    return backend.generate(PROMPTS, DecodingConfig(max_new_tokens=16))
 
 
 @pytest.fixture(scope="session")
 def reference(small_model) -> list[Completion]:
-    ref = TransformersBackend(small_model, batch_size=8, threads=2, reference_batch1=True)
-    assert ref.batch_size == 1
-    return ref.generate(PROMPTS, DecodingConfig(max_new_tokens=24))
+    ref = TransformersBackend(small_model, batch_size=8, threads=1, reference_batch1=True)
+    assert ref.batch_size == 1 and ref.provenance()["reference_batch1"] is True
+    return ref.generate(PROMPTS, DecodingConfig(max_new_tokens=16))
 
 
 def _token_len(backend: TransformersBackend, prompt: Prompt) -> int:
@@ -91,7 +93,7 @@ def test_on_complete_is_called_once_per_item_as_batches_finish(backend):
 
 
 def test_generation_is_deterministic_across_calls(backend, batched):
-    again = backend.generate(PROMPTS, DecodingConfig(max_new_tokens=24))
+    again = backend.generate(PROMPTS, DecodingConfig(max_new_tokens=16))
     assert [(c.text, c.finish_reason, c.completion_tokens) for c in again] == \
            [(c.text, c.finish_reason, c.completion_tokens) for c in batched]
 
@@ -109,10 +111,10 @@ def test_tiny_max_new_tokens_finishes_with_length(backend):
     assert all(c.text and c.latency_s > 0 for c in out)
 
 
-def test_short_answer_stops_on_end_of_turn_and_hides_it(backend):
-    out = backend.generate([_prompt(0, "Reply with the single word: yes")], DecodingConfig(max_new_tokens=24))[0]
+def test_short_answer_stops_on_end_of_turn_and_hides_it(backend, batched):
+    out = batched[CAPITAL]
     assert out.finish_reason == "stop", out
-    assert out.completion_tokens < 24
+    assert "Paris" in out.text and out.completion_tokens < 16
     assert out.extra["stop_token_id"] in backend.stop_ids
     assert "<|im_end|>" not in out.text and "<|im_start|>" not in out.text
     assert out.text.strip()
@@ -238,7 +240,7 @@ def test_checkpoint_loaded_as_the_wrong_architecture_is_refused(small_model, tmp
     (bad / "config.json").write_text(json.dumps(config))
 
     with pytest.raises(BackendError) as err:
-        TransformersBackend(ResolvedModel(bad, "bad", "x", "test"), threads=2)
+        TransformersBackend(ResolvedModel(bad, "bad", "x", "test"), threads=1)
     msg = str(err.value)
     assert "Qwen2ForCausalLM" in msg and "missing key(s)" in msg
     assert "model.layers.0.self_attn.q_proj.bias" in msg and "k_proj.bias" in msg

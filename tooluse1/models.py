@@ -261,7 +261,11 @@ def _convert_cached(files: Sequence[Path], sha: str, model_id: str, source: str,
     from filelock import FileLock  # a dependency of torch and huggingface_hub; imported only when needed
 
     root = cache / "converted"
-    root.mkdir(parents=True, exist_ok=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BackendError(f"model cache {cache}: cannot create it ({exc}); point TOOLUSE1_CACHE at a "
+                           f"writable directory") from exc
     with FileLock(str(root / f"{sha}.lock")):
         cached = _cached_conversion(cache, sha)
         if cached is not None:
@@ -289,7 +293,13 @@ def _convert_cached(files: Sequence[Path], sha: str, model_id: str, source: str,
             print(f"tooluse1: converting {model_id} from GGUF (sha256 {sha[:12]}) into {final}; "
                   f"one-time, about a minute", file=sys.stderr, flush=True)
             started = time.monotonic()
-            _convert_gguf(gguf, tmp)
+            try:
+                _convert_gguf(gguf, tmp)
+            except OSError as exc:
+                raise BackendError(f"{what}: writing the converted checkpoint under {root} failed ({exc}); "
+                                   f"it needs about 5x the GGUF's size in free space") from exc
+            except (ImportError, ValueError, RuntimeError) as exc:
+                raise BackendError(f"{what}: transformers could not convert the GGUF file: {exc}") from exc
             files_written = {p.name: p.stat().st_size for p in tmp.iterdir() if p.is_file()}
             marker = {
                 "sha256": sha, "model_id": model_id, "source": source, "files": files_written,

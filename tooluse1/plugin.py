@@ -26,6 +26,14 @@ RECORD_KEY = "tooluse1"
 _RUN = pytest.StashKey["BenchmarkRun | None"]()
 _SELECTED = pytest.StashKey["list[tuple[str, str]]"]()
 _SKIPPED_FOR_NO_MODEL = pytest.StashKey[int]()
+# Other suites on the same session (the SPIN track) put their results-file sections here, by name,
+# before pytest_sessionfinish; the reporter adds them to the results document.
+EXTRA_SECTIONS = pytest.StashKey["dict[str, dict]"]()
+
+
+def benchmark_run(config: pytest.Config) -> "BenchmarkRun | None":
+    """The session's BenchmarkRun (config, backend, corpus) or None without --model."""
+    return config.stash.get(_RUN, None)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -246,8 +254,10 @@ class _Reporter:
                 self.records[value["item_id"]] = value   # keyed by item: reruns replace, never double-count
 
     def results_document(self) -> dict | None:
-        if self.document is None and self.records:
+        extra = self.config.stash.get(EXTRA_SECTIONS, {})
+        if self.document is None and (self.records or extra):
             self.document = build_results(self.run.provenance(), list(self.records.values()))
+            self.document.update(extra)
         return self.document
 
     @pytest.hookimpl(optionalhook=True)
@@ -264,7 +274,7 @@ class _Reporter:
         if self.run.config.results is not None:
             write_json_atomic(self.run.config.results, doc)
         gate, score = self.run.config.min_score, doc["summary"]["overall"]["score"]["rate"]
-        if gate is not None and (score is None or score < gate):
+        if gate is not None and self.records and (score is None or score < gate):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
             self.gate_failure = f"score {score} is below --min-score {gate}"
 
@@ -272,7 +282,7 @@ class _Reporter:
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus: int, config: pytest.Config) -> None:
         doc = self.document
-        if not doc:
+        if not doc or not self.records:
             return
         terminalreporter.section("ToolUse.1 summary")
         terminalreporter.write_line(format_summary(doc["summary"], title=f"ToolUse.1 {self.run.config.model}"))

@@ -16,6 +16,7 @@ import contextlib
 import gc
 import hashlib
 import json
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, Collection, Iterable, Iterator, Sequence
@@ -156,10 +157,11 @@ def check_loading_info(info: dict, model_config: Any, path: str) -> None:
     text_config = model_config.get_text_config() if hasattr(model_config, "get_text_config") else model_config
     tied = bool(getattr(text_config, "tie_word_embeddings", False)
                 or getattr(model_config, "tie_word_embeddings", False))
-    missing = sorted(k for k in info.get("missing_keys", ()) if not (tied and k in _TIED_HEAD_KEYS))
-    unexpected = sorted(info.get("unexpected_keys", ()))
-    mismatched = sorted(f"{k[0]} (checkpoint {tuple(k[1])}, model {tuple(k[2])})" if isinstance(k, tuple)
-                        else str(k) for k in info.get("mismatched_keys", ()))
+    missing = sorted((k for k in info.get("missing_keys", ()) if not (tied and k in _TIED_HEAD_KEYS)),
+                     key=_natural_key)
+    unexpected = sorted(info.get("unexpected_keys", ()), key=_natural_key)
+    mismatched = sorted((f"{k[0]} (checkpoint {tuple(k[1])}, model {tuple(k[2])})" if isinstance(k, tuple)
+                         else str(k) for k in info.get("mismatched_keys", ())), key=_natural_key)
     problems = []
     for label, keys in (("missing", missing), ("unexpected", unexpected), ("mismatched", mismatched)):
         if keys:
@@ -169,6 +171,11 @@ def check_loading_info(info: dict, model_config: Any, path: str) -> None:
         arch = ", ".join(getattr(model_config, "architectures", None) or [type(model_config).__name__])
         raise BackendError(f"--model {path}: the checkpoint's weights do not fit its architecture ({arch}); "
                            f"refusing to run a partly random model. " + "; ".join(problems))
+
+
+def _natural_key(key: str) -> list:
+    """Sort key putting layers.2 before layers.10, so the first keys shown are the first layers."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", key)]
 
 
 @contextlib.contextmanager
@@ -313,7 +320,7 @@ class TransformersBackend:
             "pad_token_source": self.pad.source,
             "stop_token_ids": list(self.stop_ids),
             "stop_tokens": tok.convert_ids_to_tokens(list(self.stop_ids)),
-            "checkpoint_generation_config_ignored": self.checkpoint_generation_config,
+            "checkpoint_generation_config": self.checkpoint_generation_config,
             "num_parameters": self.model.num_parameters(),
             "torch_version": torch.__version__,
             "transformers_version": transformers.__version__,
