@@ -142,7 +142,7 @@ class OpenAIBackend:
     def __init__(self, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", concurrency: int = 8,
                  request_timeout: float = 120, max_retries: int = 5, *, backoff_base: float = 1.0,
                  backoff_max: float = 30.0, max_retry_after: float = 60.0, check_timeout: float = 10.0,
-                 seed: int | None = None) -> None:
+                 jitter_seed: int | None = None) -> None:
         if concurrency < 1:
             raise ValueError("concurrency must be >= 1")
         if max_retries < 0:
@@ -160,7 +160,7 @@ class OpenAIBackend:
         self._api_key_set = bool(os.environ.get(api_key_env))
         self._client = openai.OpenAI(base_url=self.base_url, api_key=os.environ.get(api_key_env) or "EMPTY",
                                      timeout=self.request_timeout, max_retries=0)
-        self._rng = random.Random(seed)
+        self._rng = random.Random(jitter_seed)
         self._lock = threading.Lock()
         self._server_models: dict[str, int] = {}
         self._listed_models: list[str] | None = None

@@ -1,0 +1,466 @@
+"""OpenAIBackend and tooluse1.serve.
+
+Three layers:
+- the retry policy and ordering, against a tiny scripted HTTP server in a thread (a unit test of *our* policy:
+  429/5xx/drops/hangs are hard to provoke from a real server on demand);
+- an unreachable URL (nothing listening);
+- a real `transformers serve` process serving the converted SmolLM2-135M checkpoint, started and stopped with
+  tooluse1.serve (the one real-server integration; a server is killed mid-run to check error items).
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tooluse1.backends.base import BackendError, Completion, DecodingConfig
+from tooluse1.backends.openai_backend import OpenAIBackend, normalize_base_url
+from tooluse1.prompts import Prompt
+from tooluse1.serve import (ServeError, disable_response_parsing, free_port, serve_command,
+                            start_transformers_serve)
+
+FAST = dict(backoff_base=0.01, backoff_max=0.05)
+
+
+def prompt(key: str, system: str | None = None) -> Prompt:
+    msgs = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": key}]
+    return Prompt(item_id=f"{key}-json", case_id=key, protocol="json", messages=tuple(msgs))
+
+
+# ----------------------------------------------------------------------------- scripted fake server
+
+class FakeServer:
+    """An OpenAI-ish HTTP server whose answer to each attempt is scripted per user message.
+
+    ``script[key]`` is a list of actions, one per attempt (the last one repeats): "ok", "ok:<delay s>",
+    "429", "429:<retry-after s>", "500", "503", "400", "404", "drop" (close the socket without a response),
+    "hang" (sleep past the client's timeout), "toolcall" (a response split into reasoning + tool_calls).
+    """
+
+    def __init__(self, script: dict[str, list[str]] | None = None, hang_s: float = 3.0):
+        self.script = script or {}
+        self.hang_s = hang_s
+        self.attempts: list[tuple[str, float, str]] = []   # (key, time, action)
+        self.lock = threading.Lock()
+        self.in_flight = 0
+        self.max_in_flight = 0
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):  # keep pytest output clean
+                pass
+
+            def _send(self, code: int, body: dict, headers: dict | None = None) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):
+                if self.path.rstrip("/") == "/v1/models":
+                    self._send(200, {"object": "list", "data": [{"id": "fake-model-v1", "object": "model",
+                                                                 "created": 0, "owned_by": "test"}]})
+                else:
+                    self._send(404, {"error": {"message": "no such route"}})
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])) or b"{}")
+                key = body["messages"][-1]["content"]
+                with fake.lock:
+                    n = sum(1 for k, _, _ in fake.attempts if k == key)
+                    actions = fake.script.get(key, ["ok"])
+                    action = actions[min(n, len(actions) - 1)]
+                    fake.attempts.append((key, time.monotonic(), action))
+                    fake.in_flight += 1
+                    fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+                try:
+                    self._act(action, key, body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                finally:
+                    with fake.lock:
+                        fake.in_flight -= 1
+
+            def _act(self, action: str, key: str, body: dict) -> None:
+                name, _, arg = action.partition(":")
+                if name == "ok":
+                    if arg:
+                        time.sleep(float(arg))
+                    self._send(200, {
+                        "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "fake-model-v1",
+                        "choices": [{"index": 0, "finish_reason": "stop",
+                                     "message": {"role": "assistant", "content": f"echo:{key}"}}],
+                        "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}})
+                elif name == "toolcall":
+                    self._send(200, {
+                        "id": "chatcmpl-2", "object": "chat.completion", "created": 0, "model": "fake-model-v1",
+                        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                            "role": "assistant", "content": None, "reasoning_content": "weather needed",
+                            "tool_calls": [{"id": "c1", "type": "function", "function": {
+                                "name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}}]}}],
+                        "usage": {"prompt_tokens": 7, "completion_tokens": 12, "total_tokens": 19}})
+                elif name == "429":
+                    self._send(429, {"error": {"message": "slow down"}}, {"Retry-After": arg} if arg else None)
+                elif name in ("500", "503", "400", "404"):
+                    self._send(int(name), {"error": {"message": f"scripted {name}"}})
+                elif name == "drop":
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                elif name == "hang":
+                    time.sleep(fake.hang_s)
+                    self.close_connection = True
+                else:
+                    raise AssertionError(f"unknown action {action}")
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def count(self, key: str) -> int:
+        with self.lock:
+            return sum(1 for k, _, _ in self.attempts if k == key)
+
+    def times(self, key: str) -> list[float]:
+        with self.lock:
+            return [t for k, t, _ in self.attempts if k == key]
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def fake():
+    with FakeServer() as srv:
+        yield srv
+
+
+def backend_for(srv: FakeServer, **kw) -> OpenAIBackend:
+    kw = {"concurrency": 4, "request_timeout": 5, "max_retries": 3, **FAST, **kw}
+    return OpenAIBackend(srv.base_url, "fake-model", **kw)
+
+
+def test_429_then_200_succeeds_after_one_retry(fake):
+    fake.script = {"a": ["429", "ok"]}
+    with backend_for(fake) as be:
+        [c] = be.generate([prompt("a")], DecodingConfig(max_new_tokens=8))
+    assert (c.text, c.finish_reason, c.error) == ("echo:a", "stop", None)
+    assert c.extra["attempts"] == 2 and fake.count("a") == 2
+    assert (c.prompt_tokens, c.completion_tokens) == (7, 3)
+    assert c.extra["server_model"] == "fake-model-v1"
+    prov = be.provenance()
+    assert prov["server_model"] == "fake-model-v1" and prov["model"] == "fake-model"
+    assert prov["requests"] == {"requests": 2, "retries": 1, "errors": 0}
+
+
+def test_retry_after_header_is_honoured(fake):
+    fake.script = {"a": ["429:1", "ok"]}
+    with backend_for(fake, backoff_base=0.001) as be:     # computed backoff would be ~1 ms
+        [c] = be.generate([prompt("a")], DecodingConfig(max_new_tokens=8))
+    t = fake.times("a")
+    assert c.text == "echo:a" and len(t) == 2
+    assert t[1] - t[0] >= 0.95
+
+
+def test_500_twice_then_200(fake):
+    fake.script = {"a": ["500", "503", "ok"]}
+    with backend_for(fake) as be:
+        [c] = be.generate([prompt("a")], DecodingConfig(max_new_tokens=8))
+    assert c.text == "echo:a" and c.error is None and c.extra["attempts"] == 3 and fake.count("a") == 3
+
+
+def test_backoff_grows_exponentially(fake):
+    fake.script = {"a": ["500", "500", "500", "ok"]}
+    with backend_for(fake, backoff_base=0.1, backoff_max=10) as be:
+        [c] = be.generate([prompt("a")], DecodingConfig(max_new_tokens=8))
+    t = fake.times("a")
+    gaps = [b - a for a, b in zip(t, t[1:])]
+    assert c.text == "echo:a"
+    # delay k is in [0.5, 1] * 0.1 * 2**k: 0.05-0.1, 0.1-0.2, 0.2-0.4 (plus request time)
+    assert 0.05 <= gaps[0] < 0.3 and 0.1 <= gaps[1] < 0.5 and 0.2 <= gaps[2] < 0.8
+
+
+@pytest.mark.parametrize("status", ["400", "404"])
+def test_client_error_is_an_error_completion_without_retry(fake, status):
+    fake.script = {"a": [status, "ok"], "b": ["ok"]}
+    with backend_for(fake) as be:
+        a, b = be.generate([prompt("a"), prompt("b")], DecodingConfig(max_new_tokens=8))
+    assert (a.text, a.finish_reason) == ("", "error")
+    assert f"HTTP {status}" in a.error and "not retried" in a.error and "\n" not in a.error
+    assert fake.count("a") == 1
+    assert b.text == "echo:b" and b.error is None
+
+
+def test_dropped_connection_is_retried(fake):
+    fake.script = {"a": ["drop", "drop", "ok"]}
+    with backend_for(fake) as be:
+        [c] = be.generate([prompt("a")], DecodingConfig(max_new_tokens=8))
+    assert c.text == "echo:a" and c.extra["attempts"] == 3 and fake.count("a") == 3
+
+
+def test_hang_times_out_is_retried_then_error_completion():
+    with FakeServer({"h": ["hang"], "r": ["hang", "ok"]}, hang_s=2.0) as srv:
+        be = backend_for(srv, request_timeout=0.4, max_retries=1)
+        t0 = time.monotonic()
+        h, r = be.generate([prompt("h"), prompt("r")], DecodingConfig(max_new_tokens=8))
+        elapsed = time.monotonic() - t0
+        be.close()
+    assert (h.text, h.finish_reason) == ("", "error")
+    assert "timed out" in h.error and "gave up after 2 attempts" in h.error and srv.count("h") == 2
+    assert r.text == "echo:r" and r.extra["attempts"] == 2
+    assert elapsed < 1.8     # two 0.4 s timeouts + tiny backoff; the 2 s hangs are not waited for
+
+
+def test_retries_are_bounded(fake):
+    fake.script = {"a": ["503"]}
+    with backend_for(fake, max_retries=2) as be:
+        [c] = be.generate([prompt("a")], DecodingConfig(max_new_tokens=8))
+    assert c.finish_reason == "error" and "HTTP 503" in c.error and "gave up after 3 attempts" in c.error
+    assert fake.count("a") == 3
+
+
+def test_results_in_input_order_with_concurrency_4(fake):
+    rng = random.Random(7)
+    keys = [f"k{i:02d}" for i in range(16)]
+    fake.script = {k: [f"ok:{rng.uniform(0.0, 0.25):.3f}"] for k in keys}
+    caller = threading.get_ident()
+    seen: list[tuple[str, int]] = []
+    with backend_for(fake, concurrency=4) as be:
+        out = be.generate([prompt(k) for k in keys], DecodingConfig(max_new_tokens=8),
+                          on_complete=lambda c: seen.append((c.item_id, threading.get_ident())))
+    assert [c.item_id for c in out] == [f"{k}-json" for k in keys]
+    assert [c.text for c in out] == [f"echo:{k}" for k in keys]
+    assert sorted(i for i, _ in seen) == sorted(c.item_id for c in out)      # once per item
+    assert {t for _, t in seen} == {caller}                                   # in the calling thread
+    assert [i for i, _ in seen] != [c.item_id for c in out]                   # completion order != input order
+    assert fake.max_in_flight == 4                                            # really concurrent, and bounded
+    assert all(c.latency_s > 0 for c in out)
+
+
+def test_server_split_message_is_folded_back_into_text(fake):
+    fake.script = {"a": ["toolcall"]}
+    with backend_for(fake) as be:
+        [c] = be.generate([prompt("a")], DecodingConfig(max_new_tokens=8))
+    assert c.text == ('<think>weather needed</think>\n<tool_call>\n'
+                      '{"name": "get_weather", "arguments": {"city": "Berlin"}}\n</tool_call>')
+    assert c.finish_reason == "stop" and c.extra["server_finish_reason"] == "tool_calls"
+    assert c.extra["reconstructed"] == ["reasoning_content", "tool_calls"]
+
+
+def test_on_complete_exception_propagates_and_stops_the_run(fake):
+    fake.script = {f"k{i}": ["ok:0.05"] for i in range(20)}
+
+    def boom(c: Completion) -> None:
+        raise RuntimeError("disk full")
+
+    with backend_for(fake, concurrency=2) as be:
+        t0 = time.monotonic()
+        with pytest.raises(RuntimeError, match="disk full"):
+            be.generate([prompt(f"k{i}") for i in range(20)], DecodingConfig(max_new_tokens=8), on_complete=boom)
+        assert time.monotonic() - t0 < 1.0
+    time.sleep(0.2)
+    assert len(fake.attempts) < 20      # queued items were dropped
+
+
+def test_check_passes_and_returns_listed_models(fake):
+    with backend_for(fake) as be:
+        assert be.check() == ["fake-model-v1"]
+        assert be.provenance()["server_models_listed"] == ["fake-model-v1"]
+
+
+def test_check_names_the_url_on_a_wrong_path(fake):
+    be = OpenAIBackend(fake.base_url.removesuffix("/v1") + "/api", "m")
+    with pytest.raises(BackendError, match=r"/api \(--base-url\).*HTTP 404"):
+        be.check()
+
+
+def test_base_url_without_path_gets_v1():
+    assert normalize_base_url("http://127.0.0.1:8000/") == "http://127.0.0.1:8000/v1"
+    assert normalize_base_url("http://h:1/v1/") == "http://h:1/v1"
+    assert normalize_base_url("https://proxy/openai/v1") == "https://proxy/openai/v1"
+    with pytest.raises(BackendError, match="--base-url"):
+        normalize_base_url("localhost:8000")
+
+
+# ----------------------------------------------------------------------------- unreachable server
+
+def test_unreachable_server_check_raises_and_generate_returns_errors():
+    port = free_port()                      # bound and released: nothing listens there
+    url = f"http://127.0.0.1:{port}/v1"
+    be = OpenAIBackend(url, "m", request_timeout=1, max_retries=1, backoff_base=0.01, check_timeout=2)
+    with pytest.raises(BackendError) as info:
+        be.check()
+    msg = str(info.value)
+    assert url in msg and "--base-url" in msg and msg.startswith("cannot reach the OpenAI-compatible server")
+    assert "Start the server or fix the URL." in msg
+    t0 = time.monotonic()
+    out = be.generate([prompt("a"), prompt("b")], DecodingConfig(max_new_tokens=8))
+    assert time.monotonic() - t0 < 5
+    assert [c.finish_reason for c in out] == ["error", "error"] and [c.text for c in out] == ["", ""]
+    assert all("connection failed" in c.error and "gave up after 2 attempts" in c.error for c in out)
+    assert be.provenance()["server_model"] is None
+    be.close()
+
+
+# ----------------------------------------------------------------------------- serve.py without a model
+
+def test_serve_command_flags():
+    cmd = serve_command("/m", "127.0.0.1", 1234, continuous_batching=True, extra_args=("--dtype", "float32"))
+    assert cmd[1:4] == ["-m", "tooluse1.serve", "--raw-output"]
+    assert cmd[4:] == ["serve", "--host", "127.0.0.1", "--port", "1234", "--continuous-batching",
+                       "--dtype", "float32", "/m"]
+    assert "--raw-output" not in serve_command("/m", "127.0.0.1", 1, raw_output=False)
+
+
+def test_serve_rejects_a_non_checkpoint_dir(tmp_path):
+    with pytest.raises(ServeError, match="no config.json"):
+        start_transformers_serve(tmp_path)
+
+
+def test_serve_failure_reports_the_log_tail_and_leaves_nothing_running(tmp_path):
+    (tmp_path / "config.json").write_text('{"model_type": "no-such-architecture"}')
+    with pytest.raises(ServeError) as info:
+        start_transformers_serve(tmp_path, timeout_s=150)
+    msg = str(info.value)
+    assert "transformers serve exited with code 1 before answering" in msg and str(tmp_path) in msg
+    assert "Error" in msg.split("\n", 1)[1]            # the log tail says why
+    leftovers = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                if str(tmp_path).encode() in (proc / "cmdline").read_bytes():
+                    leftovers.append(proc.name)
+            except OSError:
+                pass
+    assert leftovers == []
+
+
+# ----------------------------------------------------------------------------- a real transformers serve
+
+@pytest.fixture(scope="session")
+def smollm2_dir() -> Path:
+    from tooluse1.models import resolve_model
+    return resolve_model("smollm2").path
+
+
+def test_raw_output_turns_off_transformers_response_parsing(smollm2_dir, monkeypatch):
+    """Stock transformers serve rewrites Qwen-family outputs; the raw-output launcher must not."""
+    from types import SimpleNamespace
+
+    from transformers import AutoTokenizer
+    from transformers.cli.serving import utils
+
+    tok = AutoTokenizer.from_pretrained(smollm2_dir)
+    qwen_like = SimpleNamespace(config=SimpleNamespace(model_type="qwen2"))
+    xml = "<tool_call>\n<function=get_weather>\n<parameter=city>\nBerlin\n</parameter>\n</function>\n</tool_call>"
+    json_call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Berlin"}}\n</tool_call>'
+    ids = {t: tok(t, add_special_tokens=False)["input_ids"] for t in (xml, json_call)}
+    # Stock behaviour (what raw_output=False serves): our xml protocol fails the request (HTTP 500), and a
+    # JSON call disappears from `content` into `tool_calls`.
+    with pytest.raises(ValueError):
+        utils.parse_assistant_message(tok, qwen_like, ids[xml], input_ids=[], cleaned_content=xml)
+    content, _, calls = utils.parse_assistant_message(tok, qwen_like, ids[json_call], input_ids=[],
+                                                      cleaned_content=json_call)
+    assert content == "" and calls and calls[0].name == "get_weather"
+    monkeypatch.setattr(utils, "get_response_template", utils.get_response_template)  # undone after the test
+    disable_response_parsing()
+    for text, tid in ids.items():
+        assert utils.parse_assistant_message(tok, qwen_like, tid, input_ids=[], cleaned_content=text) == \
+            (text, None, None)
+
+
+
+@pytest.fixture(scope="session")
+def transformers_server(smollm2_dir):
+    """A real `transformers serve` process with SmolLM2-135M, shared by the tests of the session."""
+    with start_transformers_serve(smollm2_dir, timeout_s=240, threads=1) as server:
+        yield server
+
+
+CHATS = ["Say hello.", "What is 2 plus 2?", "Name a colour.", "Write one word."]
+
+
+def test_real_server_four_chats_in_order(transformers_server):
+    srv = transformers_server
+    be = OpenAIBackend(srv.base_url, srv.model, concurrency=4, request_timeout=180, max_retries=1)
+    assert srv.model in be.check()
+    prompts = [prompt(q, system="You are a helpful assistant. Answer briefly.") for q in CHATS]
+    done: list[str] = []
+    out = be.generate(prompts, DecodingConfig(max_new_tokens=16), on_complete=lambda c: done.append(c.item_id))
+    assert [c.item_id for c in out] == [p.item_id for p in prompts] and sorted(done) == sorted(p.item_id
+                                                                                             for p in prompts)
+    for c in out:
+        assert c.error is None, c.error
+        assert c.text.strip() and c.finish_reason in {"stop", "length"}
+        assert c.extra["server_model"] == srv.model
+        assert 0 < c.completion_tokens <= 16 and c.prompt_tokens > 10
+    prov = be.provenance()
+    assert prov["server_model"] == srv.model and prov["base_url"] == srv.base_url and prov["concurrency"] == 4
+    be.close()
+
+
+def _group_alive(pid: int) -> bool:
+    try:
+        os.killpg(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_real_server_killed_mid_run_then_stopped(smollm2_dir):
+    srv = start_transformers_serve(smollm2_dir, timeout_s=240, threads=1)
+    try:
+        be = OpenAIBackend(srv.base_url, srv.model, concurrency=1, request_timeout=60, max_retries=1,
+                           backoff_base=0.05)
+        be.check()
+
+        def kill_after_first(c: Completion) -> None:
+            if c.error is None:
+                srv.kill()
+
+        out = be.generate([prompt(q) for q in CHATS[:3]], DecodingConfig(max_new_tokens=4),
+                          on_complete=kill_after_first)
+        assert out[0].error is None and out[0].text.strip()
+        assert [c.finish_reason for c in out[1:]] == ["error", "error"]
+        assert all("connection failed" in c.error for c in out[1:])
+        assert not srv.is_running() and not _group_alive(srv.pid)
+        with pytest.raises(BackendError) as info:
+            be.check()
+        assert srv.base_url in str(info.value) and "--base-url" in str(info.value)
+    finally:
+        srv.stop()
+    assert "Uvicorn running" in srv.log_tail(200)
+
+
+def test_real_server_stop_then_check_fails(transformers_server):
+    # Runs last among the real-server tests (file order); stop() is idempotent, so the fixture's own stop is fine.
+    srv = transformers_server
+    be = OpenAIBackend(srv.base_url, srv.model)
+    be.check()
+    t0 = time.monotonic()
+    srv.stop()
+    assert time.monotonic() - t0 < 15
+    assert not srv.is_running() and not _group_alive(srv.pid)
+    with pytest.raises(BackendError) as info:
+        be.check()
+    msg = str(info.value)
+    assert msg.startswith(f"cannot reach the OpenAI-compatible server at {srv.base_url} (--base-url)")
+    assert msg.endswith("Start the server or fix the URL.")
