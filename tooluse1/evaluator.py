@@ -9,6 +9,7 @@ computed). Names other than a few math functions/constants (e.g. `__import__`) a
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import operator
 import re
@@ -20,6 +21,7 @@ MAX_NODES = 200
 MAX_EXPONENT = 1000
 MAX_ABS = 1e300
 MAX_INT_BITS = 4096
+MAX_ROUND_DIGITS = 400
 
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
            ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
@@ -34,16 +36,29 @@ class _Refused(Exception):
     pass
 
 
-def _prepare(text: str) -> str:
+def _prepare(text: str, commas: bool = False) -> str:
     s = unicodedata.normalize("NFKC", text).strip()
     s = s.replace("×", "*").replace("·", "*").replace("÷", "/").replace("−", "-").replace("^", "**")
-    s = s.replace("√", "sqrt")
+    # "√144" -> "sqrt(144)": a bare "sqrt144" was a name, so "√144" never evaluated; "√(144)" -> "sqrt(144)".
+    s = re.sub(r"√\s*(\d+(?:\.\d+)?)", r"sqrt(\1)", s).replace("√", "sqrt")
     s = re.sub(r"(?<=\d)\s+(?=\d{3}\b)", "", s)   # "1 500" -> "1500" (thousands separator)
-    s = re.sub(r"(?<=\d),(?=\d{3}\b)", "", s)     # "1,500" -> "1500"
-    s = re.sub(r"(?<=\d),(?=\d)", ".", s)          # "2,5" -> "2.5" (decimal comma)
+    if commas:
+        s = _decimal_commas(s)
     # "15%" / "15% * 80" is a percentage; "1000 % 7" (an operand follows) stays modulo.
     s = re.sub(r"(\d+(?:\.\d+)?)\s*%(?!\s*[\d(.a-z])", r"(\1/100)", s)
     return s.rstrip("= ")
+
+
+def _decimal_commas(s: str) -> str:
+    """Commas between digits as number punctuation: "1,500" -> "1500" (thousands), "2,5" -> "2.5".
+
+    Applied (in `_prepare`, before the percent rewrite, so "15,5%" is 0.155) only when the text as written
+    does not evaluate, so commas that separate function arguments keep their meaning: "max(1,2)" is 2 and
+    "round(3.14159,2)" is 3.14 (rewriting first made them "max(1.2)" and "round(3.14159.2)", not
+    comparable, and "round(2,345)" became 2345).
+    """
+    s = re.sub(r"(?<=\d),(?=\d{3}\b)", "", s)
+    return re.sub(r"(?<=\d),(?=\d)", ".", s)
 
 
 def _eval(node: ast.AST, depth: int) -> float | int:
@@ -60,8 +75,7 @@ def _eval(node: ast.AST, depth: int) -> float | int:
     if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
         left, right = _eval(node.left, depth + 1), _eval(node.right, depth + 1)
         if isinstance(node.op, ast.Pow):
-            if abs(right) > MAX_EXPONENT or (abs(left) > 1 and abs(right) * math.log2(abs(left)) > MAX_INT_BITS):
-                raise _Refused("exponent too large")
+            _guard_pow(left, right)
         if isinstance(node.op, ast.Mult) and isinstance(left, int) and isinstance(right, int):
             if left.bit_length() + right.bit_length() > MAX_INT_BITS:
                 raise _Refused("integer too large")
@@ -69,8 +83,22 @@ def _eval(node: ast.AST, depth: int) -> float | int:
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS
             and not node.keywords and 0 < len(node.args) <= 3):
         args = [_eval(a, depth + 1) for a in node.args]
+        # pow() and round() get the same size bounds as `**`: unguarded, pow(9, 9**9) computes a ~1e9-bit
+        # integer and round(12345, -10**8) computes 10**(10**8) internally; both ran for minutes.
+        if node.func.id == "pow":
+            if len(args) != 2:
+                raise _Refused("pow takes two arguments")
+            _guard_pow(*args)
+        elif node.func.id == "round" and len(args) > 1 and abs(args[1]) > MAX_ROUND_DIGITS:
+            raise _Refused("round digits out of range")
         return _check(_FUNCS[node.func.id](*args))
     raise _Refused(f"not allowed: {type(node).__name__}")
+
+
+def _guard_pow(base: float | int, exponent: float | int) -> None:
+    """Refuse a power whose exponent or result size is out of bounds, before it is computed."""
+    if abs(exponent) > MAX_EXPONENT or (abs(base) > 1 and abs(exponent) * math.log2(abs(base)) > MAX_INT_BITS):
+        raise _Refused("exponent too large")
 
 
 def _check(value: object) -> float | int:
@@ -88,10 +116,25 @@ def evaluate(text: object) -> float | None:
     if isinstance(text, bool):
         return None
     if isinstance(text, (int, float)):
-        return float(text) if math.isfinite(text) else None
+        try:
+            return float(text) if math.isfinite(text) else None
+        except OverflowError:   # an int beyond float range (JSON allows any length): not comparable
+            return None
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_LEN:
         return None
-    s = _prepare(text)
+    return _evaluate_str(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _evaluate_str(text: str) -> float | None:
+    # A pure function of the text, cached: the grader evaluates each expected expression many times.
+    value = _evaluate_prepared(_prepare(text))
+    if value is None and "," in text:
+        value = _evaluate_prepared(_prepare(text, commas=True))
+    return value
+
+
+def _evaluate_prepared(s: str) -> float | None:
     if len(s) > MAX_LEN or s.count("(") > MAX_DEPTH:
         return None
     try:

@@ -54,19 +54,25 @@ _THINK_PAIRS = [
 # An end marker with no opener (the opener was in the prompt, e.g. Qwen3 / DeepSeek-R1 templates).
 _END_MARKERS = [r"</think>", r"</thinking>", r"\[/THINK\]", r"<[|｜]end[▁_ ]of[▁_ ]thinking[|｜]>",
                 r"[|｜]end[▁_ ]of[▁_ ]thinking[|｜]"]
+# Compiled once (grading throughput); _ANY_THINKING finds any opener or end marker, so text without one
+# skips the loop below unchanged.
+_THINK_BLOCKS = [re.compile(f"{o}(.*?)(?:{c}|$)", re.S) for o, c in _THINK_PAIRS]
+_END_RES = [re.compile(e) for e in _END_MARKERS]
+_ANY_THINKING = re.compile("|".join([o for o, _ in _THINK_PAIRS] + _END_MARKERS))
 
 
 def strip_thinking(text: str) -> tuple[str, str]:
     """(text without thinking, the thinking). Closed blocks are cut; an opener never closed cuts to the
     end; a lone end marker cuts everything before it."""
+    if not _ANY_THINKING.search(text):
+        return text.strip(), ""
     thinking: list[str] = []
-    for open_re, close_re in _THINK_PAIRS:
-        pattern = re.compile(f"{open_re}(.*?)(?:{close_re}|$)", re.S)
+    for pattern in _THINK_BLOCKS:
         thinking += [m.group(1) for m in pattern.finditer(text)]
         text = pattern.sub("", text)
-    for end_re in _END_MARKERS:
+    for end_re in _END_RES:
         m = None
-        for m in re.finditer(end_re, text):
+        for m in end_re.finditer(text):
             pass
         if m is not None:
             thinking.append(text[:m.start()])
@@ -89,23 +95,45 @@ def _strip_one_newline(value: str) -> str:
     return value.strip()
 
 
+def _after_last(text: str, closing: str) -> int:
+    """The end of the last `closing` in text, or 0 when there is none."""
+    k = text.rfind(closing)
+    return k + len(closing) if k >= 0 else 0
+
+
+def _cut(text: str, spans: list[tuple[int, int]]) -> str:
+    """text without the given (sorted, disjoint) spans."""
+    out, last = [], 0
+    for start, end in spans:
+        out.append(text[last:start])
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
 def _extract_xml(text: str) -> tuple[list[Call], list[tuple[int, int]], str | None]:
+    if "<function=" not in text:
+        return [], [], None
     calls: list[Call] = []
     spans: list[tuple[int, int]] = []
-    for m in _XML_FUNC.finditer(text):
+    # Matching stops at the last closing tag: an opener after it can never match, and trying each one
+    # against the rest of the text made many unclosed openers quadratic (same for <parameter= below).
+    for m in _XML_FUNC.finditer(text, 0, _after_last(text, "</function>")):
         name = canonical_tool_name(m.group(1))
         body = m.group(2)
         args: dict[str, Any] = {}
-        for p in _XML_PARAM.finditer(body):
+        param_spans = []
+        for p in _XML_PARAM.finditer(body, 0, _after_last(body, "</parameter>")):
             args[p.group(1)] = _strip_one_newline(p.group(2))
-        leftover = _XML_PARAM.sub("", body)
+            param_spans.append(p.span())
+        leftover = _cut(body, param_spans)
         if "<parameter=" in leftover or "</parameter>" in leftover:
             return [], [], f"unbalanced <parameter> in <function={m.group(1)}>"
         calls.append(Call(m.group(1).strip(), type_arguments(name, args)))
         spans.append(m.span())
     if calls:
         # A second <function= opened but never closed means the output was cut or broken.
-        rest = _XML_FUNC.sub("", text)
+        rest = _cut(text, spans)
         if "<function=" in rest:
             return [], [], "a <function=...> block is not closed"
     return calls, spans, None
@@ -114,17 +142,56 @@ def _extract_xml(text: str) -> tuple[list[Call], list[tuple[int, int]], str | No
 # ----------------------------------------------------------------------------- json
 
 _JSON_DECODER = json.JSONDecoder()
+_OPENER = re.compile(r"[{\[]")
 _CALL_KEYS = ("name", "function", "tool_calls", "tool", "tool_name")
 _JSONISH_CALL = re.compile(r"\{\s*[\"'](name|function|tool_calls|tool_name|tool|arguments)[\"']\s*:")
 
 
-def _decode_at(text: str, i: int) -> tuple[Any, int] | None:
+# Characters the Python-literal fallback may scan per text, all starts together. Each failed start can
+# scan to the end of the text, so without a budget `{'a':` * 20000 took minutes (quadratic); real
+# outputs never come near it.
+_LITERAL_SCAN_BUDGET = 200_000
+# Failed decode attempts per text before the scan gives up. A failed json attempt costs O(length of text)
+# (the decoder's error position and recursion), so `[` * 100000 took 30 s; real outputs have a few dozen
+# braces. What the scan has found by then still counts; a `{"name": ...` after it makes the output malformed.
+_MAX_FAILED_DECODES = 500
+
+
+def _json_compatible(value: Any) -> bool:
+    """Only what JSON can hold (str keys; str/int/float/bool/None/list/dict values): a Python literal
+    with sets, bytes, complex or tuple keys is not a call and would break the results file."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_compatible(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_json_compatible(v) for v in value)
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _decode_at(text: str, i: int, budget: list[int] | None = None) -> tuple[Any, int] | None:
     try:
         return _JSON_DECODER.raw_decode(text, i)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
+        # ValueError covers JSONDecodeError and also an integer literal over Python's 4300-digit limit,
+        # which raw_decode raises as a plain ValueError (it used to escape extract()).
         pass
     if text[i] != "{":
         return None
+    if budget is not None and budget[0] <= 0:
+        return None
+    span = _balanced_span(text, i)
+    if budget is not None:
+        budget[0] -= (span or len(text)) - i
+    if span is None:
+        return None
+    try:
+        value = ast.literal_eval(text[i:span])
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+        return None
+    return (value, span) if isinstance(value, dict) and _json_compatible(value) else None
+
+
+def _balanced_span(text: str, i: int) -> int | None:
+    """The end of the brace-balanced span that starts at text[i] == "{" (quotes respected), or None."""
     # Python-literal dicts ({'name': 'calc', ...}) are a common near-JSON; find the balanced span.
     depth, j, quote = 0, i, None
     while j < len(text):
@@ -141,11 +208,7 @@ def _decode_at(text: str, i: int) -> tuple[Any, int] | None:
         elif ch == "}":
             depth -= 1
             if depth == 0:
-                try:
-                    value = ast.literal_eval(text[i:j + 1])
-                except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
-                    return None
-                return (value, j + 1) if isinstance(value, dict) else None
+                return j + 1
         j += 1
     return None
 
@@ -153,17 +216,25 @@ def _decode_at(text: str, i: int) -> tuple[Any, int] | None:
 def _json_values(text: str) -> list[tuple[Any, int, int]]:
     """Every top-level JSON (or Python-literal) object/array in text, with its span."""
     out: list[tuple[Any, int, int]] = []
+    budget = [_LITERAL_SCAN_BUDGET]
+    failures = 0
     i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch in "{[":
-            found = _decode_at(text, i)
-            if found is not None and isinstance(found[0], (dict, list)):
-                out.append((found[0], i, found[1]))
-                i = found[1]
-                continue
+    while True:
+        m = _OPENER.search(text, i)   # jump to the next "{" or "[" (same scan as char by char, faster)
+        if m is None or failures >= _MAX_FAILED_DECODES:
+            return out
+        i = m.start()
+        found = _decode_at(text, i, budget)
+        if found is not None and isinstance(found[0], (dict, list)):
+            out.append((found[0], i, found[1]))
+            i = found[1]
+            continue
+        failures += 1
         i += 1
-    return out
+
+
+_CALL_OBJECT_KEYS = frozenset({"name", "tool", "tool_name", "function", "arguments", "parameters", "args",
+                               "input", "id", "type", "call_id"})
 
 
 class _BadCall(Exception):
@@ -192,15 +263,16 @@ def _call_from_obj(obj: Any) -> list[Call] | None:
     if isinstance(args, str):
         try:
             args = json.loads(args) if args.strip() else {}
-        except json.JSONDecodeError as e:
-            raise _BadCall(f"arguments of {name!r} are a string that is not JSON ({e.msg})") from None
+        except (ValueError, RecursionError) as e:
+            # ValueError, not only JSONDecodeError: a 5000-digit number or deep nesting in the string
+            # raised out of extract() before.
+            why = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
+            raise _BadCall(f"arguments of {name!r} are a string that is not JSON ({why})") from None
     if args is None:
         args = {}
     if not isinstance(args, dict):
         raise _BadCall(f"arguments of {name!r} are not an object")
-    known_keys = {"name", "tool", "tool_name", "function", "arguments", "parameters", "args", "input", "id",
-                  "type", "call_id"}
-    if set(obj) - known_keys and canonical_tool_name(name) not in TOOLS:
+    if not _CALL_OBJECT_KEYS.issuperset(obj) and canonical_tool_name(name) not in TOOLS:
         return None  # e.g. {"name": "Alice", "age": 30}: data, not a call
     tool = canonical_tool_name(name)
     return [Call(name, type_arguments(tool, args))]
@@ -240,6 +312,8 @@ _PLAIN_PAIR = re.compile(r"\s*([A-Za-z_]\w*)\s*=\s*(\"(?:[^\"\\]|\\.)*\"|[^|]*?)
 
 
 def _extract_plain(text: str) -> tuple[list[Call], list[tuple[int, int]], str | None]:
+    if "TOOL" not in text:
+        return [], [], None
     calls: list[Call] = []
     spans: list[tuple[int, int]] = []
     for m in _PLAIN_LINE.finditer(text):
@@ -259,6 +333,10 @@ def _extract_plain(text: str) -> tuple[list[Call], list[tuple[int, int]], str | 
                     return [], [], f"cannot read 'key=value' in {m.group(0).strip()!r}"
                 raw = pm.group(2)
                 if raw.startswith('"'):
+                    if len(raw) < 2 or not raw.endswith('"'):
+                        # An opened quote never closed: the old raw[1:-1] cut the value's last letter
+                        # ('text="unterminated' -> 'unterminate') and called it a call.
+                        return [], [], f"unterminated quoted value in {m.group(0).strip()!r}"
                     try:
                         raw = json.loads(raw)
                     except json.JSONDecodeError:
@@ -278,15 +356,19 @@ def _remove_spans(text: str, spans: list[tuple[int, int]]) -> str:
         out.append(text[last:start])
         last = end
     out.append(text[last:])
-    rest = "".join(out)
-    rest = re.sub(r"</?tool_call>|```[a-zA-Z]*", "", rest)
-    return re.sub(r"\n{3,}", "\n\n", rest).strip()
+    rest = _WRAPPERS.sub("", "".join(out))
+    return _BLANK_LINES.sub("\n\n", rest).strip()
+
+
+_WRAPPERS = re.compile(r"</?tool_call>|```[a-zA-Z]*")
+_BLANK_LINES = re.compile(r"\n{3,}")
+_TOOL_LINE = re.compile(r"^[ \t]*TOOL\b(?!\s+RESULT\b)", re.M)
 
 
 def _looks_like_call_attempt(text: str) -> str | None:
     if _XML_MARKERS.search(text):
         return "call markup (<tool_call>/<function=/<parameter=) that does not parse"
-    if re.search(r"^[ \t]*TOOL\b(?!\s+RESULT\b)", text, re.M):
+    if _TOOL_LINE.search(text):
         return "a TOOL line that does not parse"
     m = _JSONISH_CALL.search(text)
     if m:
@@ -309,7 +391,10 @@ def extract(text: str, protocol: str | None = None) -> Extraction:
         if calls:
             return Extraction(calls, "call", _remove_spans(body, spans), form=form, thinking=thinking)
         problem = problem or bad
-    if problem is None:
+    # A bare argument object counts only when there is no broken call object around it: in a truncated
+    # `{"name": "get_weather", "arguments": {"city": "Berlin"}` the inner object fits get_weather, but the
+    # output is a call that does not parse (malformed), not a well-formed bare-arguments call.
+    if problem is None and not _JSONISH_CALL.search(body):
         calls, spans = _extract_bare_args(body)
         if calls:
             return Extraction(calls, "call", _remove_spans(body, spans), form="bare_args", thinking=thinking)

@@ -1,0 +1,110 @@
+"""The selftest (tooluse1.selftest): the real corpus passes, and a broken expectation is reported by name."""
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+
+import pytest
+
+from tooluse1 import selftest
+from tooluse1.corpus import ROOT, Case, load_corpus
+from tooluse1.grade import grade
+from tooluse1.prompts import PROTOCOLS
+from tooluse1.selftest import (always_call_output, never_call_output, oracle_output, run_selftest,
+                               variant_outputs)
+from tooluse1.tools import Call
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[Case]:
+    return load_corpus()[0]
+
+
+@pytest.fixture(scope="module")
+def report(cases):
+    return run_selftest(cases)
+
+
+def test_selftest_on_the_real_corpus_has_no_failures(report, cases):
+    assert report.ok, "\n".join(report.failures[:20])
+    assert report.failures == []
+    # 3 runners x 3 protocols + one variants line per protocol
+    assert len(report.lines) == 4 * len(PROTOCOLS)
+    assert all(line.endswith(" ok") for line in report.lines), report.lines
+    n_variants = sum(len(variant_outputs(c, p)) for c in cases for p in PROTOCOLS)
+    assert report.n_verdicts == 3 * len(PROTOCOLS) * len(cases) + n_variants
+
+
+def test_analytic_scores_are_independent_of_the_grader(cases, report):
+    n = len(cases)
+    n_call = sum(1 for c in cases if c.expect.call is not None)
+    n_free = sum(1 for c in cases if c.expect.call is None
+                 and not c.expect.answer_contains_any and not c.expect.answer_contains_all)
+    for protocol in PROTOCOLS:
+        assert f"{protocol:<5} never-call   score {n_free / n:.3f} (analytic {n_free / n:.3f}) ok" in report.lines
+        assert f"{protocol:<5} always-call  score {n_call / n:.3f} (analytic {n_call / n:.3f}) ok" in report.lines
+
+
+def test_runner_outputs_are_what_they_claim(cases):
+    for c in cases:
+        for p in PROTOCOLS:
+            v = grade(c, oracle_output(c, p), p)
+            assert v.passed, (c.id, p, v.reason)
+            assert grade(c, never_call_output(c, p), p).label == "text"
+            a = grade(c, always_call_output(c, p), p)
+            assert a.label == "call" and a.passed == (c.expect.call is not None), (c.id, p)
+
+
+def test_variants_cover_the_promised_forms(cases):
+    names = {name for c in cases for p in PROTOCOLS for name, _ in variant_outputs(c, p)}
+    assert {"fenced-json", "tool_calls", "string-arguments", "thinking-first", "prose-around", "tool-alias",
+            "aliased-value", "extra-optional-arg", "evaluated-number", "thinking", "open-thinking-marker"} <= names
+
+
+def _with_city(case: Case, city: str) -> Case:
+    call = case.expect.call
+    assert call is not None
+    expect = dataclasses.replace(case.expect, call=Call(call.name, {**call.arguments, "city": city}))
+    return dataclasses.replace(case, expect=expect)
+
+
+def test_a_broken_expectation_is_reported_by_name(cases, monkeypatch):
+    original = next(c for c in cases if c.id == "get_weather-en-001")           # Tokyo
+    broken = _with_city(original, "Paris")
+    corpus = [broken if c.id == original.id else c for c in cases]
+    real_oracle = selftest.RUNNERS["oracle"]
+
+    def oracle_keeping_the_original_output(case: Case, protocol: str) -> str:
+        return real_oracle(original if case.id == original.id else case, protocol)
+
+    monkeypatch.setitem(selftest.RUNNERS, "oracle", oracle_keeping_the_original_output)
+    rep = run_selftest(corpus)
+    assert not rep.ok
+    named = [f for f in rep.failures if "get_weather-en-001" in f]
+    assert len(named) == len(PROTOCOLS), rep.failures
+    for protocol, failure in zip(PROTOCOLS, named):
+        assert failure.startswith(f"oracle/{protocol}: get_weather-en-001")
+        assert "Paris" in failure and "Tokyo" in failure
+    # the oracle's score is no longer 1.000 and says so
+    assert sum("MISMATCH" in line for line in rep.lines) == len(PROTOCOLS)
+    # nothing else is blamed
+    others = [f for f in rep.failures if "get_weather-en-001" not in f]
+    assert all(f.startswith("oracle/") and "score" in f for f in others), others
+
+
+def test_the_grading_benchmark_grades_exactly_the_selftest_outputs(report):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_grading", ROOT / "benchmarks" / "bench_grading.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    items = bench.workload()
+    assert len(items) == report.n_verdicts
+    assert {p for _, _, p in items} == set(PROTOCOLS)
+
+
+def test_cli_selftest_passes():
+    r = subprocess.run([sys.executable, "-m", "tooluse1", "selftest"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "selftest passed: 188 cases" in r.stdout
