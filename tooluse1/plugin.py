@@ -51,6 +51,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--device", default="cpu", help="transformers device: cpu | cuda | cuda:N")
     g.addoption("--concurrency", type=int, default=8, help="openai backend: requests in flight")
     g.addoption("--request-timeout", type=float, default=120.0, help="openai backend: seconds per request")
+    g.addoption("--max-retries", type=int, default=5,
+                help="openai backend: retries per request on 429/5xx/timeouts/dropped connections (backoff)")
     g.addoption("--no-fast", action="store_true",
                 help="transformers: plain batched generate, no shared-prefix cache / slot refill (reference runs)")
     g.addoption("--resume", default=None, help="append-only JSONL of finished items; reruns generate only the rest")
@@ -70,6 +72,7 @@ def _config(config: pytest.Config) -> RunConfig | None:
                      api_key_env=opt("--api-key-env"), protocols=protocols, batch_size=opt("--batch-size"),
                      max_new_tokens=opt("--max-new-tokens"), dtype=opt("--dtype"), device=opt("--device"),
                      concurrency=opt("--concurrency"), request_timeout=opt("--request-timeout"),
+                     max_retries=opt("--max-retries"),
                      fast=not opt("--no-fast"),
                      resume=Path(opt("--resume")) if opt("--resume") else None,
                      results=Path(opt("--results")) if opt("--results") else None, min_score=opt("--min-score"))
