@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 import yaml
 
@@ -330,14 +330,20 @@ def _check_reference(case: Case, where: str, line: int, probs: _Problems) -> Non
             return
 
 
-def load_cases(cases_dir: Path = CASES_DIR) -> list[Case]:
-    """Load and validate every case under cases_dir; raise CorpusError listing all problems."""
+_Entry = TypeVar("_Entry")
+
+
+def load_yaml_entries(directory: Path, validate: Callable[[Any, str, "_Problems"], _Entry | None], what: str,
+                      error: type[CorpusError] = CorpusError) -> list[_Entry]:
+    """Load every `*.yaml` list under `directory`, validate each entry (entries have `.id` and `.source`)
+    and return them sorted by id; raise `error` listing every `path:line: problem`, duplicate ids included.
+    Shared by the case corpus and the SPIN scenarios."""
     probs = _Problems()
-    cases: list[Case] = []
+    out: list[Any] = []
     seen: dict[str, str] = {}
-    files = sorted(cases_dir.rglob("*.yaml"))
+    files = sorted(directory.rglob("*.yaml"))
     if not files:
-        raise CorpusError([f"{cases_dir}: no *.yaml case files found"])
+        raise error([f"{_display_path(directory)}: no *.yaml {what} files found"])
     for path in files:
         where = _display_path(path)
         try:
@@ -352,20 +358,25 @@ def load_cases(cases_dir: Path = CASES_DIR) -> list[Case]:
         if docs is None:
             continue
         if not isinstance(docs, list):
-            probs.add(where, 1, "a case file must be a YAML list of cases")
+            probs.add(where, 1, f"a {what} file must be a YAML list of {what}s")
             continue
         for raw in docs:
-            case = _validate_entry(raw, where, probs)
-            if case is None:
+            entry = validate(raw, where, probs)
+            if entry is None:
                 continue
-            if case.id in seen:
-                probs.add(where, _line(raw, "id"), f"duplicate id {case.id!r} (first defined at {seen[case.id]})")
+            if entry.id in seen:  # type: ignore[attr-defined]
+                probs.add(where, _line(raw, "id"), f"duplicate id {entry.id!r} (first defined at {seen[entry.id]})")  # type: ignore[attr-defined]
                 continue
-            seen[case.id] = case.source
-            cases.append(case)
+            seen[entry.id] = entry.source  # type: ignore[attr-defined]
+            out.append(entry)
     if probs.items:
-        raise CorpusError(probs.items)
-    return sorted(cases, key=lambda c: c.id)
+        raise error(probs.items)
+    return sorted(out, key=lambda e: e.id)
+
+
+def load_cases(cases_dir: Path = CASES_DIR) -> list[Case]:
+    """Load and validate every case under cases_dir; raise CorpusError listing all problems."""
+    return load_yaml_entries(cases_dir, _validate_entry, "case")
 
 
 def _display_path(path: Path) -> str:

@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-import yaml
 
 from tooluse1.corpus import (
     DATA_DIR,
@@ -50,8 +49,8 @@ from tooluse1.corpus import (
     _check_arguments,
     _display_path,
     _line,
-    _LineLoader,
     _Problems,
+    load_yaml_entries,
 )
 from tooluse1.evaluator import same_value
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call, norm_text, to_number
@@ -405,40 +404,7 @@ def _rounds_to(value: float, written: str) -> bool:
 
 def load_scenario_files(scenarios_dir: Path = SCENARIOS_DIR) -> list[Scenario]:
     """Load and validate every scenario under scenarios_dir; raise ScenarioError listing all problems."""
-    probs = _Problems()
-    out: list[Scenario] = []
-    seen: dict[str, str] = {}
-    files = sorted(scenarios_dir.rglob("*.yaml"))
-    if not files:
-        raise ScenarioError([f"{_display_path(scenarios_dir)}: no *.yaml scenario files found"])
-    for path in files:
-        where = _display_path(path)
-        try:
-            docs = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
-        except yaml.MarkedYAMLError as e:
-            mark = e.problem_mark or e.context_mark
-            probs.add(where, (mark.line + 1) if mark else 1, f"YAML syntax error: {e.problem or e}")
-            continue
-        except (yaml.YAMLError, UnicodeDecodeError) as e:
-            probs.add(where, 1, f"cannot read YAML: {e}")
-            continue
-        if docs is None:
-            continue
-        if not isinstance(docs, list):
-            probs.add(where, 1, "a scenario file must be a YAML list of scenarios")
-            continue
-        for raw in docs:
-            scenario = _validate_entry(raw, where, probs)
-            if scenario is None:
-                continue
-            if scenario.id in seen:
-                probs.add(where, _line(raw, "id"), f"duplicate id {scenario.id!r} (first defined at {seen[scenario.id]})")
-                continue
-            seen[scenario.id] = scenario.source
-            out.append(scenario)
-    if probs.items:
-        raise ScenarioError(probs.items)
-    return sorted(out, key=lambda s: s.id)
+    return load_yaml_entries(scenarios_dir, _validate_entry, "scenario", ScenarioError)
 
 
 # ----------------------------------------------------------------------------- build / freshness
