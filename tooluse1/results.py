@@ -15,16 +15,15 @@ import hashlib
 import json
 import os
 import platform
-import sys
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 from tooluse1.backends.base import Completion
-from tooluse1.corpus import SPEC_VERSION, Case
+from tooluse1.corpus import Case
 from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
 from tooluse1.parse import Extraction
@@ -171,6 +170,3 @@ class ResumeFile:
                 os.fsync(f.fileno())
             self.done[c.item_id] = c
 
-
-def command_line() -> str:
-    return " ".join(sys.argv)
