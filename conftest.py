@@ -1,2 +1,3 @@
-# Registers the ToolUse.1 pytest plugin for this project only (it is never auto-loaded elsewhere).
-pytest_plugins = ["tooluse1.plugin"]
+# Registers the ToolUse.1 pytest plugins (core benchmark, SPIN planning track) for this project only
+# (they are never auto-loaded elsewhere).
+pytest_plugins = ["tooluse1.plugin", "tooluse1.spin.plugin"]

@@ -1,4 +1,4 @@
-"""Command line: `python -m tooluse1 build | selftest | run ...` (thin layers over the library)."""
+"""Command line: `python -m tooluse1 build | selftest | run | plan | plan-incidence ...` (thin layers over the library)."""
 from __future__ import annotations
 
 import argparse
@@ -7,16 +7,36 @@ from typing import Sequence
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
-    from tooluse1.corpus import CorpusError, build
+    from pathlib import Path
+    from tooluse1.corpus import CASES_DIR, DATA_DIR, CorpusError, build
+    cases_dir, data_dir = Path(args.cases or CASES_DIR), Path(args.data or DATA_DIR)
+    if not cases_dir.is_dir():
+        print(f"error: --cases {cases_dir}: no such directory", file=sys.stderr)
+        return 1
     try:
-        manifest = build()
+        manifest = build(cases_dir, data_dir)
     except CorpusError as e:
         print("\n".join(e.problems), file=sys.stderr)
         print(f"build failed: {len(e.problems)} problem(s)", file=sys.stderr)
         return 1
     c = manifest["counts"]
-    print(f"built data/{manifest['jsonl']}: {manifest['n_cases']} cases, sha256 {manifest['sha256'][:16]}…")
+    shown = "data" if args.data is None else str(data_dir)
+    print(f"built {shown}/{manifest['jsonl']}: {manifest['n_cases']} cases, sha256 {manifest['sha256'][:16]}…")
     print(f"  lang {c['lang']}  expectation {c['expectation']}")
+    return 0
+
+
+def _cmd_build_scenarios(args: argparse.Namespace) -> int:
+    from tooluse1.spin.scenarios import ScenarioError, build_scenarios
+    try:
+        manifest = build_scenarios()
+    except ScenarioError as e:
+        print("\n".join(e.problems), file=sys.stderr)
+        print(f"build-scenarios failed: {len(e.problems)} problem(s)", file=sys.stderr)
+        return 1
+    c = manifest["counts"]
+    print(f"built data/{manifest['jsonl']}: {manifest['n_scenarios']} scenarios, sha256 {manifest['sha256'][:16]}…")
+    print(f"  lang {c['lang']}  shape {c['shape']}")
     return 0
 
 
@@ -48,6 +68,30 @@ def _cmd_run(args: argparse.Namespace, passthrough: list[str]) -> int:
     argv = [str(ROOT / "test_tooluse1.py"), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
             "--model", args.model, "--protocol", args.protocol, "--results", args.results, "-q", "-rN"]
     return int(pytest.main(argv + passthrough))
+
+
+def _cmd_plan(args: argparse.Namespace, passthrough: list[str]) -> int:
+    """`plan` wraps the SPIN track's pytest session (test_plan.py), like `run` wraps the core one."""
+    import pytest
+    from tooluse1.corpus import ROOT
+    argv = [str(ROOT / "test_plan.py"), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
+            "--model", args.model, "--variant", args.variant, "--results", args.results, "-q", "-rN"]
+    return int(pytest.main(argv + passthrough))
+
+
+def _cmd_plan_incidence(args: argparse.Namespace) -> int:
+    """Table 1 (per-rule incidence of validator errors) over a folder of saved plan texts."""
+    from pathlib import Path
+    from tooluse1.spin.scoring import format_incidence, incidence_for_dir
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()] if args.agents else None
+    try:
+        tables = incidence_for_dir(Path(args.directory), agents)
+    except (OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(f"rule incidence over {args.directory}: plans with at least one issue of each rule")
+    print(format_incidence(tables))
+    return 0
 
 
 def _cmd_regrade(args: argparse.Namespace) -> int:
@@ -83,7 +127,12 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tooluse1", description="ToolUse.1 benchmark")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("build", help="validate cases/*.yaml and write data/").set_defaults(fn=_cmd_build)
+    build = sub.add_parser("build", help="validate cases/*.yaml and write data/")
+    build.add_argument("--cases", default=None, help="case folder to read (default: the repository's cases/)")
+    build.add_argument("--data", default=None, help="folder to write the corpus to (default: the repository's data/)")
+    build.set_defaults(fn=_cmd_build)
+    sub.add_parser("build-scenarios", help="validate scenarios/*.yaml (SPIN) and write data/scenarios.jsonl").set_defaults(
+        fn=_cmd_build_scenarios)
     sub.add_parser("selftest", help="grade scripted runners with known scores (no model)").set_defaults(
         fn=_cmd_selftest)
     run = sub.add_parser("run", help="run the benchmark (a pytest session); unknown options go to pytest",
@@ -93,15 +142,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--protocol", default="all")
     run.add_argument("--results", default=None, help="results file (default results/tooluse1-<model>.json)")
     run.set_defaults(fn=_cmd_run)
+    plan = sub.add_parser("plan", help="run the SPIN planning track (a pytest session over test_plan.py)",
+                          description="Everything after the known options is passed to pytest, e.g. "
+                                      "-m 'spin and chain' --save-plans DIR --trajectory-store URL")
+    plan.add_argument("--model", required=True)
+    plan.add_argument("--variant", default="all", help="base,valid,spin,spin_wo_sim,spin_wo_cri or all")
+    plan.add_argument("--results", default=None, help="results file (default results/tooluse1-spin-<model>.json)")
+    plan.set_defaults(fn=_cmd_plan)
+    incidence = sub.add_parser("plan-incidence", help="rule-incidence table (SPIN Table 1) of saved plan texts")
+    incidence.add_argument("directory", help="folder of *.txt plans (e.g. written by --save-plans)")
+    incidence.add_argument("--agents", default=None,
+                           help="allowed agents for every plan, comma-separated (default: the folder's index.json)")
+    incidence.set_defaults(fn=_cmd_plan_incidence)
     regrade = sub.add_parser("regrade", help="re-grade a results file's raw outputs without the model")
     regrade.add_argument("results_file")
     regrade.add_argument("--out", default=None, help="write the re-graded results file here")
     regrade.set_defaults(fn=_cmd_regrade)
     args, passthrough = parser.parse_known_args(argv)
-    if args.command == "run":
+    if args.command in ("run", "plan"):
         if args.results is None:
             slug = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in args.model.strip("/"))[-60:]
-            args.results = f"results/tooluse1-{slug}.json"
+            args.results = f"results/tooluse1-{'spin-' if args.command == 'plan' else ''}{slug}.json"
         return args.fn(args, passthrough)
     if passthrough:
         parser.error(f"unrecognized arguments: {' '.join(passthrough)}")

@@ -37,6 +37,7 @@ class RunConfig:
     device: str = "cpu"
     concurrency: int = 8
     request_timeout: float = 120.0
+    max_retries: int = 5                  # openai: retries of 429/5xx/timeouts/dropped connections per request
     fast: bool = True                     # transformers: shared-prefix cache + slot refill (off = reference path)
     resume: Path | None = None
     results: Path | None = None
@@ -110,14 +111,15 @@ def open_backend(config: RunConfig, cases: dict[str, Case]) -> Backend:
     if kind == "openai":
         from tooluse1.backends.openai_backend import OpenAIBackend
         backend = OpenAIBackend(base_url=config.base_url or "", model=config.model, api_key_env=config.api_key_env,
-                                concurrency=config.concurrency, request_timeout=config.request_timeout)
+                                concurrency=config.concurrency, request_timeout=config.request_timeout,
+                                max_retries=config.max_retries)
         backend.check()
         return backend
     if kind == "transformers":
         from tooluse1.backends.transformers_backend import TransformersBackend
         from tooluse1.models import resolve_model
         return TransformersBackend(resolve_model(config.model), dtype=config.dtype, device=config.device,
-                                   batch_size=config.batch_size)
+                                   batch_size=config.batch_size, fast=config.fast)
     raise BackendError(f"--backend {config.backend}: unknown backend; use one of {', '.join(BACKENDS)}")
 
 

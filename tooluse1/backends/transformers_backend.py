@@ -9,6 +9,12 @@ Batched greedy decoding is not bit-identical to batch-1 decoding: padding change
 products, and float rounding can flip a near-tie between two tokens (lm-eval #335/#879, transformers
 #22861). The batch size is therefore recorded in ``provenance()``, and ``reference_batch1=True`` gives the
 batch-1 reference run.
+
+With ``fast=True`` (the default of benchmark runs, ``RunConfig.fast``) generation goes through
+``fast_decode.FastGreedyDecoder`` instead: each shared prompt prefix (protocol x offered tools, computed on
+token ids) is encoded once and its KV cache reused, and the decode batch is refilled as rows finish.
+``fast=False`` (``--no-fast``) keeps the plain path above as the reference; ``reference_batch1=True``
+implies it.
 """
 from __future__ import annotations
 
@@ -26,6 +32,7 @@ import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer, GenerationConfig
 
 from tooluse1.backends.base import BackendError, Completion, DecodingConfig, OnComplete
+from tooluse1.backends.fast_decode import FastGreedyDecoder, FastStats, FinishedRow, unsupported_reason
 from tooluse1.models import ResolvedModel
 from tooluse1.prompts import Prompt
 
@@ -198,12 +205,20 @@ class TransformersBackend:
     ``batch_size`` rows are generated together; ``reference_batch1=True`` forces batch size 1 for a
     reference run (batched greedy output can differ from batch 1 in rare near-ties, see module doc).
     ``threads`` sets ``torch.set_num_threads`` (process-wide) when given.
+
+    ``fast=True`` (what benchmark runs use via ``RunConfig.fast``, off with ``--no-fast``; the constructor's
+    default stays the plain path): shared-prefix KV reuse and a refilled decode batch of ``batch_size`` rows
+    (suffixes are prefilled ``prefill_rows`` at a time, default ``batch_size``). It is used only when the
+    model supports it (full attention, sdpa/eager, see ``fast_decode.unsupported_reason``); otherwise the
+    plain path runs and ``provenance()["fast_fallback"]`` says why. ``last_fast_stats`` holds the counters
+    of the latest fast run.
     """
 
     name = "transformers"
 
     def __init__(self, resolved: ResolvedModel, dtype: str = "float32", device: str = "cpu",
-                 batch_size: int = 8, threads: int | None = None, reference_batch1: bool = False) -> None:
+                 batch_size: int = 8, threads: int | None = None, reference_batch1: bool = False,
+                 fast: bool = False, prefill_rows: int | None = None) -> None:
         if dtype not in _DTYPES:
             raise BackendError(f"--dtype {dtype}: expected one of {', '.join(_DTYPES)}")
         if batch_size < 1:
@@ -252,6 +267,18 @@ class TransformersBackend:
         text_config = self.model.config.get_text_config()
         self.max_positions: int | None = getattr(text_config, "max_position_embeddings", None)
 
+        self.fast_requested = bool(fast)
+        self.fast_fallback: str | None = None
+        if fast and reference_batch1:
+            self.fast_fallback = "reference_batch1 runs the plain batch-1 path"
+        elif fast:
+            self.fast_fallback = unsupported_reason(self.model)
+        self.fast = self.fast_requested and self.fast_fallback is None
+        if prefill_rows is not None and prefill_rows < 1:
+            raise BackendError(f"prefill_rows {prefill_rows}: must be at least 1")
+        self.prefill_rows = prefill_rows or self.batch_size
+        self.last_fast_stats: FastStats | None = None
+
     # --- Backend protocol -----------------------------------------------------------------------------
 
     def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
@@ -282,6 +309,11 @@ class TransformersBackend:
             else:
                 runnable.append(i)
 
+        if self.fast:
+            self._generate_fast(prompts, encoded, runnable, config, results, on_complete)
+            assert all(r is not None for r in results)
+            return results  # type: ignore[return-value]
+
         order = [runnable[j] for j in longest_first([len(encoded[i]) for i in runnable])]
         gen_config = GenerationConfig(
             do_sample=False, num_beams=1, max_new_tokens=config.max_new_tokens,
@@ -311,7 +343,13 @@ class TransformersBackend:
             "batch_size": self.batch_size,
             "reference_batch1": self.reference_batch1,
             "threads": torch.get_num_threads(),
-            "padding": "left, per batch; requests sorted longest-first, results in input order",
+            "fast": self.fast,
+            "fast_requested": self.fast_requested,
+            "fast_fallback": self.fast_fallback,
+            "prefill_rows": self.prefill_rows if self.fast else None,
+            "padding": ("shared token prefix encoded once per prefix group; suffixes padded between prefix "
+                        "and suffix; decode rows refilled as they finish; results in input order"
+                        if self.fast else "left, per batch; requests sorted longest-first, results in input order"),
             "chat_template_sha256": self.chat_template_sha256,
             "eos_token": tok.eos_token,
             "eos_token_id": tok.eos_token_id,
@@ -344,6 +382,32 @@ class TransformersBackend:
         kept, stop_id = truncate_at_stop(generated, self._stop_set)
         text = self.tokenizer.decode(kept, skip_special_tokens=True)
         return text, ("stop" if stop_id is not None else "length"), len(kept), stop_id
+
+    def _generate_fast(self, prompts: Sequence[Prompt], encoded: list[list[int]], runnable: list[int],
+                       config: DecodingConfig, results: list[Completion | None],
+                       on_complete: OnComplete | None) -> None:
+        """The fast path (module doc of ``fast_decode``): fills ``results[i]`` for every runnable i, calling
+        ``on_complete`` as each item finishes. ``latency_s`` is the item's share of the wall time (its
+        group's prefix prefill split over the group, its chunk's prefill split over the chunk, each decode
+        step split over the rows in it), so the latencies of a run add up to its generation time."""
+        decoder = FastGreedyDecoder(self.model, self.stop_ids, self.pad.token_id, slots=self.batch_size,
+                                    prefill_rows=self.prefill_rows)
+
+        def on_finish(row: FinishedRow) -> None:
+            i = runnable[row.index]
+            text, reason, n_tokens, stop_id = self.finish_row(row.generated)
+            completion = Completion(
+                item_id=prompts[i].item_id, text=text, finish_reason=reason, latency_s=row.cost_s,
+                prompt_tokens=len(encoded[i]), completion_tokens=n_tokens,
+                extra={"stop_token_id": stop_id, "batch_rows": self.batch_size,
+                       "shared_prefix_tokens": row.prefix_len, "suffix_tokens": row.suffix_len})
+            results[i] = completion
+            if on_complete is not None:
+                on_complete(completion)
+
+        self.last_fast_stats = decoder.run([encoded[i] for i in runnable],
+                                           [prompts[i].shared_prefix_key for i in runnable],
+                                           config.max_new_tokens, on_finish)
 
     def _generate_batch(self, rows: list[list[int]], prompts: list[Prompt],
                         gen_config: GenerationConfig) -> list[Completion]:

@@ -1,0 +1,460 @@
+"""Fast greedy decoding for the transformers backend: a shared-prefix KV cache and a refilled decode batch.
+
+Why. Every benchmark item of a protocol x tool-set group starts with the same ~1,100-token system prompt and
+differs only in a ~20-token user turn, and answers range from 10 to 256 tokens. The plain path (batched
+``model.generate``) prefills every prompt in full and keeps paying decode steps for rows that finished long
+ago. Here:
+
+1. **Shared prefix, computed on tokens.** Prompts are grouped by ``Prompt.shared_prefix_key``; a group's
+   prefix is the longest common prefix of its members' *token id lists* (text boundaries need not fall on
+   token boundaries, so the text is never split). It is prefilled once (batch 1), and its KV cache is reused
+   by every member; only each member's own suffix is prefilled. The prefix is capped one token short of the
+   shortest member, so every member prefills at least one token and gets the logits of its first answer token
+   from its own forward pass.
+2. **Suffix prefill in chunks.** Up to ``prefill_rows`` members of a group are prefilled together over the
+   (broadcast) prefix cache. Their suffixes differ in length, so each row is padded *between* prefix and
+   suffix: ``[prefix | pad ... pad | suffix]``. The pad columns get attention-mask 0 (nobody attends to
+   them), and the real suffix tokens get position ids that continue from the prefix length (``Lp, Lp+1,
+   ...``), exactly the positions they have in the unsplit prompt; every row's last real token sits in the
+   last column, so ``logits_to_keep=1`` gives each row's next-token logits. Pad queries still see the
+   (non-empty) prefix, so no query row is fully masked and no NaN can arise.
+3. **A refilled decode batch.** Decoding runs on ``slots`` rows of a preallocated KV buffer (one per layer,
+   ``[slots, kv_heads, capacity, head_dim]``, zero-filled so masked columns are finite). Each row holds one
+   item, *dense and left-aligned*: its prompt KV (prefix copy + its suffix KV, pad columns dropped) in
+   columns ``0 .. len-1``. A decode step feeds each row's last token at position ``len`` (its true position
+   in the unsplit sequence), writes its K/V at column ``len`` of its own row (``_SlotLayer.update``), and
+   attends with an additive 4D mask that opens columns ``0 .. len`` of that row only (rows of different
+   lengths share the step; a row never sees another row's stale columns). When a row emits a stop id or
+   reaches ``max_new_tokens`` it leaves at once (its callback fires), and the next prefilled item takes its
+   row; when nothing is left to admit, the last row moves into the hole so the active rows stay
+   contiguous and the batch shrinks instead of computing dead rows.
+
+Result: the same greedy tokens as encoding each whole prompt alone, up to float rounding (matrix-product
+shapes differ between batchings, which can flip a near-tie; the same caveat as any batched decoding).
+
+Scope: decoder-only models whose attention layers use the ``Cache.update`` protocol, accept explicit
+``position_ids`` and a prepared 4D mask, with full attention in every layer (no sliding window, no linear
+attention), and the ``sdpa`` or ``eager`` attention implementation. ``unsupported_reason`` says why a model
+is not; the backend then falls back to the plain path.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import torch
+from transformers import DynamicCache
+from transformers.cache_utils import Cache, CacheLayerMixin
+
+_ATTENTION_IMPLEMENTATIONS = ("sdpa", "eager")
+
+
+def unsupported_reason(model: Any) -> str | None:
+    """None if the fast path can run this model, else a short reason (the backend then uses the plain path)."""
+    config = model.config
+    if getattr(config, "is_encoder_decoder", False):
+        return "encoder-decoder model"
+    attn = getattr(config, "_attn_implementation", None)
+    if attn not in _ATTENTION_IMPLEMENTATIONS:
+        return f"attention implementation {attn!r} (needs one of {', '.join(_ATTENTION_IMPLEMENTATIONS)})"
+    text = config.get_text_config() if hasattr(config, "get_text_config") else config
+    layer_types = getattr(text, "layer_types", None) or []
+    other = sorted({t for t in layer_types if t != "full_attention"})
+    if other:
+        return f"layer types {other} (the slot cache implements full attention only)"
+    if getattr(text, "sliding_window", None) is not None and getattr(text, "use_sliding_window", True):
+        return "sliding-window attention"
+    return None
+
+
+def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
+    """Length of the longest common prefix of token id lists (0 for an empty input)."""
+    if not rows:
+        return 0
+    first, n = rows[0], min(len(r) for r in rows)
+    for j in range(n):
+        t = first[j]
+        if any(r[j] != t for r in rows):
+            return j
+    return n
+
+
+@dataclass
+class PrefixGroup:
+    """Items that share one prefilled prefix: ``members`` (indices into the run's rows) in admission order."""
+
+    key: str
+    members: list[int]
+    prefix_len: int
+
+
+def plan_groups(rows: Sequence[Sequence[int]], keys: Sequence[str]) -> list[PrefixGroup]:
+    """Group rows by key, give each group its token-level shared prefix, and order the work.
+
+    The prefix is the longest common token prefix of the group, capped at ``min(len) - 1`` so that every row
+    prefills at least its last token (whose logits give the first answer token). A group of several rows whose
+    prefix would be empty is split into singletons (a chunk of rows with no prefix would contain fully masked
+    pad queries). Members are ordered by suffix length, longest first (less padding per prefill chunk, stable
+    by index); groups by their longest row, longest first (the largest memory need shows up first).
+    """
+    by_key: dict[str, list[int]] = {}
+    for i, key in enumerate(keys):
+        by_key.setdefault(key, []).append(i)
+    groups: list[PrefixGroup] = []
+    for key, members in by_key.items():
+        member_rows = [rows[i] for i in members]
+        lp = min(common_prefix_len(member_rows), min(len(r) for r in member_rows) - 1)
+        if lp <= 0 and len(members) > 1:
+            groups += [PrefixGroup(key, [i], len(rows[i]) - 1) for i in members]
+            continue
+        members.sort(key=lambda i: (-(len(rows[i]) - lp), i))
+        groups.append(PrefixGroup(key, members, max(lp, 0)))
+    groups.sort(key=lambda g: (-max(len(rows[i]) for i in g.members), g.members[0]))
+    return groups
+
+
+@dataclass
+class FinishedRow:
+    """One item's raw result: every generated id (a final stop id included) and its share of the wall time."""
+
+    index: int
+    generated: list[int]
+    cost_s: float
+    prefix_len: int
+    suffix_len: int
+
+
+@dataclass
+class FastStats:
+    """Counters of one ``FastGreedyDecoder.run`` (tests check them; the benchmark prints them)."""
+
+    groups: int = 0
+    prefix_prefills: int = 0          # one batch-1 forward per group with a non-empty prefix
+    prefix_tokens: int = 0            # tokens those forwards encoded (each shared prefix once)
+    suffix_prefills: int = 0          # chunk forwards
+    suffix_tokens: int = 0            # real suffix tokens prefilled
+    suffix_pad_tokens: int = 0        # pad columns between prefix and suffix in those chunks
+    prompt_tokens: int = 0            # sum of full prompt lengths (what a plain path would prefill)
+    admissions: int = 0               # items that entered a decode row
+    decode_steps: int = 0
+    decode_row_steps: int = 0         # sum over steps of active rows (= tokens decoded)
+    max_active: int = 0
+    slots: int = 0
+    capacity: int = 0                 # KV buffer columns per row
+    kv_buffer_bytes: int = 0
+    prefill_s: float = 0.0
+    decode_s: float = 0.0
+
+    def as_dict(self) -> dict:
+        return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
+
+
+# ----------------------------------------------------------------------------------------- the slot cache
+
+@dataclass
+class _StepState:
+    """Where the current decode step writes: row r writes at column ``write_pos[r]``; keys are read up to
+    ``width`` columns (the longest active row + 1)."""
+
+    write_pos: torch.Tensor = field(default_factory=lambda: torch.zeros(0, dtype=torch.long))
+    rows: torch.Tensor = field(default_factory=lambda: torch.zeros(0, dtype=torch.long))
+    width: int = 0
+
+
+class _SlotLayer(CacheLayerMixin):
+    """One layer's KV buffer ``[slots, kv_heads, capacity, head_dim]``; rows are written at their own column."""
+
+    is_sliding = False
+
+    def __init__(self, keys: torch.Tensor, values: torch.Tensor, state: _StepState) -> None:
+        super().__init__()
+        self.keys, self.values, self._state = keys, values, state
+        self.is_initialized = True
+        self.device = keys.device
+
+    def lazy_initialization(self, key_states: torch.Tensor, value_states: torch.Tensor) -> None:
+        pass   # the buffers exist from the start
+
+    def update(self, key_states: torch.Tensor, value_states: torch.Tensor, *args: Any,
+               **kwargs: Any) -> tuple[torch.Tensor, torch.Tensor]:
+        # key_states: [n, kv_heads, 1, head_dim] for the n active rows (rows 0..n-1 of the buffer).
+        n, st = key_states.shape[0], self._state
+        self.keys[st.rows, :, st.write_pos] = key_states[:, :, -1]
+        self.values[st.rows, :, st.write_pos] = value_states[:, :, -1]
+        return self.keys[:n, :, :st.width], self.values[:n, :, :st.width]
+
+    def get_mask_sizes(self, query_length: int) -> tuple[int, int]:
+        return self._state.width, 0
+
+    def get_seq_length(self) -> int:
+        return max(self._state.width - 1, 0)
+
+    def get_max_length(self) -> int:
+        return self.keys.shape[-2]
+
+
+class SlotCache(Cache):
+    """A KV cache of ``slots`` independent rows of different lengths (see module doc, point 3)."""
+
+    def __init__(self, num_layers: int, slots: int, kv_heads: int, capacity: int, head_dim: int,
+                 dtype: torch.dtype, device: torch.device) -> None:
+        self.state = _StepState()
+        shape = (slots, kv_heads, capacity, head_dim)
+        # zeros, not empty: masked columns are still multiplied (by a zero weight), and uninitialised memory
+        # may hold NaN/Inf bit patterns, which would poison the row (0 * NaN = NaN).
+        super().__init__(layers=[_SlotLayer(torch.zeros(shape, dtype=dtype, device=device),
+                                            torch.zeros(shape, dtype=dtype, device=device), self.state)
+                                 for _ in range(num_layers)])
+
+    @property
+    def nbytes(self) -> int:
+        return sum(layer.keys.nbytes + layer.values.nbytes for layer in self.layers)
+
+    def write_row(self, row: int, parts: Sequence[tuple[list[tuple[torch.Tensor, torch.Tensor]], int]]) -> None:
+        """Fill row ``row`` from column 0 with KV pieces, each a per-layer list of ``[kv_heads, len, dim]``
+        (key, value) tensors and its length, concatenated in order."""
+        for layer_idx, layer in enumerate(self.layers):
+            col = 0
+            for per_layer, length in parts:
+                k, v = per_layer[layer_idx]
+                layer.keys[row, :, col:col + length] = k
+                layer.values[row, :, col:col + length] = v
+                col += length
+
+    def move_row(self, src: int, dst: int, length: int) -> None:
+        """Copy the first ``length`` columns of row ``src`` into row ``dst``."""
+        for layer in self.layers:
+            layer.keys[dst, :, :length] = layer.keys[src, :, :length]
+            layer.values[dst, :, :length] = layer.values[src, :, :length]
+
+
+# ----------------------------------------------------------------------------------------- the decoder
+
+@dataclass
+class _Ready:
+    """A prefilled item waiting for a decode row."""
+
+    index: int
+    prefix: list[tuple[torch.Tensor, torch.Tensor]] | None   # the group's prefix KV, [kv_heads, Lp, dim]
+    prefix_len: int
+    suffix: list[tuple[torch.Tensor, torch.Tensor]]          # its own suffix KV, [kv_heads, Ls, dim]
+    suffix_len: int
+    first_token: int
+    cost_s: float
+
+
+@dataclass
+class _Row:
+    """An item in a decode row: ``length`` tokens in the cache; ``generated[-1]`` is the next input."""
+
+    index: int
+    length: int
+    generated: list[int]
+    cost_s: float
+    prefix_len: int
+    suffix_len: int
+
+
+class FastGreedyDecoder:
+    """Greedy decoding of many prompts with prefix reuse and slot refill (see module doc).
+
+    ``slots``: rows decoded together. ``prefill_rows``: members of a group prefilled per chunk (default
+    ``slots``). Memory: the model, a KV buffer of ``slots x capacity`` tokens (``capacity`` = longest prompt
+    + ``max_new_tokens``), one group's prefix KV, and at most ``prefill_rows`` pending suffix KVs.
+    """
+
+    def __init__(self, model: Any, stop_ids: Sequence[int], pad_id: int, slots: int,
+                 prefill_rows: int | None = None) -> None:
+        reason = unsupported_reason(model)
+        if reason is not None:
+            raise ValueError(f"fast decoding does not support this model: {reason}")
+        self.model = model
+        self.stop_ids = frozenset(int(t) for t in stop_ids)
+        self.pad_id = int(pad_id)
+        self.slots = max(1, int(slots))
+        self.prefill_rows = max(1, int(prefill_rows or slots))
+        text = model.config.get_text_config()
+        self.num_layers = text.num_hidden_layers
+        self.kv_heads = getattr(text, "num_key_value_heads", None) or text.num_attention_heads
+        self.head_dim = getattr(text, "head_dim", None) or text.hidden_size // text.num_attention_heads
+        self.device = next(model.parameters()).device
+        self.dtype = next(model.parameters()).dtype
+        # Additive mask value for closed columns: the dtype's minimum rather than -inf, so that even a fully
+        # masked row would give a finite (uniform) softmax instead of NaN.
+        self._closed = torch.finfo(self.dtype).min
+
+    # -- public -------------------------------------------------------------------------------------------
+
+    def run(self, rows: Sequence[Sequence[int]], keys: Sequence[str], max_new_tokens: int,
+            on_finish: Callable[[FinishedRow], None]) -> FastStats:
+        """Decode every row greedily; ``on_finish`` is called once per row, as soon as it is done."""
+        stats = FastStats(slots=self.slots)
+        if not rows:
+            return stats
+        rows = [list(map(int, r)) for r in rows]
+        stats.prompt_tokens = sum(len(r) for r in rows)
+        if max_new_tokens < 1:
+            for i, r in enumerate(rows):
+                on_finish(FinishedRow(i, [], 0.0, 0, len(r)))
+            return stats
+        groups = plan_groups(rows, keys)
+        stats.groups = len(groups)
+        stats.capacity = max(len(r) for r in rows) + max_new_tokens
+        with torch.inference_mode():
+            cache = SlotCache(self.num_layers, self.slots, self.kv_heads, stats.capacity, self.head_dim,
+                              self.dtype, self.device)
+            stats.kv_buffer_bytes = cache.nbytes
+            self._loop(rows, groups, max_new_tokens, cache, stats, on_finish)
+        return stats
+
+    # -- the schedule --------------------------------------------------------------------------------------
+
+    def _loop(self, rows: list[list[int]], groups: list[PrefixGroup], max_new: int, cache: SlotCache,
+              stats: FastStats, on_finish: Callable[[FinishedRow], None]) -> None:
+        pending = deque((g, deque(g.members)) for g in groups)   # groups not yet fully prefilled
+        ready: deque[_Ready] = deque()
+        active: list[_Row] = []          # active[r] lives in cache row r (always rows 0..len-1)
+        prefix_kv: list[tuple[torch.Tensor, torch.Tensor]] | None = None
+        prefix_share = 0.0               # prefix prefill time charged to each member of the current group
+
+        def finish(row: _Row) -> None:
+            on_finish(FinishedRow(row.index, row.generated, row.cost_s, row.prefix_len, row.suffix_len))
+
+        while True:
+            # 1. Fill free rows: admit prefilled items, prefilling the next chunk when none is waiting.
+            while len(active) < self.slots and (ready or pending):
+                if not ready:
+                    group, todo = pending[0]
+                    if len(todo) == len(group.members):        # the group's first chunk: encode its prefix
+                        prefix_kv, prefix_share = self._prefill_prefix(rows[group.members[0]][:group.prefix_len],
+                                                                       stats)
+                        prefix_share /= len(group.members)
+                    chunk = [todo.popleft() for _ in range(min(self.prefill_rows, len(todo)))]
+                    ready.extend(self._prefill_suffixes(rows, chunk, group.prefix_len, prefix_kv, prefix_share,
+                                                        stats))
+                    if not todo:
+                        pending.popleft()
+                        prefix_kv = None       # the ready items keep their own reference until admitted
+                item = ready.popleft()
+                row = _Row(item.index, item.prefix_len + item.suffix_len, [item.first_token], item.cost_s,
+                           item.prefix_len, item.suffix_len)
+                if item.first_token in self.stop_ids or max_new == 1:
+                    finish(row)                # done after the prefill: never takes a decode row
+                    continue
+                parts = ([(item.prefix, item.prefix_len)] if item.prefix is not None else []) + \
+                        [(item.suffix, item.suffix_len)]
+                cache.write_row(len(active), parts)
+                active.append(row)
+                stats.admissions += 1
+            if not active:
+                break
+
+            # 2. One decode step for rows 0..n-1.
+            started = time.perf_counter()
+            next_tokens = self._decode_step(active, cache)
+            elapsed = time.perf_counter() - started
+            stats.decode_s += elapsed
+            stats.decode_steps += 1
+            stats.decode_row_steps += len(active)
+            stats.max_active = max(stats.max_active, len(active))
+
+            # 3. Record tokens; finished rows leave now, their callbacks fire now.
+            done: list[int] = []
+            for r, (row, token) in enumerate(zip(active, next_tokens)):
+                row.cost_s += elapsed / len(active)
+                row.length += 1                      # the token fed this step is now in the cache
+                row.generated.append(token)
+                if token in self.stop_ids or len(row.generated) >= max_new:
+                    done.append(r)
+            for r in reversed(done):                 # highest first, so moves never touch a finished row
+                finish(active[r])
+                last = len(active) - 1
+                if r != last:                        # keep active rows contiguous: the last row fills the hole
+                    cache.move_row(last, r, active[last].length)
+                    active[r] = active[last]
+                active.pop()
+
+    # -- forward passes -------------------------------------------------------------------------------------
+
+    def _prefill_prefix(self, prefix: list[int], stats: FastStats
+                        ) -> tuple[list[tuple[torch.Tensor, torch.Tensor]] | None, float]:
+        """The prefix's KV per layer (``[kv_heads, Lp, dim]``) from one batch-1 forward, and its wall time."""
+        if not prefix:
+            return None, 0.0
+        started = time.perf_counter()
+        cache = DynamicCache(config=self.model.config)
+        ids = torch.tensor([prefix], dtype=torch.long, device=self.device)
+        self.model(input_ids=ids, cache=cache, use_cache=True, logits_to_keep=1)
+        kv = [(layer.keys[0], layer.values[0]) for layer in cache.layers]
+        elapsed = time.perf_counter() - started
+        stats.prefix_prefills += 1
+        stats.prefix_tokens += len(prefix)
+        stats.prefill_s += elapsed
+        return kv, elapsed
+
+    def _prefill_suffixes(self, rows: list[list[int]], chunk: list[int], lp: int,
+                          prefix_kv: list[tuple[torch.Tensor, torch.Tensor]] | None, prefix_share: float,
+                          stats: FastStats) -> list[_Ready]:
+        """Prefill the suffixes of ``chunk`` (members of one group) over the shared prefix, in one forward.
+
+        Layout per row: ``[prefix (Lp) | pad (S - ls) | suffix (ls)]`` with S the longest suffix. The prefix
+        KV is broadcast to the chunk (expand: no copy until the cache concatenates). Attention mask: 1 on
+        prefix and suffix columns, 0 on pad columns, so no real token attends to a pad; position ids:
+        ``Lp .. Lp+ls-1`` on the suffix, as in the unsplit prompt (pads get ``Lp``, any finite value would
+        do: their outputs are never used). Every row's last token is in the last column, so one logit row
+        per item suffices (``logits_to_keep=1``).
+        """
+        started = time.perf_counter()
+        n = len(chunk)
+        suffixes = [rows[i][lp:] for i in chunk]
+        lens = [len(s) for s in suffixes]
+        width = max(lens)
+        assert n == 1 or prefix_kv is not None, "a chunk of several rows needs a non-empty prefix"
+        input_ids = torch.tensor([[self.pad_id] * (width - ls) + s for s, ls in zip(suffixes, lens)],
+                                 dtype=torch.long, device=self.device)
+        position_ids = torch.tensor([[lp] * (width - ls) + list(range(lp, lp + ls)) for ls in lens],
+                                    dtype=torch.long, device=self.device)
+        attention_mask = torch.tensor([[1] * lp + [0] * (width - ls) + [1] * ls for ls in lens],
+                                      dtype=torch.long, device=self.device)
+        if prefix_kv is not None:
+            cache = DynamicCache(ddp_cache_data=[(k.unsqueeze(0).expand(n, -1, -1, -1),
+                                                  v.unsqueeze(0).expand(n, -1, -1, -1)) for k, v in prefix_kv])
+        else:
+            cache = DynamicCache(config=self.model.config)
+        out = self.model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
+                         cache=cache, use_cache=True, logits_to_keep=1)
+        first_tokens = out.logits[:, -1, :].argmax(dim=-1).tolist()
+        # Keep each row's real suffix columns only (pad columns dropped); clone so the chunk's big
+        # concatenated cache can be freed.
+        total = lp + width
+        suffix_kv = [[(layer.keys[r, :, total - ls:total].clone(), layer.values[r, :, total - ls:total].clone())
+                      for layer in cache.layers] for r, ls in enumerate(lens)]
+        elapsed = time.perf_counter() - started
+        stats.suffix_prefills += 1
+        stats.suffix_tokens += sum(lens)
+        stats.suffix_pad_tokens += n * width - sum(lens)
+        stats.prefill_s += elapsed
+        return [_Ready(i, prefix_kv, lp, kv, ls, int(tok), prefix_share + elapsed / n)
+                for i, kv, ls, tok in zip(chunk, suffix_kv, lens, first_tokens)]
+
+    def _decode_step(self, active: list[_Row], cache: SlotCache) -> list[int]:
+        """Feed each active row its last token at its own position; return each row's next token.
+
+        Row r's token goes to position ``length_r`` (its index in the unsplit sequence) and is written to
+        column ``length_r`` of cache row r. The additive mask opens columns ``0..length_r`` of row r and closes
+        the rest up to the common width (columns beyond a shorter row's end hold stale or zero data).
+        """
+        n = len(active)
+        lengths = torch.tensor([row.length for row in active], dtype=torch.long, device=self.device)
+        width = max(row.length for row in active) + 1
+        st = cache.state
+        st.write_pos, st.rows, st.width = lengths, torch.arange(n, device=self.device), width
+        columns = torch.arange(width, device=self.device)
+        mask = torch.full((n, 1, 1, width), self._closed, dtype=self.dtype, device=self.device)
+        mask.masked_fill_((columns[None, :] <= lengths[:, None])[:, None, None, :], 0.0)
+        input_ids = torch.tensor([[row.generated[-1]] for row in active], dtype=torch.long, device=self.device)
+        out = self.model(input_ids=input_ids, attention_mask=mask, position_ids=lengths[:, None],
+                         cache=cache, use_cache=True, logits_to_keep=1)
+        return out.logits[:, -1, :].argmax(dim=-1).tolist()

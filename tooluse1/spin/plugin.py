@@ -1,0 +1,326 @@
+"""The pytest face of the SPIN track: options, one item per scenario x variant, the SPIN summary and the
+`spin` section of the results file. Registered by the project's conftest.py next to tooluse1.plugin.
+
+Flow: collection parametrizes `test_plan` over the built scenarios and the --variant list, ids
+`<scenario-id>-<variant>`, marked with the variant, the shape and the language (so `-m "spin and chain"`
+selects exactly the spin variant's chain items; `-k spin` is a substring match and also selects the
+spin_wo_sim / spin_wo_cri ablations). Without --model every item skips. With it, the first item's setup
+runs every selected item at once through runner.SpinRunner (one backend, model calls batched across all
+scenarios and variants), on the main benchmark's backend (plugin.benchmark_run(config).backend; the
+scripted `oracle` gets runner.SpinOracleBackend, since the core's scripted runners know no plans). Each test
+then only checks its run: it passes when the run is Accomplished, fails otherwise, and errors when the
+backend gave no answer. The section goes into config.stash[EXTRA_SECTIONS]["spin"] as soon as the runs are
+computed, so the main reporter's results file and pytest-json-report's section both carry it.
+"""
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tooluse1.backends.base import Backend, BackendError
+from tooluse1.corpus import StaleCorpusError
+from tooluse1.harness import BenchmarkRun
+from tooluse1.models import default_cache_dir
+from tooluse1.plugin import EXTRA_SECTIONS, benchmark_run
+from tooluse1.results import now_iso
+from tooluse1.spin.runner import (
+    DEFAULT_ROUNDS,
+    DEFAULT_TOP_K,
+    VARIANT_SPECS,
+    VARIANTS,
+    SpinOracleBackend,
+    SpinRun,
+    SpinRunner,
+    parse_variants,
+    save_plan_texts,
+    trajectory_records,
+)
+from tooluse1.spin.scenarios import SHAPES, Scenario, ScenarioError, check_scenarios_fresh, load_scenarios
+from tooluse1.spin.scoring import format_spin_summary, spin_section
+from tooluse1.spin.store import StoreError, TrajectoryStore, mask_url, open_store
+
+RECORD_KEY = "tooluse1_spin"
+SECTION = "spin"
+_SESSION = pytest.StashKey["SpinSession | None"]()
+_SELECTED = pytest.StashKey["list[tuple[str, str]]"]()
+_SKIPPED = pytest.StashKey[int]()
+
+
+def default_store_url() -> str:
+    """The simulator's store when --trajectory-store is not given: a SQLite file in the tooluse1 cache
+    (empty unless some run saved trajectories there with --save-trajectories)."""
+    return str(default_cache_dir() / "spin" / "trajectories.sqlite")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    g = parser.getgroup("tooluse1-spin", "ToolUse.1 SPIN planning track (test_plan.py)")
+    g.addoption("--variant", default="all",
+                help=f"SPIN variants: {','.join(VARIANTS)} (comma-separated) or all (default)")
+    g.addoption("--spin-rounds", type=int, default=DEFAULT_ROUNDS, help="repair rounds T (default 3)")
+    g.addoption("--spin-top-k", type=int, default=DEFAULT_TOP_K,
+                help="past steps the simulator retrieves per step (default 5)")
+    g.addoption("--trajectory-store", default=None,
+                help="trajectory store the simulator retrieves from: sqlite:///path, a path, or postgresql://... "
+                     "(default: a SQLite file under ~/.cache/tooluse1/spin; empty is fine)")
+    g.addoption("--save-trajectories", default=None,
+                help="add the executed steps of Accomplished runs to this trajectory store (same URL forms)")
+    g.addoption("--save-plans", default=None,
+                help="write every raw and repaired plan text (*.txt + index.json) into this folder")
+
+
+def _variants(config: pytest.Config) -> tuple[str, ...]:
+    try:
+        return parse_variants(config.getoption("--variant"))
+    except ValueError as e:
+        raise pytest.UsageError(f"--variant: {e}") from None
+
+
+@pytest.hookimpl(trylast=True)   # after tooluse1.plugin has created the session's BenchmarkRun
+def pytest_configure(config: pytest.Config) -> None:
+    for name in (*VARIANTS, *SHAPES, "en", "ru"):
+        config.addinivalue_line("markers", f"{name}: ToolUse.1 SPIN item attribute")
+    config.stash[_SESSION] = None
+    config.stash[_SELECTED] = []
+    run = benchmark_run(config)
+    if run is None:
+        return
+    for opt in ("--spin-rounds", "--spin-top-k"):
+        if config.getoption(opt) < 0:
+            raise pytest.UsageError(f"{opt} must be >= 0")
+    config.stash[_SESSION] = SpinSession(config, run)
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_SpinReporter(config), "tooluse1-spin-reporter")
+
+
+def _load_scenarios() -> tuple[list[Scenario], dict[str, Any]]:
+    try:
+        return load_scenarios()
+    except StaleCorpusError as e:
+        raise pytest.UsageError(str(e)) from None
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "spin_item" not in metafunc.fixturenames:
+        return
+    session: SpinSession | None = metafunc.config.stash.get(_SESSION, None)
+    scenarios = session.scenarios.values() if session is not None else _load_scenarios()[0]
+    params = [pytest.param((s.id, v), id=f"{s.id}-{v}",
+                           marks=[getattr(pytest.mark, v), getattr(pytest.mark, s.shape), getattr(pytest.mark, s.lang)])
+              for s in scenarios for v in _variants(metafunc.config)]
+    metafunc.parametrize("spin_item", params)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    ours = [i for i in items if "spin_item" in getattr(i, "fixturenames", ())]
+    if config.stash.get(_SESSION, None) is None:
+        skip = pytest.mark.skip(reason="ToolUse.1 SPIN item: pass --model (e.g. --model default) to run it")
+        for i in ours:
+            i.add_marker(skip)
+        config.stash[_SKIPPED] = len(ours)
+        return
+    config.stash[_SELECTED] = [i.callspec.params["spin_item"] for i in ours]
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    n = config.stash.get(_SKIPPED, 0)
+    if n:
+        terminalreporter.write_line(f"ToolUse.1 SPIN: {n} plan items are skipped without --model; run them with "
+                                    f"`pytest test_plan.py --model default` (or --model oracle for the scripted check)")
+
+
+# ----------------------------------------------------------------------------- the session
+
+class SpinSession:
+    """The SPIN state of one pytest session: scenarios, options, the runner (created on first use, on the
+    main benchmark's backend) and every computed run. `ensure` computes missing runs all at once."""
+
+    def __init__(self, config: pytest.Config, run: BenchmarkRun) -> None:
+        self.config, self.run = config, run
+        try:
+            check_scenarios_fresh()
+        except ScenarioError as e:
+            raise pytest.UsageError("invalid scenarios:\n" + "\n".join(e.problems)) from None
+        except StaleCorpusError as e:
+            raise pytest.UsageError(str(e)) from None
+        scenarios, self.manifest = _load_scenarios()
+        self.scenarios: dict[str, Scenario] = {s.id: s for s in scenarios}
+        opt = config.getoption
+        self.variants = _variants(config)
+        self.rounds, self.top_k = int(opt("--spin-rounds")), int(opt("--spin-top-k"))
+        self.store_url: str = opt("--trajectory-store") or default_store_url()
+        self.save_url: str | None = opt("--save-trajectories")
+        self.save_plans: Path | None = Path(opt("--save-plans")) if opt("--save-plans") else None
+        self.runs: dict[str, SpinRun] = {}
+        self.started_at = now_iso()
+        self.wall_s = 0.0
+        self._runner: SpinRunner | None = None
+        self._store: TrajectoryStore | None = None
+        self.store_count: int | None = None
+        self.saved_steps = 0
+        self.saved_plan_files = 0
+
+    def backend(self) -> Backend:
+        """The model behind the SPIN prompts: the session's backend, or the SPIN oracle for `oracle`."""
+        cfg = self.run.config
+        if cfg.resolved_backend() == "scripted":
+            if cfg.model != "oracle":
+                raise BackendError(f"--model {cfg.model}: the scripted runner has no SPIN counterpart; "
+                                   f"use --model oracle for the scripted SPIN check")
+            return SpinOracleBackend(self.scenarios.values())
+        return self.run.backend
+
+    def runner(self, need_store: bool) -> SpinRunner:
+        if self._runner is None:
+            self._runner = SpinRunner(self.backend(), self.run.config.decoding, rounds=self.rounds, top_k=self.top_k)
+        if need_store and self._runner.store is None:
+            self._store = open_store(self.store_url)
+            self.store_count = self._store.count()
+            self._runner.store = self._store
+        return self._runner
+
+    def ensure(self, items: list[tuple[str, str]]) -> None:
+        """Compute every run of `items` not computed yet (one batched SpinRunner.run), then save
+        trajectories and plan texts when asked and refresh the results-file section."""
+        todo = [(self.scenarios[sid], v) for sid, v in dict.fromkeys(items) if f"{sid}-{v}" not in self.runs]
+        if not todo:
+            return
+        runner = self.runner(need_store=any(VARIANT_SPECS[v].simulate for _, v in todo))
+        from tqdm import tqdm
+        capman = self.config.pluginmanager.getplugin("capturemanager")
+        started = time.perf_counter()
+        with capman.global_and_fixture_disabled() if capman else contextlib.nullcontext():
+            bar = tqdm(total=len(todo), desc="ToolUse.1 SPIN runs", unit="run", dynamic_ncols=True,
+                       disable=not self.run.config.progress or len(todo) < 2)
+            try:
+                done = runner.run(todo, on_finished=lambda _: bar.update(1))
+            finally:
+                bar.close()
+        self.wall_s += time.perf_counter() - started
+        for rec in done:
+            self.runs[rec.item_id] = rec
+        if self.save_url:
+            model_id = self.run.identity().get("model_id", self.run.config.model)
+            records = [r for rec in done for r in trajectory_records(
+                rec, self.scenarios[rec.scenario_id].question, f"{model_id}:{rec.variant}")]
+            with contextlib.closing(open_store(self.save_url)) as store:
+                self.saved_steps += store.add(records)
+        if self.save_plans is not None:
+            self.saved_plan_files += save_plan_texts(self.save_plans, done)
+        self.config.stash.setdefault(EXTRA_SECTIONS, {})[SECTION] = self.section(
+            [r.as_dict() for r in self.runs.values()])
+
+    def provenance(self) -> dict[str, Any]:
+        runner = self._runner
+        backend: dict[str, Any] = {}
+        if runner is not None:
+            try:
+                backend = runner.backend.provenance()
+            except Exception as e:  # provenance must never lose a finished run's results
+                backend = {"provenance_error": repr(e)}
+        return {
+            "model": self.run.identity(), "backend": backend, "decoding": self.run.config.decoding.as_dict(),
+            "max_new_tokens_by_role": ({r: d.max_new_tokens for r, d in runner.role_decoding.items()}
+                                       if runner else None),
+            "variants": list(dict.fromkeys(r.variant for r in self.runs.values())),
+            "rounds": self.rounds, "top_k": self.top_k,
+            "trajectory_store": mask_url(self.store_url) if self._store is not None else None,
+            "trajectory_store_records": self.store_count,
+            "save_trajectories": mask_url(self.save_url) if self.save_url else None,
+            "saved_steps": self.saved_steps,
+            "save_plans": str(self.save_plans) if self.save_plans else None, "saved_plan_files": self.saved_plan_files,
+            "scenarios": {"sha256": self.manifest.get("sha256"), "version": self.manifest.get("version"),
+                          "n_scenarios": self.manifest.get("n_scenarios")},
+            "batching": {"generate_calls": runner.generate_calls if runner else 0,
+                         "generated_prompts": runner.generated_prompts if runner else 0,
+                         "requested_prompts": runner.requested_prompts if runner else 0},
+            "wall_s": round(self.wall_s, 3), "started_at": self.started_at, "finished_at": now_iso(),
+        }
+
+    def section(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        return spin_section(records, self.provenance(), VARIANTS)
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
+# ----------------------------------------------------------------------------- fixtures
+
+class SpinItemError(Exception):
+    """The backend produced no answer for a prompt of this run; pytest reports it as an error."""
+
+
+@pytest.fixture
+def spin_record(request: pytest.FixtureRequest, spin_item: tuple[str, str]) -> SpinRun:
+    """The finished run of this item. All selected items are computed on the first call."""
+    config = request.config
+    session: SpinSession | None = config.stash.get(_SESSION, None)
+    if session is None:
+        pytest.skip("pass --model to run ToolUse.1 SPIN items")
+    sid, variant = spin_item
+    if f"{sid}-{variant}" not in session.runs:
+        batch = [spin_item] if hasattr(config, "workerinput") else (config.stash[_SELECTED] or [spin_item])
+        try:
+            session.ensure(batch)
+        except (BackendError, StoreError) as e:
+            pytest.exit(f"ToolUse.1 SPIN: {e}", returncode=4)
+    rec = session.runs[f"{sid}-{variant}"]
+    request.node.user_properties.append((RECORD_KEY, rec.as_dict()))
+    if rec.error_kind == "backend":
+        raise SpinItemError(f"{rec.item_id}: backend error (not a model failure): {rec.error}")
+    return rec
+
+
+def failure_message(rec: SpinRun) -> str:
+    """What a failing SPIN item says: outcome, reason, plan validity, executed steps, the answer."""
+    steps = "; ".join(f"#S{s.index} {s.call['name'] if s.call else s.agent}: "
+                      f"{'ok' if s.ok else 'FAILED ' + str(s.error)}" for s in rec.steps) or "none"
+    answer = rec.answer if rec.answer is None or len(rec.answer) <= 300 else rec.answer[:300] + "…"
+    return (f"{rec.item_id}: {rec.outcome}\n"
+            f"  reason  : {rec.reason}\n"
+            f"  plans   : {len(rec.plans)} ({rec.repair_rounds} repairs), valid={rec.plan_valid}, "
+            f"accepted prefix={rec.accepted_prefix}\n"
+            f"  executed: {steps}\n"
+            f"  answer  : {answer!r}")
+
+
+# ----------------------------------------------------------------------------- reporting
+
+class _SpinReporter:
+    """Controller side: collects run records from reports (also from xdist workers, whose stash the
+    controller cannot see), fills the section when the computing process was not this one, and prints
+    the SPIN summary."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.records: dict[str, dict[str, Any]] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for key, value in getattr(report, "user_properties", ()):
+            if key == RECORD_KEY and isinstance(value, dict):
+                self.records[value["item_id"]] = value   # keyed by item: reruns replace, never double-count
+
+    @pytest.hookimpl(tryfirst=True)   # before tooluse1.plugin's reporter writes the results file
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        spin: SpinSession | None = self.config.stash.get(_SESSION, None)
+        extra = self.config.stash.setdefault(EXTRA_SECTIONS, {})
+        if spin is not None and SECTION not in extra and self.records:   # xdist: runs were computed elsewhere
+            extra[SECTION] = spin.section(list(self.records.values()))
+        if spin is not None:
+            spin.close()
+
+    def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+        section = config.stash.get(EXTRA_SECTIONS, {}).get(SECTION)
+        if not section or not section["n_runs"]:
+            return
+        terminalreporter.section("ToolUse.1 SPIN summary")
+        terminalreporter.write_line(format_spin_summary(section))
+        results = benchmark_run(config)
+        if results is not None and results.config.results is not None:
+            terminalreporter.write_line(f"results file: {results.config.results} (section 'spin')")
