@@ -388,17 +388,20 @@ def _display_path(path: Path) -> str:
 
 # ----------------------------------------------------------------------------- build / freshness
 
-def render_jsonl(cases: Iterable[Case]) -> bytes:
-    """Canonical JSONL bytes: one case a line, sorted keys, UTF-8, in id order."""
-    lines = [json.dumps(c.as_dict(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-             for c in sorted(cases, key=lambda c: c.id)]
+def render_jsonl(entries: Iterable[Any]) -> bytes:
+    """Canonical JSONL bytes of cases (or scenarios): one `.as_dict()` a line, sorted keys, UTF-8, id order."""
+    lines = [json.dumps(e.as_dict(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+             for e in sorted(entries, key=lambda e: e.id)]
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def tally(values: Iterable[str]) -> dict[str, int]:
+    """Counts of each value, keys sorted (manifest counts)."""
+    return dict(sorted(Counter(values).items()))
 
 
 def counts(cases: list[Case]) -> dict[str, dict[str, int]]:
     """Counts by category, language, expectation, negative kind and difficulty (sorted keys)."""
-    def tally(values: Iterable[str]) -> dict[str, int]:
-        return dict(sorted(Counter(values).items()))
     return {
         "category": tally(c.category for c in cases),
         "lang": tally(c.lang for c in cases),

@@ -36,7 +36,7 @@ from collections import Counter
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 
 from tooluse1.corpus import (
@@ -51,6 +51,8 @@ from tooluse1.corpus import (
     _line,
     _Problems,
     load_yaml_entries,
+    render_jsonl,
+    tally,
 )
 from tooluse1.evaluator import same_value
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call, norm_text, to_number
@@ -409,17 +411,8 @@ def load_scenario_files(scenarios_dir: Path = SCENARIOS_DIR) -> list[Scenario]:
 
 # ----------------------------------------------------------------------------- build / freshness
 
-def render_jsonl(scenarios: Iterable[Scenario]) -> bytes:
-    """Canonical JSONL bytes: one scenario a line, sorted keys, UTF-8, in id order."""
-    lines = [json.dumps(s.as_dict(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-             for s in sorted(scenarios, key=lambda s: s.id)]
-    return ("\n".join(lines) + "\n").encode("utf-8")
-
-
 def counts(scenarios: list[Scenario]) -> dict[str, dict[str, int]]:
     """Counts by shape, language and language/shape (sorted keys)."""
-    def tally(values: Iterable[str]) -> dict[str, int]:
-        return dict(sorted(Counter(values).items()))
     return {"shape": tally(s.shape for s in scenarios), "lang": tally(s.lang for s in scenarios),
             "lang_shape": tally(f"{s.lang}/{s.shape}" for s in scenarios)}
 
