@@ -124,6 +124,13 @@ def run_worker(args: argparse.Namespace) -> dict:
                  "loadavg_before": os.getloadavg()}
     extra: dict = {}
     t_load = time.perf_counter()
+    partial = args.worker_out.with_suffix(".partial.jsonl").open("w")
+    clock = {"started": None}
+
+    def progress(record: dict) -> None:
+        """One line per finished item with its finish time, so a run cut off by --mode-timeout still counts."""
+        partial.write(json.dumps({**record, "t": time.perf_counter() - clock["started"]}) + "\n")
+        partial.flush()
 
     if args.mode in ("naive", "plain", "fast", "fast_full", "generate_batch"):
         from tooluse1.backends.transformers_backend import TransformersBackend
@@ -132,13 +139,13 @@ def run_worker(args: argparse.Namespace) -> dict:
                                       fast=args.mode in ("fast", "fast_full"))
         out["load_s"] = round(time.perf_counter() - t_load, 2)
         out["batch_size"] = batch
-        started = time.perf_counter()
+        started = clock["started"] = time.perf_counter()
         if args.mode == "naive":
-            records = _naive(backend, prompts, args.max_new_tokens)
+            records = _naive(backend, prompts, args.max_new_tokens, progress)
         elif args.mode == "generate_batch":
-            records, extra = _generate_batch(backend, prompts, args.max_new_tokens)
+            records, extra = _generate_batch(backend, prompts, args.max_new_tokens, args.cb_num_blocks)
         else:
-            completions = backend.generate(prompts, decoding)
+            completions = backend.generate(prompts, decoding, lambda c: progress(_record(c)))
             records = [_record(c) for c in completions]
             if backend.last_fast_stats is not None:
                 extra["fast_stats"] = backend.last_fast_stats.as_dict()
@@ -147,19 +154,21 @@ def run_worker(args: argparse.Namespace) -> dict:
     else:   # serve_cb / serve
         from tooluse1.backends.openai_backend import OpenAIBackend
         from tooluse1.serve import start_transformers_serve
+        cb_args = ("--cb-num-blocks", str(args.cb_num_blocks)) if args.mode == "serve_cb" else ()
         with start_transformers_serve(resolved.path, continuous_batching=args.mode == "serve_cb",
-                                      threads=args.threads, timeout_s=600) as server:
+                                      threads=args.threads, timeout_s=600, extra_args=cb_args) as server:
             out["load_s"] = round(time.perf_counter() - t_load, 2)
             sampler = RssSampler(server.pid)
             backend = OpenAIBackend(server.base_url, server.model, concurrency=args.concurrency,
                                     request_timeout=24 * 3600, max_retries=0)
             backend.check()
-            started = time.perf_counter()
-            completions = backend.generate(prompts, decoding)
+            started = clock["started"] = time.perf_counter()
+            completions = backend.generate(prompts, decoding, lambda c: progress(_record(c)))
             out["wall_s"] = time.perf_counter() - started
             out["server_peak_rss_mb"] = round(sampler.stop() / 2**20, 1)
             out["peak_rss_mb"] = round(_peak_rss_mb(), 1)
             out["concurrency"] = args.concurrency
+            out["server_args"] = list(cb_args)
             records = [_record(c) for c in completions]
             if any(r["completion_tokens"] is None for r in records):   # count with the model's tokenizer
                 from transformers import AutoTokenizer
@@ -180,7 +189,7 @@ def _record(c) -> dict:
             "completion_tokens": c.completion_tokens, "prompt_tokens": c.prompt_tokens, "error": c.error}
 
 
-def _naive(backend, prompts, max_new: int) -> list[dict]:
+def _naive(backend, prompts, max_new: int, progress) -> list[dict]:
     """What a quick script does: render, tokenize, ``model.generate`` one item at a time, decode."""
     import torch
     from transformers import GenerationConfig
@@ -194,17 +203,21 @@ def _naive(backend, prompts, max_new: int) -> list[dict]:
         text, reason, n, _ = backend.finish_row(out[0, ids.shape[1]:].tolist())
         records.append({"item_id": p.item_id, "text": text, "finish_reason": reason, "completion_tokens": n,
                         "prompt_tokens": ids.shape[1], "error": None})
+        progress(records[-1])
     return records
 
 
-def _generate_batch(backend, prompts, max_new: int) -> tuple[list[dict], dict]:
-    """transformers' continuous batching with prefix block sharing (candidate (2) of the design)."""
+def _generate_batch(backend, prompts, max_new: int, num_blocks: int) -> tuple[list[dict], dict]:
+    """transformers' continuous batching with prefix block sharing (candidate (2) of the design).
+
+    ``num_blocks`` caps its paged KV cache (on CPU it otherwise sizes itself from free RAM: 11 GB for
+    the 135M model here)."""
     import torch
     from transformers import GenerationConfig
     from transformers.generation.configuration_utils import ContinuousBatchingConfig
     gen = GenerationConfig(do_sample=False, max_new_tokens=max_new, eos_token_id=list(backend.stop_ids),
                            pad_token_id=backend.pad.token_id)
-    cb = ContinuousBatchingConfig(allow_block_sharing=True)
+    cb = ContinuousBatchingConfig(allow_block_sharing=True, num_blocks=num_blocks)
     inputs = [backend._encode(p) for p in prompts]
     with torch.inference_mode():
         outputs = backend.model.generate_batch(inputs=inputs, generation_config=gen,
@@ -219,7 +232,7 @@ def _generate_batch(backend, prompts, max_new: int) -> tuple[list[dict], dict]:
         text, reason, n, _ = backend.finish_row(generated)
         records.append({"item_id": p.item_id, "text": text, "finish_reason": reason, "completion_tokens": n,
                         "prompt_tokens": len(inputs[i]), "error": None})
-    return records, {"continuous_batching_config": {"allow_block_sharing": True}}
+    return records, {"continuous_batching_config": {"allow_block_sharing": True, "num_blocks": num_blocks}}
 
 
 # ----------------------------------------------------------------------------------------- orchestration
@@ -244,8 +257,15 @@ def main() -> None:
     ap.add_argument("--plain-batch", type=int, default=8)
     ap.add_argument("--fast-batch", type=int, default=32)
     ap.add_argument("--concurrency", type=int, default=16, help="requests in flight for the serve modes")
+    ap.add_argument("--cb-num-blocks", type=int, default=256,
+                    help="paged KV cache blocks (256 tokens each) for serve_cb and generate_batch")
+    ap.add_argument("--mode-timeout", type=float, default=None,
+                    help="seconds per mode; a mode cut off is reported from the items it finished")
     ap.add_argument("--modes", default="naive,plain,fast,serve_cb")
     ap.add_argument("--out", type=Path, default=None, help="JSON results file (default: stdout only)")
+    ap.add_argument("--reuse", type=Path, default=None,
+                    help="an earlier results file: its complete modes measured with the same settings are kept, "
+                         "not rerun (a long benchmark resumes mode by mode)")
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--worker-out", type=Path, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -269,21 +289,37 @@ def main() -> None:
                     "subset": {"cases": [c.id for c in chosen], "items": len(chosen) * len(PROTOCOLS),
                                "categories": sorted({c.category for c in chosen}),
                                "languages": sorted({c.lang for c in chosen})},
+                    "mode_settings": {k: getattr(args, k) for k in MODE_SETTINGS_USED},
                     "cpu_count": os.cpu_count(), "modes": {}}
+    reusable = _reusable_modes(args.reuse, report) if args.reuse else {}
     for mode in modes:
+        if mode in reusable:
+            report["modes"][mode] = reusable[mode] | {"reused_from": str(args.reuse)}
+            print(f"[bench] {mode}: kept from {args.reuse}", file=sys.stderr, flush=True)
+            continue
         tmp = Path(f"/tmp/bench_generation_{os.getpid()}_{mode}.json")
         cmd = [sys.executable, __file__, "--worker", mode, "--worker-out", str(tmp),
                *sum(([f"--{k.replace('_', '-')}", str(v)] for k, v in vars(args).items()
                      if k in ("model", "dtype", "max_new_tokens", "cases", "threads", "plain_batch", "fast_batch",
-                              "concurrency")), [])]
+                              "concurrency", "cb_num_blocks")), [])]
         print(f"[bench] {mode}: running (load {os.getloadavg()[0]:.2f}) ...", file=sys.stderr, flush=True)
         env = {**os.environ, "OMP_NUM_THREADS": str(args.threads), "MKL_NUM_THREADS": str(args.threads)}
-        proc = subprocess.run(cmd, env=env)
-        if proc.returncode != 0 or not tmp.exists():
-            report["modes"][mode] = {"error": f"worker exited with {proc.returncode}"}
-            continue
-        result = json.loads(tmp.read_text())
-        tmp.unlink()
+        partial = tmp.with_suffix(".partial.jsonl")
+        proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+        try:
+            proc.wait(timeout=args.mode_timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)     # the worker and its server, if any
+            proc.wait()
+        if tmp.exists():
+            result = json.loads(tmp.read_text())
+            tmp.unlink()
+        else:
+            result = _partial_result(mode, partial, args, proc.returncode)
+            if result is None:
+                report["modes"][mode] = {"error": f"worker exited with {proc.returncode}, nothing finished"}
+                continue
+        partial.unlink(missing_ok=True)
         result["verdicts"] = grade_records(result["records"], cases_by_id)
         result["items_per_s"] = result["items"] / result["wall_s"]
         result["gen_tokens_per_s"] = result["generated_tokens"] / result["wall_s"]
@@ -303,6 +339,43 @@ def main() -> None:
     print(markdown_table(report))
 
 
+SAME_SETTINGS = ("model", "dtype", "threads", "max_new_tokens", "corpus_sha256", "subset")
+MODE_SETTINGS = {"naive": (), "plain": ("plain_batch",), "fast": ("fast_batch",), "fast_full": ("fast_batch",),
+                 "serve_cb": ("concurrency", "cb_num_blocks"), "serve": ("concurrency",),
+                 "generate_batch": ("cb_num_blocks",)}
+MODE_SETTINGS_USED = sorted({k for keys in MODE_SETTINGS.values() for k in keys})
+
+
+def _reusable_modes(path: Path, report: dict) -> dict:
+    """Complete modes of an earlier report measured with this run's settings (model, dtype, threads, budget,
+    corpus, subset, and the mode's own batch/concurrency settings); anything else is rerun. A mode cut off by
+    --mode-timeout is never reused."""
+    old = json.loads(path.read_text())
+    differ = [k for k in SAME_SETTINGS if old.get(k) != report[k]]
+    if differ:
+        print(f"[bench] --reuse {path}: {', '.join(differ)} differ; rerunning every mode", file=sys.stderr)
+        return {}
+    old_mode_settings = old.get("mode_settings", {})
+    return {m: r for m, r in old.get("modes", {}).items()
+            if "records" in r and not r.get("partial")
+            and all(old_mode_settings.get(k) == report["mode_settings"][k] for k in MODE_SETTINGS[m])}
+
+
+def _partial_result(mode: str, partial: Path, args: argparse.Namespace, returncode: int) -> dict | None:
+    """A mode cut off by --mode-timeout: rates from the items it finished (wall = last finish time)."""
+    if not partial.exists():
+        return None
+    records = [json.loads(line) for line in partial.read_text().splitlines() if line.strip()]
+    if not records:
+        return None
+    return {"mode": mode, "items": len(records), "threads": args.threads, "partial": True,
+            "note": f"cut off after {args.mode_timeout} s (exit {returncode}); rates from the finished items",
+            "wall_s": max(r["t"] for r in records), "loadavg_before": None,
+            "loadavg_after": list(os.getloadavg()), "peak_rss_mb": None,
+            "generated_tokens": sum(r["completion_tokens"] or 0 for r in records),
+            "errors": sum(1 for r in records if r["finish_reason"] == "error"), "records": records}
+
+
 def _write(report: dict, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=1, ensure_ascii=False))
@@ -317,13 +390,16 @@ def _compare(report: dict) -> None:
             continue
         r["pass_rate"] = sum(1 for v in r["verdicts"] if v) / len(r["verdicts"])
         if base and "records" in base and name != "fast_full":
-            pairs = list(zip(base["verdicts"], r["verdicts"]))
-            r["agreement_with_naive"] = sum(1 for a, b in pairs if a == b) / len(pairs)
-            r["identical_text_with_naive"] = sum(
-                1 for a, b in zip(base["records"], r["records"]) if a["text"] == b["text"]) / len(pairs)
-            r["speedup_vs_naive"] = base["wall_s"] / r["wall_s"] * (r["items"] / base["items"])
+            # matched by item id (a mode cut off by --mode-timeout has finished only some items)
+            ref = {rec["item_id"]: (rec, v) for rec, v in zip(base["records"], base["verdicts"])}
+            pairs = [(ref[rec["item_id"]], (rec, v)) for rec, v in zip(r["records"], r["verdicts"])
+                     if rec["item_id"] in ref]
+            r["agreement_with_naive"] = sum(1 for (_, a), (_, b) in pairs if a == b) / len(pairs)
+            r["identical_text_with_naive"] = sum(1 for (a, _), (b, _) in pairs if a["text"] == b["text"]) / len(pairs)
+            r["disagreements_with_naive"] = [b["item_id"] for (a, va), (b, vb) in pairs if va != vb]
+            r["speedup_vs_naive"] = r["items_per_s"] / base["items_per_s"]
         if "plain" in modes and "records" in modes["plain"] and name != "fast_full":
-            r["speedup_vs_plain"] = modes["plain"]["wall_s"] / r["wall_s"] * (r["items"] / modes["plain"]["items"])
+            r["speedup_vs_plain"] = r["items_per_s"] / modes["plain"]["items_per_s"]
         # Full corpus (564 items) at the subset's items/s; fast_full is measured directly.
         r["full_run_estimate_s"] = r["wall_s"] if name == "fast_full" else 564 / r["items_per_s"]
 
@@ -340,14 +416,17 @@ def markdown_table(report: dict) -> str:
         if "records" not in r:
             lines.append(f"| {LABELS[name]} | error: {r.get('error')} |" + " |" * 11)
             continue
-        rss = f"{r['peak_rss_mb']:.0f}" + (f" + server {r['server_peak_rss_mb']:.0f}" if "server_peak_rss_mb" in r else "")
+        rss = (f"{r['peak_rss_mb']:.0f}" if r.get("peak_rss_mb") else "-") + \
+            (f" + server {r['server_peak_rss_mb']:.0f}" if "server_peak_rss_mb" in r else "")
+        load = (f"{r['loadavg_before'][0]:.1f}" if r.get("loadavg_before") else "?") + \
+            f"->{r['loadavg_after'][0]:.1f}"
+        label = LABELS[name] + (" (cut off, finished items only)" if r.get("partial") else "")
         fmt = lambda k, f="{:.2f}x": f.format(r[k]) if k in r else "-"  # noqa: E731
         lines.append(
-            f"| {LABELS[name]} | {r['items']} | {r['wall_s']:.0f} | {r['items_per_s']:.4f} | "
+            f"| {label} | {r['items']} | {r['wall_s']:.0f} | {r['items_per_s']:.4f} | "
             f"{r['gen_tokens_per_s']:.1f} | {fmt('speedup_vs_naive')} | {fmt('speedup_vs_plain')} | "
             f"{fmt('agreement_with_naive', '{:.1%}')} | {fmt('identical_text_with_naive', '{:.1%}')} | "
-            f"{r['pass_rate']:.1%} | {rss} | {r['full_run_estimate_s'] / 60:.0f} min | "
-            f"{r['loadavg_before'][0]:.1f}->{r['loadavg_after'][0]:.1f} |")
+            f"{r['pass_rate']:.1%} | {rss} | {r['full_run_estimate_s'] / 60:.0f} min | {load} |")
     lines += ["", f"Command: `{report['command']}`"]
     return "\n".join(lines)
 

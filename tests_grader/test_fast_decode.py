@@ -1,33 +1,31 @@
 """The fast decoding path (shared-prefix KV cache + refilled decode batch) against the plain batch-1 path.
 
 Real model: SmolLM2-135M in fp32 on CPU, one torch thread (shared machines; see test_transformers_backend).
-36 benchmark items (12 cases x 3 protocols) chosen to exercise every kind of prefix group: four cases from
-the big 9-tool group (one of them multi-step, so history turns are in the prompt), four pairs of cases that
-share a smaller tool set, and one case whose tool set is unique (a group of one). 48 new tokens.
+30 benchmark items (10 cases x 3 protocols) chosen to exercise every kind of prefix group: two cases from
+the big 9-tool group (one of them multi-step, so history turns are in the prompt), three pairs of cases that
+share a smaller tool set, and two cases whose tool sets are unique (groups of one). 48 new tokens.
 """
 from __future__ import annotations
 
 import pytest
 
 from tooluse1.backends.base import Completion, DecodingConfig
-from tooluse1.backends.fast_decode import FastGreedyDecoder, common_prefix_len, plan_groups, unsupported_reason
+from tooluse1.backends.fast_decode import (FastGreedyDecoder, common_prefix_len, plan_chunks, plan_groups,
+                                          unsupported_reason)
 from tooluse1.backends.transformers_backend import TransformersBackend
 from tooluse1.corpus import load_corpus
 from tooluse1.harness import RunConfig, open_backend
 from tooluse1.models import resolve_model
 from tooluse1.prompts import PROTOCOLS, render
 
-CASE_IDS = (
-    # the 9-tool group (155 cases per protocol in the corpus)
-    "multi_step-en-001", "get_weather-ru-001", "negative-en-001", "translate-en-001",
-    # pairs of cases sharing a tool set
-    "calculator-en-009", "calculator-ru-004", "clarification-ru-005", "save_note-en-002",
-    "clarification-ru-006", "get_time-en-002", "convert_currency-en-005", "convert_currency-ru-005",
-    # a tool set no other case has
-    "negative-ru-014",
-)
+BIG = ("multi_step-en-001", "negative-en-001")                                # all 9 tools offered
+PAIRS = ("calculator-en-009", "calculator-ru-004", "clarification-ru-005", "save_note-en-002",
+         "convert_currency-en-005", "convert_currency-ru-005")                  # two cases per tool set
+SINGLE = ("negative-ru-014", "get_weather-en-003")                              # tool sets of their own
+CASE_IDS = BIG + PAIRS + SINGLE
+GROUPS_PER_PROTOCOL = 1 + len(PAIRS) // 2 + len(SINGLE)
 MAX_NEW = 48
-SLOTS = 4
+SLOTS = 6
 # item_id -> why the fast path's text may legitimately differ from the batch-1 reference. Empty: on these
 # items (fp32) every output is identical. A near-tie flipped by float rounding would be documented here.
 KNOWN_DIFFERENCES: dict[str, str] = {}
@@ -123,12 +121,21 @@ def test_on_complete_once_per_item_as_each_finishes(prompts, fast_run):
 
 
 def test_slots_are_refilled_and_prefixes_shared(prompts, fast_run):
-    _, _, stats, total_steps = fast_run
+    out, _, stats, total_steps = fast_run
     groups = {p.shared_prefix_key for p in prompts}
-    assert stats.groups == len(groups) == 3 * 6          # per protocol: the big group, four pairs, one single
-    assert stats.prefix_prefills == len(groups)          # each shared prefix encoded exactly once
-    # Every item's own prefill covered only its suffix: far fewer tokens than the full prompts.
-    assert stats.prefix_tokens + stats.suffix_tokens < stats.prompt_tokens / 2
+    assert stats.groups == len(groups) == 3 * GROUPS_PER_PROTOCOL
+    # Each shared prefix encoded exactly once; a group of one has nothing to share (one full forward).
+    assert stats.prefix_prefills == len(groups) - 3 * len(SINGLE)
+    # Each group's prefix was encoded once and each item prefilled only its own suffix: the tokens encoded are
+    # the prompt tokens minus the prefix every further member of a group reused.
+    reused: dict[str, list[int]] = {}
+    for p, c in zip(prompts, out):
+        reused.setdefault(p.shared_prefix_key, []).append(c.extra["shared_prefix_tokens"])
+    for lps in reused.values():
+        assert len(set(lps)) == 1 and (lps[0] > 100 if len(lps) > 1 else lps[0] == 0)
+    saved = sum(lps[0] * (len(lps) - 1) for lps in reused.values())
+    assert stats.prefix_tokens + stats.suffix_tokens == stats.prompt_tokens - saved
+    assert saved > stats.prompt_tokens / 3
     assert stats.admissions > SLOTS and stats.max_active == SLOTS
     assert stats.decode_steps == total_steps
     # Rows left the batch as they finished: fewer row-steps than SLOTS-wide steps throughout.
@@ -154,7 +161,8 @@ def test_run_config_default_uses_the_fast_path(small_model):
 
 
 def test_one_new_token_never_enters_a_decode_row(fast_backend, prompts):
-    out = fast_backend.generate(prompts[:6], DecodingConfig(max_new_tokens=1))
+    pair = [p for p in prompts if p.case_id in PAIRS[:2]]                     # short prompts, 3 groups of 2
+    out = fast_backend.generate(pair, DecodingConfig(max_new_tokens=1))
     assert all(c.completion_tokens <= 1 for c in out)
     assert fast_backend.last_fast_stats.admissions == 0 and fast_backend.last_fast_stats.decode_steps == 0
 
@@ -189,11 +197,23 @@ def test_plan_groups_caps_prefix_splits_prefixless_groups_and_orders_work():
     # "a": common prefix [1, 2, 3] capped at min length - 1 = 2, so row 2 still prefills one token.
     (a,) = by_key["a"]
     assert a.prefix_len == 2 and a.members == [0, 1, 2]             # longest suffix first
-    # "b": no common token, so no shared prefix: split into singletons (each prefills all but its last token).
-    assert sorted((g.members, g.prefix_len) for g in by_key["b"]) == [([3], 1), ([4], 2)]
+    assert [i for chunk in a.chunks for i in chunk] == a.members
+    # "b": no common token, so no shared prefix: split into singletons, prefilled whole.
+    assert sorted((g.members, g.prefix_len) for g in by_key["b"]) == [([3], 0), ([4], 0)]
     (c,) = by_key["c"]
-    assert c.prefix_len == 5
+    assert c.prefix_len == 0 and c.chunks == [[5]]
     assert groups[0].key == "c"                                      # longest prompt first
+
+
+def test_plan_chunks_splits_off_long_suffixes_and_respects_the_row_limit():
+    # One long history suffix must not pad six short ones to its length.
+    assert plan_chunks([200, 20, 20, 20, 20, 20, 20], max_rows=8, overhead=32) == [1, 6]
+    # Equal lengths: as few forwards as the row limit allows.
+    sizes = plan_chunks([10] * 10, max_rows=4, overhead=32)
+    assert sum(sizes) == 10 and len(sizes) == 3 and max(sizes) <= 4
+    # Similar lengths stay together when another forward costs more than the padding it saves.
+    assert plan_chunks([24, 23, 22, 21], max_rows=8, overhead=32) == [4]
+    assert plan_chunks([], max_rows=4) == []
 
 
 def test_unsupported_models_are_named():

@@ -50,7 +50,7 @@ def check_records(doc: dict, n: int, protocols: set[str]) -> None:
 def test_small_model_transformers_backend_all_protocols(tmp_path):
     results = tmp_path / "r.json"
     out = bench("--model", "smollm2", "-k", FEW, "--max-new-tokens", "32", "--batch-size", "4",
-                "--results", str(results))
+                "--threads", "1", "--results", str(results))
     assert out.returncode in (0, 1), out.stdout[-3000:] + out.stderr[-3000:]   # 1 = some items failed
     assert "ToolUse.1 summary" in out.stdout
     doc = json.loads(results.read_text(encoding="utf-8"))
@@ -58,6 +58,7 @@ def test_small_model_transformers_backend_all_protocols(tmp_path):
     prov = doc["provenance"]
     assert prov["model"]["revision"] == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
     assert len(prov["backend"]["chat_template_sha256"]) == 64
+    assert prov["backend"]["threads"] == 1                                   # --threads reached torch
     assert prov["decoding"] == {"max_new_tokens": 32, "temperature": 0.0, "do_sample": False}
     assert prov["libraries"]["transformers"] and prov["libraries"]["torch"]
     # Failed items explain themselves in the terminal.

@@ -35,6 +35,7 @@ class RunConfig:
     max_new_tokens: int = 256
     dtype: str = "float32"
     device: str = "cpu"
+    threads: int | None = None            # transformers: torch CPU threads (None: torch's default, one per core)
     concurrency: int = 8
     request_timeout: float = 120.0
     max_retries: int = 5                  # openai: retries of 429/5xx/timeouts/dropped connections per request
@@ -119,7 +120,7 @@ def open_backend(config: RunConfig, cases: dict[str, Case]) -> Backend:
         from tooluse1.backends.transformers_backend import TransformersBackend
         from tooluse1.models import resolve_model
         return TransformersBackend(resolve_model(config.model), dtype=config.dtype, device=config.device,
-                                   batch_size=config.batch_size, fast=config.fast)
+                                   batch_size=config.batch_size, threads=config.threads, fast=config.fast)
     raise BackendError(f"--backend {config.backend}: unknown backend; use one of {', '.join(BACKENDS)}")
 
 

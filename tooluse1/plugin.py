@@ -49,6 +49,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--max-new-tokens", type=int, default=256)
     g.addoption("--dtype", default="float32", help="transformers dtype: float32 | bfloat16 | float16 | auto")
     g.addoption("--device", default="cpu", help="transformers device: cpu | cuda | cuda:N")
+    g.addoption("--threads", type=int, default=None,
+                help="transformers on CPU: torch threads (default: one per physical core)")
     g.addoption("--concurrency", type=int, default=8, help="openai backend: requests in flight")
     g.addoption("--request-timeout", type=float, default=120.0, help="openai backend: seconds per request")
     g.addoption("--max-retries", type=int, default=5,
@@ -71,7 +73,7 @@ def _config(config: pytest.Config) -> RunConfig | None:
     return RunConfig(model=opt("--model"), backend=opt("--backend"), base_url=opt("--base-url"),
                      api_key_env=opt("--api-key-env"), protocols=protocols, batch_size=opt("--batch-size"),
                      max_new_tokens=opt("--max-new-tokens"), dtype=opt("--dtype"), device=opt("--device"),
-                     concurrency=opt("--concurrency"), request_timeout=opt("--request-timeout"),
+                     threads=opt("--threads"), concurrency=opt("--concurrency"), request_timeout=opt("--request-timeout"),
                      max_retries=opt("--max-retries"),
                      fast=not opt("--no-fast"),
                      resume=Path(opt("--resume")) if opt("--resume") else None,

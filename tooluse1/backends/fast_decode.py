@@ -10,14 +10,15 @@ ago. Here:
    token boundaries, so the text is never split). It is prefilled once (batch 1), and its KV cache is reused
    by every member; only each member's own suffix is prefilled. The prefix is capped one token short of the
    shortest member, so every member prefills at least one token and gets the logits of its first answer token
-   from its own forward pass.
+   from its own forward pass. A group of one has nothing to share and is prefilled whole, in one forward.
 2. **Suffix prefill in chunks.** Up to ``prefill_rows`` members of a group are prefilled together over the
-   (broadcast) prefix cache. Their suffixes differ in length, so each row is padded *between* prefix and
-   suffix: ``[prefix | pad ... pad | suffix]``. The pad columns get attention-mask 0 (nobody attends to
-   them), and the real suffix tokens get position ids that continue from the prefix length (``Lp, Lp+1,
-   ...``), exactly the positions they have in the unsplit prompt; every row's last real token sits in the
-   last column, so ``logits_to_keep=1`` gives each row's next-token logits. Pad queries still see the
-   (non-empty) prefix, so no query row is fully masked and no NaN can arise.
+   (broadcast) prefix cache; members are sorted by suffix length and cut where padding would cost more than
+   another forward pass (``plan_chunks``). Suffixes in a chunk differ in length, so each row is padded
+   *between* prefix and suffix: ``[prefix | pad ... pad | suffix]``. The pad columns get attention-mask 0
+   (nobody attends to them), and the real suffix tokens get position ids that continue from the prefix
+   length (``Lp, Lp+1, ...``), exactly the positions they have in the unsplit prompt; every row's last real
+   token sits in the last column, so ``logits_to_keep=1`` gives each row's next-token logits. Pad queries
+   still see the (non-empty) prefix, so no query row is fully masked and no NaN can arise.
 3. **A refilled decode batch.** Decoding runs on ``slots`` rows of a preallocated KV buffer (one per layer,
    ``[slots, kv_heads, capacity, head_dim]``, zero-filled so masked columns are finite). Each row holds one
    item, *dense and left-aligned*: its prompt KV (prefix copy + its suffix KV, pad columns dropped) in
@@ -81,23 +82,54 @@ def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
     return n
 
 
+# A forward pass costs about as much as this many extra tokens beyond its real work (reading every weight
+# once, per-call overhead); used to decide when splitting a suffix chunk is worth one more forward.
+CHUNK_OVERHEAD_TOKENS = 32
+
+
 @dataclass
 class PrefixGroup:
-    """Items that share one prefilled prefix: ``members`` (indices into the run's rows) in admission order."""
+    """Items that share one prefilled prefix: ``members`` (indices into the run's rows) in admission order,
+    cut into ``chunks`` (consecutive runs of members whose suffixes are prefilled in one forward)."""
 
     key: str
     members: list[int]
     prefix_len: int
+    chunks: list[list[int]] = field(default_factory=list)
 
 
-def plan_groups(rows: Sequence[Sequence[int]], keys: Sequence[str]) -> list[PrefixGroup]:
-    """Group rows by key, give each group its token-level shared prefix, and order the work.
+def plan_chunks(suffix_lens: Sequence[int], max_rows: int, overhead: int = CHUNK_OVERHEAD_TOKENS) -> list[int]:
+    """Cut suffixes sorted longest-first into consecutive chunks of at most ``max_rows``, minimising the
+    padded work: a chunk costs ``rows x its longest suffix + overhead`` tokens (exact dynamic programming).
+
+    One long suffix (a multi-step history) no longer pads a whole chunk of short ones to its length; tiny
+    chunks are avoided because each forward also pays ``overhead``. Returns the chunk sizes, in order.
+    """
+    n = len(suffix_lens)
+    best = [0] + [None] * n          # best[j]: cost of the first j suffixes
+    cut = [0] * (n + 1)
+    for j in range(1, n + 1):
+        for i in range(max(0, j - max_rows), j):
+            cost = best[i] + (j - i) * suffix_lens[i] + overhead   # suffix_lens[i] is the chunk's longest
+            if best[j] is None or cost < best[j]:
+                best[j], cut[j] = cost, i
+    sizes, j = [], n
+    while j > 0:
+        sizes.append(j - cut[j])
+        j = cut[j]
+    return sizes[::-1]
+
+
+def plan_groups(rows: Sequence[Sequence[int]], keys: Sequence[str], max_chunk_rows: int = 8) -> list[PrefixGroup]:
+    """Group rows by key, give each group its token-level shared prefix, and plan the work.
 
     The prefix is the longest common token prefix of the group, capped at ``min(len) - 1`` so that every row
-    prefills at least its last token (whose logits give the first answer token). A group of several rows whose
-    prefix would be empty is split into singletons (a chunk of rows with no prefix would contain fully masked
-    pad queries). Members are ordered by suffix length, longest first (less padding per prefill chunk, stable
-    by index); groups by their longest row, longest first (the largest memory need shows up first).
+    prefills at least its last token (whose logits give the first answer token). A group of one shares
+    nothing: its prefix is empty and its whole prompt is prefilled as its suffix in one forward. A group of
+    several rows whose prefix would be empty is split into such singletons (a chunk of rows with no prefix
+    would contain fully masked pad queries). Members are ordered by suffix length, longest first (stable by
+    index), and cut into prefill chunks of at most ``max_chunk_rows`` (``plan_chunks``); groups are ordered
+    by their longest row, longest first (the largest memory need shows up first).
     """
     by_key: dict[str, list[int]] = {}
     for i, key in enumerate(keys):
@@ -106,11 +138,17 @@ def plan_groups(rows: Sequence[Sequence[int]], keys: Sequence[str]) -> list[Pref
     for key, members in by_key.items():
         member_rows = [rows[i] for i in members]
         lp = min(common_prefix_len(member_rows), min(len(r) for r in member_rows) - 1)
-        if lp <= 0 and len(members) > 1:
-            groups += [PrefixGroup(key, [i], len(rows[i]) - 1) for i in members]
+        if len(members) == 1:
+            lp = 0                       # nothing to share: the whole prompt is the suffix, one forward
+        elif lp <= 0:
+            groups += [PrefixGroup(key, [i], 0) for i in members]
             continue
         members.sort(key=lambda i: (-(len(rows[i]) - lp), i))
         groups.append(PrefixGroup(key, members, max(lp, 0)))
+    for g in groups:
+        sizes = plan_chunks([len(rows[i]) - g.prefix_len for i in g.members], max_chunk_rows)
+        starts = [sum(sizes[:k]) for k in range(len(sizes))]
+        g.chunks = [g.members[a:a + size] for a, size in zip(starts, sizes)]
     groups.sort(key=lambda g: (-max(len(rows[i]) for i in g.members), g.members[0]))
     return groups
 
@@ -131,7 +169,7 @@ class FastStats:
     """Counters of one ``FastGreedyDecoder.run`` (tests check them; the benchmark prints them)."""
 
     groups: int = 0
-    prefix_prefills: int = 0          # one batch-1 forward per group with a non-empty prefix
+    prefix_prefills: int = 0          # one batch-1 forward per group of two or more (a non-empty prefix)
     prefix_tokens: int = 0            # tokens those forwards encoded (each shared prefix once)
     suffix_prefills: int = 0          # chunk forwards
     suffix_tokens: int = 0            # real suffix tokens prefilled
@@ -299,7 +337,7 @@ class FastGreedyDecoder:
             for i, r in enumerate(rows):
                 on_finish(FinishedRow(i, [], 0.0, 0, len(r)))
             return stats
-        groups = plan_groups(rows, keys)
+        groups = plan_groups(rows, keys, self.prefill_rows)
         stats.groups = len(groups)
         stats.capacity = max(len(r) for r in rows) + max_new_tokens
         with torch.inference_mode():
@@ -313,7 +351,7 @@ class FastGreedyDecoder:
 
     def _loop(self, rows: list[list[int]], groups: list[PrefixGroup], max_new: int, cache: SlotCache,
               stats: FastStats, on_finish: Callable[[FinishedRow], None]) -> None:
-        pending = deque((g, deque(g.members)) for g in groups)   # groups not yet fully prefilled
+        pending = deque((g, deque(g.chunks)) for g in groups)    # groups not yet fully prefilled
         ready: deque[_Ready] = deque()
         active: list[_Row] = []          # active[r] lives in cache row r (always rows 0..len-1)
         prefix_kv: list[tuple[torch.Tensor, torch.Tensor]] | None = None
@@ -327,11 +365,11 @@ class FastGreedyDecoder:
             while len(active) < self.slots and (ready or pending):
                 if not ready:
                     group, todo = pending[0]
-                    if len(todo) == len(group.members):        # the group's first chunk: encode its prefix
+                    if len(todo) == len(group.chunks):         # the group's first chunk: encode its prefix
                         prefix_kv, prefix_share = self._prefill_prefix(rows[group.members[0]][:group.prefix_len],
                                                                        stats)
                         prefix_share /= len(group.members)
-                    chunk = [todo.popleft() for _ in range(min(self.prefill_rows, len(todo)))]
+                    chunk = todo.popleft()
                     ready.extend(self._prefill_suffixes(rows, chunk, group.prefix_len, prefix_kv, prefix_share,
                                                         stats))
                     if not todo:
