@@ -19,9 +19,13 @@ test: $(STAMP)
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The full benchmark (564 items) on the embedded default model, resumable; results in results/.
+# pytest exits 1 when items fail; for a measurement that is a result, not an error, so a complete run is a
+# success here unless BENCH_ARGS asks for a --min-score gate.
 bench: $(STAMP)
 	HF_HUB_OFFLINE=1 $(BIN)/python -m tooluse1 run --model default --protocol all \
-	  --results results/tooluse1-default.json --resume results/tooluse1-default.resume.jsonl $(BENCH_ARGS)
+	  --results results/tooluse1-default.json --resume results/tooluse1-default.resume.jsonl $(BENCH_ARGS); \
+	rc=$$?; case "$$rc:$(BENCH_ARGS)" in 1:*--min-score*) ;; 1:*) echo "make bench: run complete;" \
+	  "failed items are the model's failures (results/tooluse1-default.json)"; rc=0 ;; esac; exit $$rc
 
 selftest: $(STAMP)
 	$(BIN)/python -m tooluse1 selftest

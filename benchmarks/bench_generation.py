@@ -1,7 +1,9 @@
 """Generation speed of the ways to run the benchmark's model on CPU, on one stratified subset, same machine.
 
-    python benchmarks/bench_generation.py --model default --max-new-tokens 256 --threads 2 \
+    python benchmarks/bench_generation.py --model default --max-new-tokens 256 --threads 1 \
         --modes naive,plain,fast,serve_cb --out benchmarks/results/bench_generation.json
+
+(add ``--reuse FILE`` to keep the finished modes of an earlier report measured with the same settings)
 
 Modes (each runs in its own subprocess, so its peak RSS is its own; model load time is excluded from its
 wall time and reported separately):
