@@ -10,13 +10,13 @@ from __future__ import annotations
 import pytest
 
 from tooluse1.backends.base import Completion, DecodingConfig
-from tooluse1.backends.fast_decode import (FastGreedyDecoder, common_prefix_len, plan_chunks, plan_groups,
+from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Row, common_prefix_len, plan_chunks, plan_groups,
                                           unsupported_reason)
 from tooluse1.backends.transformers_backend import TransformersBackend
 from tooluse1.corpus import load_corpus
 from tooluse1.harness import RunConfig, open_backend
 from tooluse1.models import resolve_model
-from tooluse1.prompts import PROTOCOLS, render
+from tooluse1.prompts import PROTOCOLS, Prompt, render
 
 BIG = ("multi_step-en-001", "negative-en-001")                                # all 9 tools offered
 PAIRS = ("calculator-en-009", "calculator-ru-004", "clarification-ru-005", "save_note-en-002",
@@ -58,13 +58,15 @@ def reference(small_model, prompts) -> list[Completion]:
 def fast_run(fast_backend, prompts, monkeypatch_module):
     """The fast run, recording each on_complete call with the number of decode steps taken so far."""
     steps = {"n": 0}
-    original = FastGreedyDecoder._decode_step
 
-    def counting_step(self, *args, **kwargs):
-        steps["n"] += 1
-        return original(self, *args, **kwargs)
+    def counting(original):
+        def step(self, *args, **kwargs):
+            steps["n"] += 1
+            return original(self, *args, **kwargs)
+        return step
 
-    monkeypatch_module.setattr(FastGreedyDecoder, "_decode_step", counting_step)
+    for name in ("_decode_step", "_verify_step"):       # a plain step, or one that verifies drafts
+        monkeypatch_module.setattr(FastGreedyDecoder, name, counting(getattr(FastGreedyDecoder, name)))
     calls: list[tuple[Completion, int]] = []
     out = fast_backend.generate(prompts, DecodingConfig(max_new_tokens=MAX_NEW),
                                 on_complete=lambda c: calls.append((c, steps["n"])))
@@ -142,6 +144,23 @@ def test_slots_are_refilled_and_prefixes_shared(prompts, fast_run):
     assert stats.decode_row_steps < SLOTS * stats.decode_steps
 
 
+def test_repetition_loops_are_decoded_with_verified_drafts(fast_backend, small_model):
+    """A thin batch of answers that repeat themselves: drafts are accepted, the output is unchanged."""
+    asks = ["Write the letters a b c a b c a b c a b c and continue the pattern for a long time.",
+            "List the word 'apple' on 30 lines."]
+    prompts = [Prompt(item_id=f"loop-{i}-plain", case_id=f"loop-{i}", protocol="plain",
+                      messages=({"role": "user", "content": a},)) for i, a in enumerate(asks)]
+    config = DecodingConfig(max_new_tokens=64)
+    out = fast_backend.generate(prompts, config)
+    stats = fast_backend.last_fast_stats
+    assert stats.draft_steps > 0 and stats.draft_accepted > 20
+    # Fewer steps than the longest answer has tokens: impossible at one token per row and step.
+    assert stats.decode_steps < max(c.completion_tokens for c in out)
+    ref = TransformersBackend(small_model, dtype="float32", threads=1, reference_batch1=True)
+    assert [(c.text, c.finish_reason) for c in out] == \
+           [(c.text, c.finish_reason) for c in ref.generate(prompts, config)]
+
+
 def test_no_fast_flag_gives_the_plain_path(small_model):
     plain = open_backend(RunConfig(model="smollm2", fast=False, batch_size=2), {})
     try:
@@ -214,6 +233,17 @@ def test_plan_chunks_splits_off_long_suffixes_and_respects_the_row_limit():
     # Similar lengths stay together when another forward costs more than the padding it saves.
     assert plan_chunks([24, 23, 22, 21], max_rows=8, overhead=32) == [4]
     assert plan_chunks([], max_rows=4) == []
+
+
+def test_answer_lookup_drafts():
+    row = _Row(0, 0, [1, 2, 3, 4, 5, 1, 2, 3], 0.0, 0, 0)
+    assert row.drafts(4) == [4, 5, 1, 2]            # (1, 2, 3) occurred before: what followed it
+    assert row.drafts(0) == []
+    row.generated += [9, 9, 9]
+    assert row.drafts(3) == [9]                     # no earlier (9, 9, 9); the latest earlier (9, 9) -> 9
+    loop = _Row(0, 0, [7, 8, 7, 8, 7], 0.0, 0, 0)
+    assert loop.drafts(5) == [8, 7]                 # a loop continues itself, as far as it is known
+    assert _Row(0, 0, [1, 2, 5], 0.0, 0, 0).drafts(3) == []
 
 
 def test_unsupported_models_are_named():

@@ -29,6 +29,14 @@ ago. Here:
    reaches ``max_new_tokens`` it leaves at once (its callback fires), and the next prefilled item takes its
    row; when nothing is left to admit, the last row moves into the hole so the active rows stay
    contiguous and the batch shrinks instead of computing dead rows.
+4. **Verified drafts on a thin batch.** With at most ``DRAFT_MAX_ROWS`` rows active, a step is bound by
+   reading the weights, so extra query tokens are nearly free. Each row then proposes up to
+   ``DRAFT_TOKENS`` tokens by lookup in its own answer (what followed the latest earlier occurrence of its
+   last 3 or 2 tokens: an answer that repeats itself, e.g. a loop running to the token limit), and one
+   forward verifies them: row r feeds ``[last, d1 .. dk]`` at positions ``len_r ..``, and keeps the
+   greedy tokens up to the first draft that differs from the model's own choice. The kept tokens are the
+   ones plain greedy decoding would produce; the rejected drafts' cache columns lie beyond the row's
+   length, so they are closed by the mask and overwritten later.
 
 Result: the same greedy tokens as encoding each whole prompt alone, up to float rounding (matrix-product
 shapes differ between batchings, which can flip a near-tie; the same caveat as any batched decoding).
@@ -81,6 +89,11 @@ def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
             return j
     return n
 
+
+# Prompt-lookup drafts (module doc, point 4): how many tokens a row may propose, and the batch size up to which
+# verifying them costs about as much as a plain step.
+DRAFT_TOKENS = 8
+DRAFT_MAX_ROWS = 8
 
 # A forward pass costs about as much as this many extra tokens beyond its real work (reading every weight
 # once, per-call overhead); used to decide when splitting a suffix chunk is worth one more forward.
@@ -177,7 +190,9 @@ class FastStats:
     prompt_tokens: int = 0            # sum of full prompt lengths (what a plain path would prefill)
     admissions: int = 0               # items that entered a decode row
     decode_steps: int = 0
-    decode_row_steps: int = 0         # sum over steps of active rows (= tokens decoded)
+    decode_row_steps: int = 0         # sum over steps of active rows
+    draft_steps: int = 0              # decode steps that verified drafts
+    draft_accepted: int = 0           # draft tokens kept (tokens gained over one token per row and step)
     max_active: int = 0
     slots: int = 0
     capacity: int = 0                 # KV buffer columns per row
@@ -217,10 +232,12 @@ class _SlotLayer(CacheLayerMixin):
 
     def update(self, key_states: torch.Tensor, value_states: torch.Tensor, *args: Any,
                **kwargs: Any) -> tuple[torch.Tensor, torch.Tensor]:
-        # key_states: [n, kv_heads, 1, head_dim] for the n active rows (rows 0..n-1 of the buffer).
-        n, st = key_states.shape[0], self._state
-        self.keys[st.rows, :, st.write_pos] = key_states[:, :, -1]
-        self.values[st.rows, :, st.write_pos] = value_states[:, :, -1]
+        # key_states: [n, kv_heads, q, head_dim] for the n active rows (rows 0..n-1 of the buffer); row r's
+        # j-th query token goes to column write_pos[r] + j.
+        n, q, st = key_states.shape[0], key_states.shape[2], self._state
+        cols = st.write_pos[:, None] + torch.arange(q, device=st.write_pos.device)[None, :]
+        self.keys[st.rows[:, None], :, cols] = key_states.transpose(1, 2)
+        self.values[st.rows[:, None], :, cols] = value_states.transpose(1, 2)
         return self.keys[:n, :, :st.width], self.values[:n, :, :st.width]
 
     def get_mask_sizes(self, query_length: int) -> tuple[int, int]:
@@ -245,6 +262,10 @@ class SlotCache(Cache):
         super().__init__(layers=[_SlotLayer(torch.zeros(shape, dtype=dtype, device=device),
                                             torch.zeros(shape, dtype=dtype, device=device), self.state)
                                  for _ in range(num_layers)])
+
+    @property
+    def capacity(self) -> int:
+        return self.layers[0].keys.shape[2]
 
     @property
     def nbytes(self) -> int:
@@ -293,6 +314,23 @@ class _Row:
     cost_s: float
     prefix_len: int
     suffix_len: int
+
+    def drafts(self, k: int) -> list[int]:
+        """Up to ``k`` tokens that followed the latest earlier occurrence of this row's last 3 (else 2)
+        generated tokens in its answer so far; [] when there is none. Only the answer is searched: on CPU
+        a rejected draft costs real work (every query token goes through the lm_head), and matches in a long
+        system prompt are mostly chance, while an answer that repeats itself keeps repeating."""
+        if k <= 0:
+            return []
+        seq = self.generated
+        for n in (3, 2):
+            if len(seq) <= n:
+                continue
+            tail = seq[-n:]
+            for i in range(len(seq) - n - 1, -1, -1):
+                if seq[i:i + n] == tail:
+                    return seq[i + n:i + n + k]
+        return []
 
 
 class FastGreedyDecoder:
@@ -389,9 +427,17 @@ class FastGreedyDecoder:
             if not active:
                 break
 
-            # 2. One decode step for rows 0..n-1.
+            # 2. One decode step for rows 0..n-1 (with drafts to verify when the batch is thin).
+            drafts = [[] for _ in active]
+            if len(active) <= DRAFT_MAX_ROWS:
+                room = cache.capacity - max(row.length for row in active) - 1
+                drafts = [row.drafts(min(DRAFT_TOKENS, room, max_new - len(row.generated) - 1)) for row in active]
             started = time.perf_counter()
-            next_tokens = self._decode_step(active, cache)
+            if any(drafts):
+                new_tokens = self._verify_step(active, drafts, cache)
+                stats.draft_steps += 1
+            else:
+                new_tokens = [[t] for t in self._decode_step(active, cache)]
             elapsed = time.perf_counter() - started
             stats.decode_s += elapsed
             stats.decode_steps += 1
@@ -400,12 +446,15 @@ class FastGreedyDecoder:
 
             # 3. Record tokens; finished rows leave now, their callbacks fire now.
             done: list[int] = []
-            for r, (row, token) in enumerate(zip(active, next_tokens)):
+            for r, (row, tokens) in enumerate(zip(active, new_tokens)):
                 row.cost_s += elapsed / len(active)
-                row.length += 1                      # the token fed this step is now in the cache
-                row.generated.append(token)
-                if token in self.stop_ids or len(row.generated) >= max_new:
-                    done.append(r)
+                for j, token in enumerate(tokens):
+                    row.length += 1                  # the token fed before this one is now in the cache
+                    row.generated.append(token)
+                    stats.draft_accepted += j > 0
+                    if token in self.stop_ids or len(row.generated) >= max_new:
+                        done.append(r)
+                        break
             for r in reversed(done):                 # highest first, so moves never touch a finished row
                 finish(active[r])
                 last = len(active) - 1
@@ -476,6 +525,40 @@ class FastGreedyDecoder:
         stats.prefill_s += elapsed
         return [_Ready(i, prefix_kv, lp, kv, ls, int(tok), prefix_share + elapsed / n)
                 for i, kv, ls, tok in zip(chunk, suffix_kv, lens, first_tokens)]
+
+    def _verify_step(self, active: list[_Row], drafts: list[list[int]], cache: SlotCache) -> list[list[int]]:
+        """Feed each row ``[last token, *its drafts]`` (padded to a common length q) at its own positions and
+        return, per row, the greedy tokens the model produces up to and including the first one that does
+        not confirm a draft: 1 .. len(drafts)+1 tokens, exactly what step-by-step greedy decoding gives.
+
+        Query j of row r sits at position ``length_r + j`` and attends columns ``0 .. length_r + j`` of its
+        row. Padding queries (rows with fewer drafts) write beyond what the row keeps and are ignored.
+        """
+        n = len(active)
+        q = 1 + max(len(d) for d in drafts)
+        lengths = torch.tensor([row.length for row in active], dtype=torch.long, device=self.device)
+        width = max(row.length for row in active) + q
+        st = cache.state
+        st.write_pos, st.rows, st.width = lengths, torch.arange(n, device=self.device), width
+        offsets = torch.arange(q, device=self.device)
+        positions = lengths[:, None] + offsets[None, :]                                   # [n, q]
+        columns = torch.arange(width, device=self.device)
+        mask = torch.full((n, 1, q, width), self._closed, dtype=self.dtype, device=self.device)
+        mask.masked_fill_((columns[None, None, :] <= positions[:, :, None])[:, None], 0.0)
+        fed = [[row.generated[-1], *d] for row, d in zip(active, drafts)]
+        input_ids = torch.tensor([f + [f[-1]] * (q - len(f)) for f in fed], dtype=torch.long, device=self.device)
+        out = self.model(input_ids=input_ids, attention_mask=mask, position_ids=positions,
+                         cache=cache, use_cache=True, logits_to_keep=q)
+        choices = out.logits.argmax(dim=-1).tolist()                                      # [n, q]
+        kept: list[list[int]] = []
+        for d, chosen in zip(drafts, choices):
+            tokens = [chosen[0]]
+            for j, draft in enumerate(d):
+                if draft != tokens[-1]:
+                    break
+                tokens.append(chosen[j + 1])
+            kept.append(tokens)
+        return kept
 
     def _decode_step(self, active: list[_Row], cache: SlotCache) -> list[int]:
         """Feed each active row its last token at its own position; return each row's next token.
