@@ -65,8 +65,7 @@ def fast_run(fast_backend, prompts, monkeypatch_module):
             return original(self, *args, **kwargs)
         return step
 
-    for name in ("_decode_step", "_verify_step"):       # a plain step, or one that verifies drafts
-        monkeypatch_module.setattr(FastGreedyDecoder, name, counting(getattr(FastGreedyDecoder, name)))
+    monkeypatch_module.setattr(FastGreedyDecoder, "_decode_step", counting(FastGreedyDecoder._decode_step))
     calls: list[tuple[Completion, int]] = []
     out = fast_backend.generate(prompts, DecodingConfig(max_new_tokens=MAX_NEW),
                                 on_complete=lambda c: calls.append((c, steps["n"])))

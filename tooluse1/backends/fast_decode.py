@@ -433,11 +433,8 @@ class FastGreedyDecoder:
                 room = cache.capacity - max(row.length for row in active) - 1
                 drafts = [row.drafts(min(DRAFT_TOKENS, room, max_new - len(row.generated) - 1)) for row in active]
             started = time.perf_counter()
-            if any(drafts):
-                new_tokens = self._verify_step(active, drafts, cache)
-                stats.draft_steps += 1
-            else:
-                new_tokens = [[t] for t in self._decode_step(active, cache)]
+            new_tokens = self._decode_step(active, drafts, cache)
+            stats.draft_steps += any(drafts)
             elapsed = time.perf_counter() - started
             stats.decode_s += elapsed
             stats.decode_steps += 1
@@ -526,13 +523,16 @@ class FastGreedyDecoder:
         return [_Ready(i, prefix_kv, lp, kv, ls, int(tok), prefix_share + elapsed / n)
                 for i, kv, ls, tok in zip(chunk, suffix_kv, lens, first_tokens)]
 
-    def _verify_step(self, active: list[_Row], drafts: list[list[int]], cache: SlotCache) -> list[list[int]]:
+    def _decode_step(self, active: list[_Row], drafts: list[list[int]], cache: SlotCache) -> list[list[int]]:
         """Feed each row ``[last token, *its drafts]`` (padded to a common length q) at its own positions and
         return, per row, the greedy tokens the model produces up to and including the first one that does
         not confirm a draft: 1 .. len(drafts)+1 tokens, exactly what step-by-step greedy decoding gives.
+        Without drafts (q = 1) this is a plain decode step: one new token per row.
 
-        Query j of row r sits at position ``length_r + j`` and attends columns ``0 .. length_r + j`` of its
-        row. Padding queries (rows with fewer drafts) write beyond what the row keeps and are ignored.
+        Query j of row r sits at position ``length_r + j`` (its index in the unsplit sequence), its K/V goes
+        to column ``length_r + j`` of cache row r, and it attends columns ``0 .. length_r + j`` of that row
+        only (columns beyond a shorter row's end hold stale or zero data). Padding queries (rows with fewer
+        drafts) write beyond what the row keeps and are ignored.
         """
         n = len(active)
         q = 1 + max(len(d) for d in drafts)
@@ -559,23 +559,3 @@ class FastGreedyDecoder:
                 tokens.append(chosen[j + 1])
             kept.append(tokens)
         return kept
-
-    def _decode_step(self, active: list[_Row], cache: SlotCache) -> list[int]:
-        """Feed each active row its last token at its own position; return each row's next token.
-
-        Row r's token goes to position ``length_r`` (its index in the unsplit sequence) and is written to
-        column ``length_r`` of cache row r. The additive mask opens columns ``0..length_r`` of row r and closes
-        the rest up to the common width (columns beyond a shorter row's end hold stale or zero data).
-        """
-        n = len(active)
-        lengths = torch.tensor([row.length for row in active], dtype=torch.long, device=self.device)
-        width = max(row.length for row in active) + 1
-        st = cache.state
-        st.write_pos, st.rows, st.width = lengths, torch.arange(n, device=self.device), width
-        columns = torch.arange(width, device=self.device)
-        mask = torch.full((n, 1, 1, width), self._closed, dtype=self.dtype, device=self.device)
-        mask.masked_fill_((columns[None, :] <= lengths[:, None])[:, None, None, :], 0.0)
-        input_ids = torch.tensor([[row.generated[-1]] for row in active], dtype=torch.long, device=self.device)
-        out = self.model(input_ids=input_ids, attention_mask=mask, position_ids=lengths[:, None],
-                         cache=cache, use_cache=True, logits_to_keep=1)
-        return out.logits[:, -1, :].argmax(dim=-1).tolist()
