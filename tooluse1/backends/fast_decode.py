@@ -10,7 +10,12 @@ ago. Here:
    token boundaries, so the text is never split). It is prefilled once (batch 1), and its KV cache is reused
    by every member; only each member's own suffix is prefilled. The prefix is capped one token short of the
    shortest member, so every member prefills at least one token and gets the logits of its first answer token
-   from its own forward pass. A group of one has nothing to share and is prefilled whole, in one forward.
+   from its own forward pass. A group of one is prefilled whole, in one forward.
+   **Across groups**, too: groups differ in their offered tools, not in the protocol instructions before
+   them, so each batch-1 encoding (a group's prefix, a singleton's prompt) starts from the KV of its longest
+   common token prefix with the previous one and feeds only the rest, at the positions that follow. Groups
+   run in sorted token order, which makes the previous encoding the best one to start from (``group_tokens``);
+   only one encoding is kept. On the full corpus this cuts the prefilled tokens from 55,222 to 37,939.
 2. **Suffix prefill in chunks.** Up to ``prefill_rows`` members of a group are prefilled together over the
    (broadcast) prefix cache; members are sorted by suffix length and cut where padding would cost more than
    another forward pass (``plan_chunks``). Suffixes in a chunk differ in length, so each row is padded
@@ -29,14 +34,16 @@ ago. Here:
    reaches ``max_new_tokens`` it leaves at once (its callback fires), and the next prefilled item takes its
    row; when nothing is left to admit, the last row moves into the hole so the active rows stay
    contiguous and the batch shrinks instead of computing dead rows.
-4. **Verified drafts on a thin batch.** With at most ``DRAFT_MAX_ROWS`` rows active, a step is bound by
-   reading the weights, so extra query tokens are nearly free. Each row then proposes up to
-   ``DRAFT_TOKENS`` tokens by lookup in its own answer (what followed the latest earlier occurrence of its
-   last 3 or 2 tokens: an answer that repeats itself, e.g. a loop running to the token limit), and one
-   forward verifies them: row r feeds ``[last, d1 .. dk]`` at positions ``len_r ..``, and keeps the
-   greedy tokens up to the first draft that differs from the model's own choice. The kept tokens are the
-   ones plain greedy decoding would produce; the rejected drafts' cache columns lie beyond the row's
-   length, so they are closed by the mask and overwritten later.
+4. **Verified drafts.** Each row proposes up to ``DRAFT_TOKENS`` tokens by lookup in its own answer: what
+   followed the latest earlier occurrence of its last 3 or 2 tokens, continued cyclically (an answer that
+   repeats itself, e.g. a loop running to the token limit, is predicted as far as asked). One forward
+   verifies them: row r feeds ``[last, d1 .. dk]`` at positions ``len_r ..``, and keeps the greedy tokens up
+   to the first draft that differs from the model's own choice. The kept tokens are the ones plain greedy
+   decoding would produce; the rejected drafts' cache columns lie beyond the row's length, so they are
+   closed by the mask and overwritten later. Every row of a step feeds the same number q of query tokens
+   (the batch is rectangular), so drafts are not free: the step picks the q with the most expected tokens
+   per unit of cost (``choose_draft_width``), from each row's record of accepted drafts. A thin batch of
+   looping rows gets long drafts; a full batch of ordinary answers gets none.
 
 Result: the same greedy tokens as encoding each whole prompt alone, up to float rounding (matrix-product
 shapes differ between batchings, which can flip a near-tie; the same caveat as any batched decoding).
@@ -90,10 +97,12 @@ def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
     return n
 
 
-# Prompt-lookup drafts (module doc, point 4): how many tokens a row may propose, and the batch size up to which
-# verifying them costs about as much as a plain step.
-DRAFT_TOKENS = 8
-DRAFT_MAX_ROWS = 8
+# Prompt-lookup drafts (module doc, point 4): how many tokens a row may propose at most, and what a decode step
+# costs beyond its query tokens, in query tokens. Measured for the default model on one CPU thread: a step
+# costs about 0.56 s + 37 ms per query token (reading every weight once dominates a thin step), i.e. the
+# overhead of ~15 query tokens. A GPU step is nearly flat in the query count, where a larger value fits.
+DRAFT_TOKENS = 16
+STEP_OVERHEAD_TOKENS = 15
 
 # A forward pass costs about as much as this many extra tokens beyond its real work (reading every weight
 # once, per-call overhead); used to decide when splitting a suffix chunk is worth one more forward.
@@ -142,7 +151,7 @@ def plan_groups(rows: Sequence[Sequence[int]], keys: Sequence[str], max_chunk_ro
     several rows whose prefix would be empty is split into such singletons (a chunk of rows with no prefix
     would contain fully masked pad queries). Members are ordered by suffix length, longest first (stable by
     index), and cut into prefill chunks of at most ``max_chunk_rows`` (``plan_chunks``); groups are ordered
-    by their longest row, longest first (the largest memory need shows up first).
+    by ``group_tokens`` (sorted token lists), so that each group shares the most with the one before it.
     """
     by_key: dict[str, list[int]] = {}
     for i, key in enumerate(keys):
@@ -162,8 +171,18 @@ def plan_groups(rows: Sequence[Sequence[int]], keys: Sequence[str], max_chunk_ro
         sizes = plan_chunks([len(rows[i]) - g.prefix_len for i in g.members], max_chunk_rows)
         starts = [sum(sizes[:k]) for k in range(len(sizes))]
         g.chunks = [g.members[a:a + size] for a, size in zip(starts, sizes)]
-    groups.sort(key=lambda g: (-max(len(rows[i]) for i in g.members), g.members[0]))
+    groups.sort(key=lambda g: (group_tokens(rows, g), g.members[0]))
     return groups
+
+
+def group_tokens(rows: Sequence[Sequence[int]], group: PrefixGroup) -> list[int]:
+    """The tokens a group encodes outside its suffix chunks: its shared prefix, or a singleton's whole prompt.
+
+    Groups run in the sorted order of these lists, because then the longest common prefix a group has with
+    any group before it is the one it has with its immediate predecessor: keeping only the last encoded
+    sequence's KV (``_PrefixReuse``) lets every group skip the most tokens any earlier group could offer."""
+    row = rows[group.members[0]]
+    return list(row) if len(group.members) == 1 else list(row[:group.prefix_len])
 
 
 @dataclass
@@ -173,8 +192,8 @@ class FinishedRow:
     index: int
     generated: list[int]
     cost_s: float
-    prefix_len: int
-    suffix_len: int
+    shared_len: int       # prompt tokens whose KV came from a shared encoding (a group prefix, a neighbour)
+    own_len: int          # prompt tokens prefilled for this item alone
 
 
 @dataclass
@@ -184,8 +203,10 @@ class FastStats:
     groups: int = 0
     prefix_prefills: int = 0          # one batch-1 forward per group of two or more (a non-empty prefix)
     prefix_tokens: int = 0            # tokens those forwards encoded (each shared prefix once)
+    single_prefills: int = 0          # one batch-1 forward per group of one (its whole prompt)
+    reused_tokens: int = 0            # prefix / single-prompt tokens taken from the previous such encoding
     suffix_prefills: int = 0          # chunk forwards
-    suffix_tokens: int = 0            # real suffix tokens prefilled
+    suffix_tokens: int = 0            # tokens prefilled for one item alone (chunk suffixes, singletons' own)
     suffix_pad_tokens: int = 0        # pad columns between prefix and suffix in those chunks
     prompt_tokens: int = 0            # sum of full prompt lengths (what a plain path would prefill)
     admissions: int = 0               # items that entered a decode row
@@ -291,15 +312,39 @@ class SlotCache(Cache):
 
 # ----------------------------------------------------------------------------------------- the decoder
 
+KV = list[tuple[torch.Tensor, torch.Tensor]]     # per layer (key, value), each [kv_heads, length, head_dim]
+
+
+@dataclass
+class _Encoded:
+    """The KV of the last sequence encoded at batch 1 (a group's prefix or a singleton's prompt): the next
+    such encoding starts from its longest common prefix with it instead of from scratch."""
+
+    tokens: list[int] = field(default_factory=list)
+    kv: KV = field(default_factory=list)
+
+
+@dataclass
+class _GroupWork:
+    """A group not yet fully prefilled: the chunks left, and once encoded, its prefix KV and per-member share
+    of the prefix's cost."""
+
+    group: PrefixGroup
+    todo: deque[list[int]]
+    prefix_kv: KV | None = None
+    prefix_share: float = 0.0
+
+
 @dataclass
 class _Ready:
-    """A prefilled item waiting for a decode row."""
+    """A prefilled item waiting for a decode row: ``kv_parts`` (KV pieces and their lengths, concatenated into
+    the row in order), ``shared_len`` prompt tokens taken from a shared encoding and ``own_len`` prefilled
+    for this item alone (together its prompt)."""
 
     index: int
-    prefix: list[tuple[torch.Tensor, torch.Tensor]] | None   # the group's prefix KV, [kv_heads, Lp, dim]
-    prefix_len: int
-    suffix: list[tuple[torch.Tensor, torch.Tensor]]          # its own suffix KV, [kv_heads, Ls, dim]
-    suffix_len: int
+    kv_parts: list[tuple[KV, int]]
+    shared_len: int
+    own_len: int
     first_token: int
     cost_s: float
 
@@ -312,14 +357,16 @@ class _Row:
     length: int
     generated: list[int]
     cost_s: float
-    prefix_len: int
-    suffix_len: int
+    shared_len: int
+    own_len: int
+    drafts_checked: int = 0      # draft tokens compared with the model's choice (accepted + rejected)
+    drafts_accepted: int = 0
 
     def drafts(self, k: int) -> list[int]:
-        """Up to ``k`` tokens that followed the latest earlier occurrence of this row's last 3 (else 2)
-        generated tokens in its answer so far; [] when there is none. Only the answer is searched: on CPU
-        a rejected draft costs real work (every query token goes through the lm_head), and matches in a long
-        system prompt are mostly chance, while an answer that repeats itself keeps repeating."""
+        """``k`` tokens predicted from this row's answer so far, or [] when it has no repeat: what followed
+        the latest earlier occurrence of its last 3 (else 2) generated tokens, continued cyclically past the
+        end (a loop of period p seen once predicts itself indefinitely). Only the answer is searched: matches
+        in a long system prompt are mostly chance, while an answer that repeats itself keeps repeating."""
         if k <= 0:
             return []
         seq = self.generated
@@ -329,8 +376,38 @@ class _Row:
             tail = seq[-n:]
             for i in range(len(seq) - n - 1, -1, -1):
                 if seq[i:i + n] == tail:
-                    return seq[i + n:i + n + k]
+                    extended = list(seq)
+                    for j in range(k):      # index i + n + j is always already known (i + n < len(seq))
+                        extended.append(extended[i + n + j])
+                    return extended[len(seq):]
         return []
+
+    @property
+    def acceptance(self) -> float:
+        """Estimated chance that this row's next draft token is accepted, given the previous one was (Laplace
+        estimate from its record: 1/2 before any draft was checked, near 1 for a loop)."""
+        return (self.drafts_accepted + 1) / (self.drafts_checked + 2)
+
+    def record_drafts(self, fed: int, accepted: int) -> None:
+        """Count a verification of ``fed`` draft tokens of which the first ``accepted`` were kept."""
+        self.drafts_accepted += accepted
+        self.drafts_checked += accepted + (accepted < fed)
+
+
+def choose_draft_width(proposals: Sequence[Sequence[int]], acceptance: Sequence[float],
+                       overhead: int = STEP_OVERHEAD_TOKENS) -> int:
+    """The number of query tokens per row (1 = no drafts) that maximises expected new tokens per unit of step
+    cost. A step of n rows with q query tokens each costs ``overhead + n * q`` (rows with shorter drafts are
+    padded to q); row r is expected to gain ``p + p^2 + ... + p^m`` extra tokens, m = min(len(drafts), q - 1),
+    p its acceptance (each draft token counts only if all before it were accepted)."""
+    n = len(proposals)
+    best_width, best_rate = 1, n / (overhead + n)
+    for width in range(2, 2 + max((len(d) for d in proposals), default=0)):
+        gain = sum(sum(p ** j for j in range(1, min(len(d), width - 1) + 1)) for d, p in zip(proposals, acceptance))
+        rate = (n + gain) / (overhead + n * width)
+        if rate > best_rate:
+            best_width, best_rate = width, rate
+    return best_width
 
 
 class FastGreedyDecoder:
@@ -338,7 +415,8 @@ class FastGreedyDecoder:
 
     ``slots``: rows decoded together. ``prefill_rows``: members of a group prefilled per chunk (default
     ``slots``). Memory: the model, a KV buffer of ``slots x capacity`` tokens (``capacity`` = longest prompt
-    + ``max_new_tokens``), one group's prefix KV, and at most ``prefill_rows`` pending suffix KVs.
+    + ``max_new_tokens``), the latest batch-1 encoding (a group's prefix or a singleton's prompt), and at
+    most ``prefill_rows`` pending suffix KVs.
     """
 
     def __init__(self, model: Any, stop_ids: Sequence[int], pad_id: int, slots: int,
@@ -389,49 +467,38 @@ class FastGreedyDecoder:
 
     def _loop(self, rows: list[list[int]], groups: list[PrefixGroup], max_new: int, cache: SlotCache,
               stats: FastStats, on_finish: Callable[[FinishedRow], None]) -> None:
-        pending = deque((g, deque(g.chunks)) for g in groups)    # groups not yet fully prefilled
+        pending = deque(_GroupWork(g, deque(g.chunks)) for g in groups)    # groups not yet fully prefilled
         ready: deque[_Ready] = deque()
         active: list[_Row] = []          # active[r] lives in cache row r (always rows 0..len-1)
-        prefix_kv: list[tuple[torch.Tensor, torch.Tensor]] | None = None
-        prefix_share = 0.0               # prefix prefill time charged to each member of the current group
+        last = _Encoded()                # the latest batch-1 encoding, reused by the next one
 
         def finish(row: _Row) -> None:
-            on_finish(FinishedRow(row.index, row.generated, row.cost_s, row.prefix_len, row.suffix_len))
+            on_finish(FinishedRow(row.index, row.generated, row.cost_s, row.shared_len, row.own_len))
 
         while True:
-            # 1. Fill free rows: admit prefilled items, prefilling the next chunk when none is waiting.
+            # 1. Fill free rows: admit prefilled items, prefilling the next piece of work when none is waiting.
             while len(active) < self.slots and (ready or pending):
                 if not ready:
-                    group, todo = pending[0]
-                    if len(todo) == len(group.chunks):         # the group's first chunk: encode its prefix
-                        prefix_kv, prefix_share = self._prefill_prefix(rows[group.members[0]][:group.prefix_len],
-                                                                       stats)
-                        prefix_share /= len(group.members)
-                    chunk = todo.popleft()
-                    ready.extend(self._prefill_suffixes(rows, chunk, group.prefix_len, prefix_kv, prefix_share,
-                                                        stats))
-                    if not todo:
-                        pending.popleft()
-                        prefix_kv = None       # the ready items keep their own reference until admitted
+                    ready.extend(self._prefill_next(pending[0], rows, last, stats))
+                    if not pending[0].todo:
+                        pending.popleft()      # the ready items keep their own reference to the prefix KV
                 item = ready.popleft()
-                row = _Row(item.index, item.prefix_len + item.suffix_len, [item.first_token], item.cost_s,
-                           item.prefix_len, item.suffix_len)
+                row = _Row(item.index, item.shared_len + item.own_len, [item.first_token], item.cost_s,
+                           item.shared_len, item.own_len)
                 if item.first_token in self.stop_ids or max_new == 1:
                     finish(row)                # done after the prefill: never takes a decode row
                     continue
-                parts = ([(item.prefix, item.prefix_len)] if item.prefix is not None else []) + \
-                        [(item.suffix, item.suffix_len)]
-                cache.write_row(len(active), parts)
+                cache.write_row(len(active), item.kv_parts)
                 active.append(row)
                 stats.admissions += 1
             if not active:
                 break
 
             # 2. One decode step for rows 0..n-1 (with drafts to verify when the batch is thin).
-            drafts = [[] for _ in active]
-            if len(active) <= DRAFT_MAX_ROWS:
-                room = cache.capacity - max(row.length for row in active) - 1
-                drafts = [row.drafts(min(DRAFT_TOKENS, room, max_new - len(row.generated) - 1)) for row in active]
+            room = cache.capacity - max(row.length for row in active) - 1
+            proposals = [row.drafts(min(DRAFT_TOKENS, room, max_new - len(row.generated) - 1)) for row in active]
+            width = choose_draft_width(proposals, [row.acceptance for row in active])
+            drafts = [d[:width - 1] for d in proposals]
             started = time.perf_counter()
             new_tokens = self._decode_step(active, drafts, cache)
             stats.draft_steps += any(drafts)
@@ -443,8 +510,9 @@ class FastGreedyDecoder:
 
             # 3. Record tokens; finished rows leave now, their callbacks fire now.
             done: list[int] = []
-            for r, (row, tokens) in enumerate(zip(active, new_tokens)):
+            for r, (row, tokens, fed) in enumerate(zip(active, new_tokens, drafts)):
                 row.cost_s += elapsed / len(active)
+                row.record_drafts(len(fed), len(tokens) - 1)
                 for j, token in enumerate(tokens):
                     row.length += 1                  # the token fed before this one is now in the cache
                     row.generated.append(token)
@@ -454,33 +522,70 @@ class FastGreedyDecoder:
                         break
             for r in reversed(done):                 # highest first, so moves never touch a finished row
                 finish(active[r])
-                last = len(active) - 1
-                if r != last:                        # keep active rows contiguous: the last row fills the hole
-                    cache.move_row(last, r, active[last].length)
-                    active[r] = active[last]
+                last_row = len(active) - 1
+                if r != last_row:                    # keep active rows contiguous: the last row fills the hole
+                    cache.move_row(last_row, r, active[last_row].length)
+                    active[r] = active[last_row]
                 active.pop()
+
+    def _prefill_next(self, work: _GroupWork, rows: list[list[int]], last: _Encoded,
+                      stats: FastStats) -> list[_Ready]:
+        """Prefill the next piece of ``work`` and pop it from ``work.todo``: a group of one is its whole prompt
+        (one batch-1 forward over what ``last`` shares with it); a larger group's next suffix chunk, after
+        encoding the group's prefix when this is its first chunk."""
+        group = work.group
+        if len(group.members) == 1:
+            (index,) = work.todo.popleft()
+            started = time.perf_counter()
+            reused, first_token = self._encode(rows[index], last, logits=True)
+            elapsed = time.perf_counter() - started
+            stats.single_prefills += 1
+            stats.reused_tokens += reused
+            stats.suffix_tokens += len(rows[index]) - reused
+            stats.prefill_s += elapsed
+            return [_Ready(index, [(last.kv, len(rows[index]))], reused, len(rows[index]) - reused,
+                           first_token, elapsed)]
+        if work.prefix_kv is None:
+            started = time.perf_counter()
+            reused, _ = self._encode(rows[group.members[0]][:group.prefix_len], last, logits=False)
+            elapsed = time.perf_counter() - started
+            work.prefix_kv = last.kv
+            work.prefix_share = elapsed / len(group.members)
+            stats.prefix_prefills += 1
+            stats.reused_tokens += reused
+            stats.prefix_tokens += group.prefix_len - reused
+            stats.prefill_s += elapsed
+        return self._prefill_suffixes(rows, work.todo.popleft(), group.prefix_len, work.prefix_kv,
+                                      work.prefix_share, stats)
 
     # -- forward passes -------------------------------------------------------------------------------------
 
-    def _prefill_prefix(self, prefix: list[int], stats: FastStats
-                        ) -> tuple[list[tuple[torch.Tensor, torch.Tensor]] | None, float]:
-        """The prefix's KV per layer (``[kv_heads, Lp, dim]``) from one batch-1 forward, and its wall time."""
-        if not prefix:
-            return None, 0.0
-        started = time.perf_counter()
-        cache = DynamicCache(config=self.model.config)
-        ids = torch.tensor([prefix], dtype=torch.long, device=self.device)
-        self.model(input_ids=ids, cache=cache, use_cache=True, logits_to_keep=1)
-        kv = [(layer.keys[0], layer.values[0]) for layer in cache.layers]
-        elapsed = time.perf_counter() - started
-        stats.prefix_prefills += 1
-        stats.prefix_tokens += len(prefix)
-        stats.prefill_s += elapsed
-        return kv, elapsed
+    def _encode(self, tokens: list[int], last: _Encoded, logits: bool) -> tuple[int, int | None]:
+        """Encode ``tokens`` at batch 1, starting from the KV of their longest common prefix with ``last``
+        (positions continue from there, as in one forward over all of them), and make them the new ``last``.
 
-    def _prefill_suffixes(self, rows: list[list[int]], chunk: list[int], lp: int,
-                          prefix_kv: list[tuple[torch.Tensor, torch.Tensor]] | None, prefix_share: float,
-                          stats: FastStats) -> list[_Ready]:
+        Returns how many tokens were reused, and with ``logits`` the greedy next token after ``tokens``
+        (then at least the last token is fed, whatever ``last`` holds, so that its logits exist).
+        """
+        reuse = common_prefix_len([tokens, last.tokens]) if last.tokens else 0
+        if logits:
+            reuse = min(reuse, len(tokens) - 1)
+        next_token = None
+        if reuse == len(tokens):
+            kv = [(k[:, :reuse], v[:, :reuse]) for k, v in last.kv]
+        else:
+            cache = DynamicCache(ddp_cache_data=[(k[None, :, :reuse], v[None, :, :reuse]) for k, v in last.kv]) \
+                if reuse else DynamicCache(config=self.model.config)
+            ids = torch.tensor([tokens[reuse:]], dtype=torch.long, device=self.device)
+            positions = torch.arange(reuse, len(tokens), dtype=torch.long, device=self.device)[None]
+            out = self.model(input_ids=ids, position_ids=positions, cache=cache, use_cache=True, logits_to_keep=1)
+            kv = [(layer.keys[0], layer.values[0]) for layer in cache.layers]
+            next_token = int(out.logits[0, -1].argmax())
+        last.tokens, last.kv = list(tokens), kv
+        return reuse, next_token
+
+    def _prefill_suffixes(self, rows: list[list[int]], chunk: list[int], lp: int, prefix_kv: KV,
+                          prefix_share: float, stats: FastStats) -> list[_Ready]:
         """Prefill the suffixes of ``chunk`` (members of one group) over the shared prefix, in one forward.
 
         Layout per row: ``[prefix (Lp) | pad (S - ls) | suffix (ls)]`` with S the longest suffix. The prefix
@@ -488,25 +593,22 @@ class FastGreedyDecoder:
         prefix and suffix columns, 0 on pad columns, so no real token attends to a pad; position ids:
         ``Lp .. Lp+ls-1`` on the suffix, as in the unsplit prompt (pads get ``Lp``, any finite value would
         do: their outputs are never used). Every row's last token is in the last column, so one logit row
-        per item suffices (``logits_to_keep=1``).
+        per item suffices (``logits_to_keep=1``). The prefix is never empty (``plan_groups``), so no pad query
+        is fully masked.
         """
         started = time.perf_counter()
         n = len(chunk)
         suffixes = [rows[i][lp:] for i in chunk]
         lens = [len(s) for s in suffixes]
         width = max(lens)
-        assert n == 1 or prefix_kv is not None, "a chunk of several rows needs a non-empty prefix"
         input_ids = torch.tensor([[self.pad_id] * (width - ls) + s for s, ls in zip(suffixes, lens)],
                                  dtype=torch.long, device=self.device)
         position_ids = torch.tensor([[lp] * (width - ls) + list(range(lp, lp + ls)) for ls in lens],
                                     dtype=torch.long, device=self.device)
         attention_mask = torch.tensor([[1] * lp + [0] * (width - ls) + [1] * ls for ls in lens],
                                       dtype=torch.long, device=self.device)
-        if prefix_kv is not None:
-            cache = DynamicCache(ddp_cache_data=[(k.unsqueeze(0).expand(n, -1, -1, -1),
-                                                  v.unsqueeze(0).expand(n, -1, -1, -1)) for k, v in prefix_kv])
-        else:
-            cache = DynamicCache(config=self.model.config)
+        cache = DynamicCache(ddp_cache_data=[(k.unsqueeze(0).expand(n, -1, -1, -1), v.unsqueeze(0).expand(n, -1, -1, -1))
+                                             for k, v in prefix_kv])
         out = self.model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
                          cache=cache, use_cache=True, logits_to_keep=1)
         first_tokens = out.logits[:, -1, :].argmax(dim=-1).tolist()
@@ -520,7 +622,7 @@ class FastGreedyDecoder:
         stats.suffix_tokens += sum(lens)
         stats.suffix_pad_tokens += n * width - sum(lens)
         stats.prefill_s += elapsed
-        return [_Ready(i, prefix_kv, lp, kv, ls, int(tok), prefix_share + elapsed / n)
+        return [_Ready(i, [(prefix_kv, lp), (kv, ls)], lp, ls, int(tok), prefix_share + elapsed / n)
                 for i, kv, ls, tok in zip(chunk, suffix_kv, lens, first_tokens)]
 
     def _decode_step(self, active: list[_Row], drafts: list[list[int]], cache: SlotCache) -> list[list[int]]:

@@ -400,7 +400,7 @@ class TransformersBackend:
                 item_id=prompts[i].item_id, text=text, finish_reason=reason, latency_s=row.cost_s,
                 prompt_tokens=len(encoded[i]), completion_tokens=n_tokens,
                 extra={"stop_token_id": stop_id, "batch_rows": self.batch_size,
-                       "shared_prefix_tokens": row.prefix_len, "suffix_tokens": row.suffix_len})
+                       "shared_prefix_tokens": row.shared_len, "suffix_tokens": row.own_len})
             results[i] = completion
             if on_complete is not None:
                 on_complete(completion)
