@@ -12,7 +12,7 @@ import pytest
 from tooluse1.backends.base import Completion, DecodingConfig
 from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Row, choose_draft_width, common_prefix_len,
                                           group_tokens, plan_chunks, plan_groups, unsupported_reason)
-from tooluse1.backends.transformers_backend import TransformersBackend
+from tooluse1.backends.transformers_backend import DEFAULT_BATCH_SIZE, DEFAULT_FAST_SLOTS, TransformersBackend
 from tooluse1.corpus import load_corpus
 from tooluse1.harness import RunConfig, open_backend
 from tooluse1.models import resolve_model
@@ -166,21 +166,26 @@ def test_repetition_loops_are_decoded_with_verified_drafts(fast_backend, small_m
 
 
 def test_no_fast_flag_gives_the_plain_path(small_model):
-    plain = open_backend(RunConfig(model="smollm2", fast=False, batch_size=2), {})
+    plain = open_backend(RunConfig(model="smollm2", fast=False), {})
     try:
         assert plain.fast is False and plain.provenance()["fast"] is False
         assert plain.provenance()["padding"].startswith("left")
+        assert plain.batch_size == DEFAULT_BATCH_SIZE == 8          # static batches stay small by default
     finally:
         plain.close()
 
 
 def test_run_config_default_uses_the_fast_path(small_model):
-    backend = open_backend(RunConfig(model="smollm2", batch_size=2), {})
+    backend = open_backend(RunConfig(model="smollm2"), {})
     try:
         prov = backend.provenance()
         assert backend.fast is True and prov["fast"] is True and prov["fast_fallback"] is None
+        assert prov["batch_size"] == DEFAULT_FAST_SLOTS == 32          # refilled slots: more rows by default
     finally:
         backend.close()
+    chosen = open_backend(RunConfig(model="smollm2", batch_size=5), {})
+    assert chosen.batch_size == 5 and chosen.fast is True             # an explicit --batch-size wins
+    chosen.close()
 
 
 def test_one_new_token_never_enters_a_decode_row(fast_backend, prompts):

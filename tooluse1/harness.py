@@ -31,7 +31,7 @@ class RunConfig:
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     protocols: tuple[str, ...] = PROTOCOLS
-    batch_size: int = 8
+    batch_size: int | None = None         # transformers: None = the backend's default (32 fast, 8 --no-fast)
     max_new_tokens: int = 256
     dtype: str = "float32"
     device: str = "cpu"
@@ -206,7 +206,9 @@ class BenchmarkRun:
             "corpus": {"sha256": self.manifest["sha256"], "version": self.manifest.get("version"),
                        "n_cases": self.manifest.get("n_cases")},
             "model": self.identity(), "backend": backend_info,
-            "decoding": self.config.decoding.as_dict(), "batch_size": self.config.batch_size,
+            "decoding": self.config.decoding.as_dict(),
+            # the effective value: with no --batch-size the transformers backend picks its own default
+            "batch_size": backend_info.get("batch_size", self.config.batch_size),
             "protocols": list(self.config.protocols), "config": cfg, "libraries": library_versions(),
             "resumed_items": self.resumed_items, "generated_items": self.generated_items,
             "started_at": self.started_at, "finished_at": finished_at or now_iso(),

@@ -45,7 +45,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--base-url", default=None, help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
     g.addoption("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
     g.addoption("--protocol", default="all", help="json,xml,plain or all (default)")
-    g.addoption("--batch-size", type=int, default=8, help="transformers batch size (default 8)")
+    g.addoption("--batch-size", type=int, default=None,
+                help="transformers rows decoded together (default: 32 on the fast path, 8 with --no-fast)")
     g.addoption("--max-new-tokens", type=int, default=256)
     g.addoption("--dtype", default="float32", help="transformers dtype: float32 | bfloat16 | float16 | auto")
     g.addoption("--device", default="cpu", help="transformers device: cpu | cuda | cuda:N")

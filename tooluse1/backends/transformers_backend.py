@@ -38,6 +38,12 @@ from tooluse1.prompts import Prompt
 
 _DTYPES: dict[str, Any] = {"float32": torch.float32, "bfloat16": torch.bfloat16,
                            "float16": torch.float16, "auto": "auto"}
+# Rows generated together when the user names no batch size. The plain path pads every row of a static batch
+# to its longest answer, so it stays small; the fast path refills finished rows and amortises each weight
+# read over more of them (default model, one CPU thread, 48 items: 219 s at 8 slots, 188 s at 32; its KV
+# buffer is 1.2 GB at 32 slots, see BENCHMARKS.md).
+DEFAULT_BATCH_SIZE = 8
+DEFAULT_FAST_SLOTS = 32
 # End-of-turn markers of the common chat formats (ChatML, Llama 3, Gemma, Phi-3). A model can end its
 # turn with one of these even when its config names a different eos, so they stop generation too
 # whenever the tokenizer has them as special tokens.
@@ -202,7 +208,8 @@ def _no_progress_bars() -> Iterator[None]:
 class TransformersBackend:
     """Greedy generation with a local checkpoint through ``model.generate`` (implements ``Backend``).
 
-    ``batch_size`` rows are generated together; ``reference_batch1=True`` forces batch size 1 for a
+    ``batch_size`` rows are generated together (default: ``DEFAULT_FAST_SLOTS`` on the fast path,
+    ``DEFAULT_BATCH_SIZE`` on the plain path); ``reference_batch1=True`` forces batch size 1 for a
     reference run (batched greedy output can differ from batch 1 in rare near-ties, see module doc).
     ``threads`` sets ``torch.set_num_threads`` (process-wide) when given.
 
@@ -217,11 +224,11 @@ class TransformersBackend:
     name = "transformers"
 
     def __init__(self, resolved: ResolvedModel, dtype: str = "float32", device: str = "cpu",
-                 batch_size: int = 8, threads: int | None = None, reference_batch1: bool = False,
+                 batch_size: int | None = None, threads: int | None = None, reference_batch1: bool = False,
                  fast: bool = False, prefill_rows: int | None = None) -> None:
         if dtype not in _DTYPES:
             raise BackendError(f"--dtype {dtype}: expected one of {', '.join(_DTYPES)}")
-        if batch_size < 1:
+        if batch_size is not None and batch_size < 1:
             raise BackendError(f"--batch-size {batch_size}: must be at least 1")
         if device.startswith("cuda") and not torch.cuda.is_available():
             raise BackendError(f"--device {device}: torch sees no CUDA device on this machine")
@@ -231,7 +238,6 @@ class TransformersBackend:
         self.dtype_name = dtype
         self.device = torch.device(device)
         self.reference_batch1 = reference_batch1
-        self.batch_size = 1 if reference_batch1 else batch_size
         self.threads = threads
         path = str(resolved.path)
 
@@ -274,6 +280,8 @@ class TransformersBackend:
         elif fast:
             self.fast_fallback = unsupported_reason(self.model)
         self.fast = self.fast_requested and self.fast_fallback is None
+        self.batch_size = 1 if reference_batch1 else \
+            batch_size or (DEFAULT_FAST_SLOTS if self.fast else DEFAULT_BATCH_SIZE)
         if prefill_rows is not None and prefill_rows < 1:
             raise BackendError(f"prefill_rows {prefill_rows}: must be at least 1")
         self.prefill_rows = prefill_rows or self.batch_size
