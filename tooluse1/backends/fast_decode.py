@@ -146,8 +146,8 @@ def plan_groups(rows: Sequence[Sequence[int]], keys: Sequence[str], max_chunk_ro
     """Group rows by key, give each group its token-level shared prefix, and plan the work.
 
     The prefix is the longest common token prefix of the group, capped at ``min(len) - 1`` so that every row
-    prefills at least its last token (whose logits give the first answer token). A group of one shares
-    nothing: its prefix is empty and its whole prompt is prefilled as its suffix in one forward. A group of
+    prefills at least its last token (whose logits give the first answer token). A group of one has no
+    group prefix (``prefix_len`` 0): its whole prompt is one batch-1 encoding. A group of
     several rows whose prefix would be empty is split into such singletons (a chunk of rows with no prefix
     would contain fully masked pad queries). Members are ordered by suffix length, longest first (stable by
     index), and cut into prefill chunks of at most ``max_chunk_rows`` (``plan_chunks``); groups are ordered
@@ -180,7 +180,7 @@ def group_tokens(rows: Sequence[Sequence[int]], group: PrefixGroup) -> list[int]
 
     Groups run in the sorted order of these lists, because then the longest common prefix a group has with
     any group before it is the one it has with its immediate predecessor: keeping only the last encoded
-    sequence's KV (``_PrefixReuse``) lets every group skip the most tokens any earlier group could offer."""
+    sequence's KV (``_Encoded``) lets every group skip the most tokens any earlier group could offer."""
     row = rows[group.members[0]]
     return list(row) if len(group.members) == 1 else list(row[:group.prefix_len])
 
@@ -494,7 +494,7 @@ class FastGreedyDecoder:
             if not active:
                 break
 
-            # 2. One decode step for rows 0..n-1 (with drafts to verify when the batch is thin).
+            # 2. One decode step for rows 0..n-1, with drafts to verify where they pay (choose_draft_width).
             room = cache.capacity - max(row.length for row in active) - 1
             proposals = [row.drafts(min(DRAFT_TOKENS, room, max_new - len(row.generated) - 1)) for row in active]
             width = choose_draft_width(proposals, [row.acceptance for row in active])
