@@ -534,27 +534,22 @@ class FastGreedyDecoder:
         (one batch-1 forward over what ``last`` shares with it); a larger group's next suffix chunk, after
         encoding the group's prefix when this is its first chunk."""
         group = work.group
-        if len(group.members) == 1:
-            (index,) = work.todo.popleft()
+        single = len(group.members) == 1
+        if single or work.prefix_kv is None:
+            tokens = group_tokens(rows, group)
             started = time.perf_counter()
-            reused, first_token = self._encode(rows[index], last, logits=True)
+            reused, first_token = self._encode(tokens, last, logits=single)
             elapsed = time.perf_counter() - started
-            stats.single_prefills += 1
             stats.reused_tokens += reused
-            stats.suffix_tokens += len(rows[index]) - reused
             stats.prefill_s += elapsed
-            return [_Ready(index, [(last.kv, len(rows[index]))], reused, len(rows[index]) - reused,
-                           first_token, elapsed)]
-        if work.prefix_kv is None:
-            started = time.perf_counter()
-            reused, _ = self._encode(rows[group.members[0]][:group.prefix_len], last, logits=False)
-            elapsed = time.perf_counter() - started
-            work.prefix_kv = last.kv
-            work.prefix_share = elapsed / len(group.members)
+            if single:
+                (index,) = work.todo.popleft()
+                stats.single_prefills += 1
+                stats.suffix_tokens += len(tokens) - reused
+                return [_Ready(index, [(last.kv, len(tokens))], reused, len(tokens) - reused, first_token, elapsed)]
+            work.prefix_kv, work.prefix_share = last.kv, elapsed / len(group.members)
             stats.prefix_prefills += 1
-            stats.reused_tokens += reused
-            stats.prefix_tokens += group.prefix_len - reused
-            stats.prefill_s += elapsed
+            stats.prefix_tokens += len(tokens) - reused
         return self._prefill_suffixes(rows, work.todo.popleft(), group.prefix_len, work.prefix_kv,
                                       work.prefix_share, stats)
 
