@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tooluse1.corpus import (CALL_CATEGORIES, CASES_DIR, DATA_DIR, JSONL_NAME, MANIFEST_NAME, NEGATIVE_KINDS,
-                             ROOT, Case, CorpusError, StaleCorpusError, build, check_fresh, load_cases,
-                             load_corpus)
+                             ROOT, Case, CorpusError, StaleCorpusError, check_fresh, load_cases, load_corpus)
+from tooluse1.build import build
 from tooluse1.tools import TOOL_NAMES, TOOLS, norm_text
 
 
@@ -203,22 +203,6 @@ BROKEN = {
                            "    - {role: tool, name: get_time, content: \"2\"}\n"
                            "    - {role: user, content: \"again\"}"),
         "cases/a.yaml:9: malformed history: tool result named 'get_time' answers a call of 'calculator'"),
-    "reference-fails-constraint": (
-        textwrap.dedent("""\
-            - id: negative-en-001
-              lang: en
-              category: negative
-              difficulty: easy
-              kind: knowledge
-              tools: all
-              messages:
-                - {role: user, content: "What's the capital of Australia?"}
-              expect:
-                no_call: true
-                answer_contains_any: ["Canberra"]
-                reference: "It is Sydney."
-            """),
-        "cases/a.yaml:9: the case's own reference fails its grader (json): answer contains none of ['Canberra']"),
     "non-canonical-alias": (
         case_yaml(**{"id": "- id: get_weather-en-001", "category": "  category: get_weather",
                      "expect": "  expect:\n    call: {name: get_weather, arguments: {city: \"СПб\"}}"}),
@@ -249,6 +233,32 @@ def test_broken_case_is_reported_with_path_line_and_message(in_tmp, name):
     with pytest.raises(CorpusError) as err:
         load_cases(in_tmp / "cases")
     assert err.value.problems == [expected]
+
+
+REFERENCE_FAILS = textwrap.dedent("""\
+    - id: negative-en-001
+      lang: en
+      category: negative
+      difficulty: easy
+      kind: knowledge
+      tools: all
+      messages:
+        - {role: user, content: "What's the capital of Australia?"}
+      expect:
+        no_call: true
+        answer_contains_any: ["Canberra"]
+        reference: "It is Sydney."
+    """)
+
+
+def test_a_reference_that_fails_its_own_grader_stops_the_build_and_writes_nothing(in_tmp):
+    (in_tmp / "cases" / "a.yaml").write_text(REFERENCE_FAILS, encoding="utf-8")
+    assert [c.id for c in load_cases(in_tmp / "cases")] == ["negative-en-001"]   # the schema is fine
+    with pytest.raises(CorpusError) as err:
+        build(in_tmp / "cases", in_tmp / "out")
+    assert err.value.problems == ["cases/a.yaml:1: the case's own reference fails its grader (json): "
+                                  "answer contains none of ['Canberra']"]
+    assert not (in_tmp / "out").exists()
 
 
 def test_the_template_case_itself_is_valid(in_tmp):

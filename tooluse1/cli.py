@@ -8,7 +8,8 @@ from typing import Sequence
 
 def _cmd_build(args: argparse.Namespace) -> int:
     from pathlib import Path
-    from tooluse1.corpus import CASES_DIR, DATA_DIR, CorpusError, build
+    from tooluse1.build import build
+    from tooluse1.corpus import CASES_DIR, DATA_DIR, CorpusError
     cases_dir, data_dir = Path(args.cases or CASES_DIR), Path(args.data or DATA_DIR)
     if not cases_dir.is_dir():
         print(f"error: --cases {cases_dir}: no such directory", file=sys.stderr)

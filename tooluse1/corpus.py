@@ -1,8 +1,10 @@
-"""Stage 1: cases/*.yaml -> validated Case objects -> data/tooluse1.jsonl + data/manifest.json.
+"""Stage 1: cases/*.yaml -> validated Case objects; data/tooluse1.jsonl + data/manifest.json -> Cases.
 
-The YAML files are the source of truth. `build()` validates every case and reports each problem as
-`path:line: what is wrong`; the written files are canonical (sorted by id, sorted keys, UTF-8, `\\n`),
-so rebuilding unchanged cases gives byte-identical files, and `check_fresh()` can tell a stale data/.
+The YAML files are the source of truth. `load_cases()` validates every case's schema and reports each
+problem as `path:line: what is wrong`; `render_data()` gives the canonical bytes of data/ (sorted by id,
+sorted keys, UTF-8, `\\n`), so rebuilding unchanged cases gives byte-identical files and `check_fresh()` can
+tell a stale data/. Writing data/ (after grading every case's own reference) is `tooluse1.build`'s job:
+this module imports nothing of grading or prompting.
 """
 from __future__ import annotations
 
@@ -12,11 +14,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, TypeVar
-
-import yaml
+from typing import Any, Iterable
 
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call, to_integer, to_number
+from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 
 SPEC_VERSION = "1.0.0"
 LANGS = ("en", "ru")
@@ -34,12 +35,8 @@ MANIFEST_NAME = "manifest.json"
 _ID_RE = re.compile(r"^(?P<category>[a-z_]+)-(?P<lang>[a-z]{2})-(?P<num>\d{3})$")
 
 
-class CorpusError(Exception):
+class CorpusError(EntryError):
     """One or more invalid cases; `problems` holds `path:line: message` strings, all of them."""
-
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("\n".join(problems))
 
 
 @dataclass(frozen=True)
@@ -113,54 +110,13 @@ def as_case(case: "Case | dict") -> Case:
     return case if isinstance(case, Case) else Case.from_dict(case)
 
 
-# ----------------------------------------------------------------------------- YAML with line numbers
-
-class _Mapping(dict):
-    """A dict that remembers the line of itself and of each key (1-based)."""
-
-    line: int = 0
-    key_lines: dict
-
-
-class _LineLoader(yaml.SafeLoader):
-    pass
-
-
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Mapping:
-    loader.flatten_mapping(node)
-    out = _Mapping()
-    out.line = node.start_mark.line + 1
-    out.key_lines = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if key in out:
-            raise yaml.MarkedYAMLError(problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark)
-        out[key] = loader.construct_object(value_node, deep=True)
-        out.key_lines[key] = key_node.start_mark.line + 1
-    return out
-
-
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
-def _line(node: Any, key: str | None = None, default: int = 1) -> int:
-    if isinstance(node, _Mapping):
-        return node.key_lines.get(key, node.line) if key else node.line
-    return default
-
-
 # ----------------------------------------------------------------------------- validation
 
-class _Problems:
-    def __init__(self) -> None:
-        self.items: list[str] = []
-
-    def add(self, path: str, line: int, msg: str) -> None:
-        self.items.append(f"{path}:{line}: {msg}")
 
 
-def _check_arguments(tool: str, args: Any, where: str, line: int, probs: _Problems) -> None:
-    """Required arguments present, no unknown ones, each value of the right type and canonical form."""
+def check_arguments(tool: str, args: Any, where: str, line: int, probs: Problems) -> None:
+    """Report (to `probs`) what is wrong with authored arguments of `tool`: a missing required argument, an
+    unknown one, a value of the wrong type or not in canonical form. Shared with the SPIN scenarios."""
     if not isinstance(args, dict):
         probs.add(where, line, f"arguments of {tool} must be a mapping")
         return
@@ -193,13 +149,13 @@ def _check_arguments(tool: str, args: Any, where: str, line: int, probs: _Proble
                           + (f" (did you mean {hint!r}?)" if hint else ""))
 
 
-def _check_messages(msgs: Any, where: str, line: int, probs: _Problems) -> None:
+def _check_messages(msgs: Any, where: str, line: int, probs: Problems) -> None:
     if not isinstance(msgs, list) or not msgs:
         probs.add(where, line, "messages must be a non-empty list")
         return
     pending_call: str | None = None
     for i, m in enumerate(msgs):
-        ml = _line(m, default=line)
+        ml = line_of(m, default=line)
         if not isinstance(m, dict) or m.get("role") not in ("user", "assistant", "tool"):
             probs.add(where, ml, f"malformed history: message {i + 1} needs role user, assistant or tool")
             continue
@@ -210,7 +166,7 @@ def _check_messages(msgs: Any, where: str, line: int, probs: _Problems) -> None:
                 probs.add(where, ml, f"malformed history: message {i + 1} calls an unknown tool "
                                      f"{tc.get('name') if isinstance(tc, dict) else tc!r}")
                 continue
-            _check_arguments(tc["name"], tc.get("arguments", {}), where, _line(tc, default=ml), probs)
+            check_arguments(tc["name"], tc.get("arguments", {}), where, line_of(tc, default=ml), probs)
             pending_call = tc["name"]
         elif role == "tool":
             if pending_call is None:
@@ -229,12 +185,12 @@ def _check_messages(msgs: Any, where: str, line: int, probs: _Problems) -> None:
                 pending_call = None
     last = msgs[-1]
     if isinstance(last, dict) and last.get("role") != "user":
-        probs.add(where, _line(last, default=line), "malformed history: the last message must be the user's")
+        probs.add(where, line_of(last, default=line), "malformed history: the last message must be the user's")
 
 
-def _validate_entry(raw: Any, where: str, probs: _Problems) -> Case | None:
+def _validate_entry(raw: Any, where: str, probs: Problems) -> Case | None:
     """Check one YAML mapping; on success return the Case (problems go to `probs`)."""
-    line = _line(raw)
+    line = line_of(raw)
     if not isinstance(raw, dict):
         probs.add(where, line, "a case must be a mapping")
         return None
@@ -244,37 +200,37 @@ def _validate_entry(raw: Any, where: str, probs: _Problems) -> Case | None:
             probs.add(where, line, f"missing field {key!r}")
     unknown = set(raw) - {"id", "lang", "category", "difficulty", "kind", "tools", "messages", "expect", "notes"}
     for key in sorted(unknown):
-        probs.add(where, _line(raw, key), f"unknown field {key!r}")
+        probs.add(where, line_of(raw, key), f"unknown field {key!r}")
     if len(probs.items) > n_before:
         return None
     cid, lang, cat = raw["id"], raw["lang"], raw["category"]
     m = _ID_RE.match(str(cid))
     if lang not in LANGS:
-        probs.add(where, _line(raw, "lang"), f"lang must be one of {LANGS}, got {lang!r}")
+        probs.add(where, line_of(raw, "lang"), f"lang must be one of {LANGS}, got {lang!r}")
     if cat not in CATEGORIES:
-        probs.add(where, _line(raw, "category"), f"unknown category {cat!r}")
+        probs.add(where, line_of(raw, "category"), f"unknown category {cat!r}")
     if not m or m["category"] != cat or m["lang"] != lang:
-        probs.add(where, _line(raw, "id"), f"id {cid!r} must look like {cat}-{lang}-NNN")
+        probs.add(where, line_of(raw, "id"), f"id {cid!r} must look like {cat}-{lang}-NNN")
     if raw["difficulty"] not in DIFFICULTIES:
-        probs.add(where, _line(raw, "difficulty"), f"difficulty must be one of {DIFFICULTIES}")
+        probs.add(where, line_of(raw, "difficulty"), f"difficulty must be one of {DIFFICULTIES}")
     kind = raw.get("kind")
     if cat == "negative" and kind not in NEGATIVE_KINDS:
-        probs.add(where, _line(raw, "kind"), f"negative cases need kind: one of {NEGATIVE_KINDS}")
+        probs.add(where, line_of(raw, "kind"), f"negative cases need kind: one of {NEGATIVE_KINDS}")
     if cat != "negative" and kind is not None:
-        probs.add(where, _line(raw, "kind"), "kind is only for negative cases")
+        probs.add(where, line_of(raw, "kind"), "kind is only for negative cases")
     tools = raw["tools"]
     if tools == "all":
         tools = list(TOOL_NAMES)
     if not isinstance(tools, list) or not tools:
-        probs.add(where, _line(raw, "tools"), "tools must be 'all' or a non-empty list of tool names")
+        probs.add(where, line_of(raw, "tools"), "tools must be 'all' or a non-empty list of tool names")
         tools = []
     for t in tools:
         if t not in TOOLS:
-            probs.add(where, _line(raw, "tools"), f"unknown tool {t!r} (known: {', '.join(TOOL_NAMES)})")
-    _check_messages(raw["messages"], where, _line(raw, "messages"), probs)
+            probs.add(where, line_of(raw, "tools"), f"unknown tool {t!r} (known: {', '.join(TOOL_NAMES)})")
+    _check_messages(raw["messages"], where, line_of(raw, "messages"), probs)
 
     exp = raw["expect"]
-    el = _line(raw, "expect")
+    el = line_of(raw, "expect")
     shapes = [k for k in ("call", "no_call", "clarify") if isinstance(exp, dict) and exp.get(k)]
     if len(shapes) != 1:
         probs.add(where, el, "expect must have exactly one of call, no_call: true, clarify: true")
@@ -292,7 +248,7 @@ def _validate_entry(raw: Any, where: str, probs: _Problems) -> Case | None:
             probs.add(where, el, f"expected tool {call['name']!r} is not among the offered tools")
         if cat in TOOLS and call["name"] != cat:
             probs.add(where, el, f"a {cat} case must expect a call of {cat}")
-        _check_arguments(call["name"], call.get("arguments"), where, _line(call, default=el), probs)
+        check_arguments(call["name"], call.get("arguments"), where, line_of(call, default=el), probs)
         extra = set(exp) - {"call"}
         if extra:
             probs.add(where, el, f"a call expectation takes no {sorted(extra)}")
@@ -300,7 +256,7 @@ def _validate_entry(raw: Any, where: str, probs: _Problems) -> Case | None:
         for key in ("answer_contains_any", "answer_contains_all"):
             val = exp.get(key, [])
             if not isinstance(val, list) or not all(isinstance(x, (str, int)) and str(x).strip() for x in val):
-                probs.add(where, _line(exp, key, el), f"{key} must be a list of non-empty strings")
+                probs.add(where, line_of(exp, key, el), f"{key} must be a list of non-empty strings")
         if shape == "clarify" and not exp.get("answer_contains_any"):
             probs.add(where, el, "clarify cases need answer_contains_any (accepted question phrasings)")
         if not isinstance(exp.get("reference"), str) or not exp["reference"].strip():
@@ -312,78 +268,12 @@ def _validate_entry(raw: Any, where: str, probs: _Problems) -> Case | None:
         return None
     d = dict(raw)
     d["expect"] = {k: ([str(x) for x in v] if k.startswith("answer_") else v) for k, v in exp.items()}
-    case = Case.from_dict(d, source=f"{where}:{line}")
-    _check_reference(case, where, el, probs)
-    return case if len(probs.items) == n_before else None
-
-
-def _check_reference(case: Case, where: str, line: int, probs: _Problems) -> None:
-    """A no-call/clarify case's own reference must pass its own grader in every protocol."""
-    if case.expect.kind == "call":
-        return
-    from tooluse1.grade import grade
-    from tooluse1.prompts import PROTOCOLS
-    for protocol in PROTOCOLS:
-        v = grade(case, case.expect.reference or "", protocol)
-        if not v.passed:
-            probs.add(where, line, f"the case's own reference fails its grader ({protocol}): {v.reason}")
-            return
-
-
-_Entry = TypeVar("_Entry")
-
-
-def load_yaml_entries(directory: Path, validate: Callable[[Any, str, "_Problems"], _Entry | None], what: str,
-                      error: type[CorpusError] = CorpusError) -> list[_Entry]:
-    """Load every `*.yaml` list under `directory`, validate each entry (entries have `.id` and `.source`)
-    and return them sorted by id; raise `error` listing every `path:line: problem`, duplicate ids included.
-    Shared by the case corpus and the SPIN scenarios."""
-    probs = _Problems()
-    out: list[Any] = []
-    seen: dict[str, str] = {}
-    files = sorted(directory.rglob("*.yaml"))
-    if not files:
-        raise error([f"{_display_path(directory)}: no *.yaml {what} files found"])
-    for path in files:
-        where = _display_path(path)
-        try:
-            docs = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
-        except yaml.MarkedYAMLError as e:
-            mark = e.problem_mark or e.context_mark
-            probs.add(where, (mark.line + 1) if mark else 1, f"YAML syntax error: {e.problem or e}")
-            continue
-        except (yaml.YAMLError, UnicodeDecodeError) as e:
-            probs.add(where, 1, f"cannot read YAML: {e}")
-            continue
-        if docs is None:
-            continue
-        if not isinstance(docs, list):
-            probs.add(where, 1, f"a {what} file must be a YAML list of {what}s")
-            continue
-        for raw in docs:
-            entry = validate(raw, where, probs)
-            if entry is None:
-                continue
-            if entry.id in seen:  # type: ignore[attr-defined]
-                probs.add(where, _line(raw, "id"), f"duplicate id {entry.id!r} (first defined at {seen[entry.id]})")  # type: ignore[attr-defined]
-                continue
-            seen[entry.id] = entry.source  # type: ignore[attr-defined]
-            out.append(entry)
-    if probs.items:
-        raise error(probs.items)
-    return sorted(out, key=lambda e: e.id)
+    return Case.from_dict(d, source=f"{where}:{line}")
 
 
 def load_cases(cases_dir: Path = CASES_DIR) -> list[Case]:
     """Load and validate every case under cases_dir; raise CorpusError listing all problems."""
-    return load_yaml_entries(cases_dir, _validate_entry, "case")
-
-
-def _display_path(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    return load_yaml_entries(cases_dir, _validate_entry, "case", CorpusError)
 
 
 # ----------------------------------------------------------------------------- build / freshness
@@ -418,19 +308,10 @@ def render_manifest(cases: list[Case], jsonl: bytes) -> bytes:
     return (json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
-def build(cases_dir: Path = CASES_DIR, data_dir: Path = DATA_DIR) -> dict:
-    """Validate cases/ and (re)write data/; returns the manifest. Raises CorpusError on any bad case."""
-    cases = load_cases(cases_dir)
+def render_data(cases: list[Case]) -> dict[str, bytes]:
+    """The exact bytes of data/ for these cases: {file name: content} (what `tooluse1.build` writes)."""
     jsonl = render_jsonl(cases)
-    manifest = render_manifest(cases, jsonl)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    for name, content in ((JSONL_NAME, jsonl), (MANIFEST_NAME, manifest)):
-        target = data_dir / name
-        if not target.exists() or target.read_bytes() != content:
-            tmp = target.with_suffix(target.suffix + ".tmp")
-            tmp.write_bytes(content)
-            tmp.replace(target)
-    return json.loads(manifest)
+    return {JSONL_NAME: jsonl, MANIFEST_NAME: render_manifest(cases, jsonl)}
 
 
 class StaleCorpusError(Exception):
@@ -439,13 +320,10 @@ class StaleCorpusError(Exception):
 
 def check_fresh(cases_dir: Path = CASES_DIR, data_dir: Path = DATA_DIR) -> None:
     """Raise StaleCorpusError unless data/ is exactly what `build` would write from cases/."""
-    cases = load_cases(cases_dir)
-    jsonl = render_jsonl(cases)
-    expected = {JSONL_NAME: jsonl, MANIFEST_NAME: render_manifest(cases, jsonl)}
-    for name, content in expected.items():
+    for name, content in render_data(load_cases(cases_dir)).items():
         path = data_dir / name
         if not path.exists() or path.read_bytes() != content:
-            raise StaleCorpusError(f"{_display_path(path)} is stale or missing against {_display_path(cases_dir)}/: "
+            raise StaleCorpusError(f"{display_path(path)} is stale or missing against {display_path(cases_dir)}/: "
                                    f"run `python -m tooluse1 build` and commit data/")
 
 
@@ -453,11 +331,11 @@ def load_corpus(data_dir: Path = DATA_DIR) -> tuple[list[Case], dict]:
     """The built corpus (cases in id order) and its manifest, read from data/ (digest verified)."""
     jsonl_path, manifest_path = data_dir / JSONL_NAME, data_dir / MANIFEST_NAME
     if not jsonl_path.exists() or not manifest_path.exists():
-        raise StaleCorpusError(f"{_display_path(data_dir)}/ has no built corpus: run `python -m tooluse1 build`")
+        raise StaleCorpusError(f"{display_path(data_dir)}/ has no built corpus: run `python -m tooluse1 build`")
     raw = jsonl_path.read_bytes()
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     if hashlib.sha256(raw).hexdigest() != manifest.get("sha256"):
-        raise StaleCorpusError(f"{_display_path(jsonl_path)} does not match the digest in {MANIFEST_NAME}: "
+        raise StaleCorpusError(f"{display_path(jsonl_path)} does not match the digest in {MANIFEST_NAME}: "
                                f"run `python -m tooluse1 build`")
     cases = [Case.from_dict(json.loads(line), source=f"{JSONL_NAME}:{i}")
              for i, line in enumerate(raw.decode("utf-8").splitlines(), 1) if line.strip()]

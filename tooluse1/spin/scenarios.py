@@ -46,14 +46,11 @@ from tooluse1.corpus import (
     CorpusError,
     Expectation,
     StaleCorpusError,
-    _check_arguments,
-    _display_path,
-    _line,
-    _Problems,
-    load_yaml_entries,
+    check_arguments,
     render_jsonl,
     tally,
 )
+from tooluse1.yamlload import Problems, display_path, line_of, load_yaml_entries
 from tooluse1.evaluator import same_value
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call, norm_text, to_number
 from tooluse1.world import REFERENCE_UTC, World, numbers_in
@@ -192,16 +189,16 @@ def uses_output(output: str, call: Call) -> bool:
 
 # ----------------------------------------------------------------------------- validation
 
-def _string_list(raw: dict, key: str, where: str, probs: _Problems) -> tuple[str, ...] | None:
+def _string_list(raw: dict, key: str, where: str, probs: Problems) -> tuple[str, ...] | None:
     val = raw.get(key, [])
     if not isinstance(val, list) or not all(isinstance(x, (str, int, float)) and not isinstance(x, bool)
                                             and str(x).strip() for x in val):
-        probs.add(where, _line(raw, key), f"{key} must be a list of non-empty strings")
+        probs.add(where, line_of(raw, key), f"{key} must be a list of non-empty strings")
         return None
     return tuple(str(x) for x in val)
 
 
-def _read_calls(raw_calls: Any, what: str, offered: list[str], where: str, line: int, probs: _Problems,
+def _read_calls(raw_calls: Any, what: str, offered: list[str], where: str, line: int, probs: Problems,
                 allow_deps: bool) -> list[tuple[Call, tuple[int, ...], int]] | None:
     """Check a list of {name, arguments[, depends_on]}; returns (call, deps, line) triples or None."""
     if not isinstance(raw_calls, list) or not raw_calls:
@@ -210,14 +207,14 @@ def _read_calls(raw_calls: Any, what: str, offered: list[str], where: str, line:
     n_before = len(probs.items)
     out: list[tuple[Call, tuple[int, ...], int]] = []
     for i, rc in enumerate(raw_calls, 1):
-        cl = _line(rc, default=line)
+        cl = line_of(rc, default=line)
         label = f"{what} {i}"
         if not isinstance(rc, dict) or "name" not in rc:
             probs.add(where, cl, f"{label} must be a mapping with name and arguments")
             continue
         unknown = set(rc) - ({"name", "arguments", "depends_on"} if allow_deps else {"name", "arguments"})
         for key in sorted(unknown):
-            probs.add(where, _line(rc, key, cl), f"{label}: unknown field {key!r}")
+            probs.add(where, line_of(rc, key, cl), f"{label}: unknown field {key!r}")
         name = rc["name"]
         if name not in TOOLS:
             probs.add(where, cl, f"{label}: unknown tool {name!r} (known: {', '.join(TOOL_NAMES)})")
@@ -225,24 +222,24 @@ def _read_calls(raw_calls: Any, what: str, offered: list[str], where: str, line:
         if name not in offered:
             probs.add(where, cl, f"{label}: tool {name!r} is not among the offered tools")
         args = rc.get("arguments")
-        _check_arguments(name, args, where, _line(rc, "arguments", cl), probs)
+        check_arguments(name, args, where, line_of(rc, "arguments", cl), probs)
         deps_raw = rc.get("depends_on", [])
         deps: tuple[int, ...] = ()
         if not isinstance(deps_raw, list) or not all(isinstance(d, int) and not isinstance(d, bool) for d in deps_raw):
-            probs.add(where, _line(rc, "depends_on", cl), f"{label}: depends_on must be a list of step numbers")
+            probs.add(where, line_of(rc, "depends_on", cl), f"{label}: depends_on must be a list of step numbers")
         else:
             deps = tuple(deps_raw)
             bad = [d for d in deps if not 1 <= d < i]
             if bad:
-                probs.add(where, _line(rc, "depends_on", cl),
+                probs.add(where, line_of(rc, "depends_on", cl),
                           f"{label}: depends_on {bad} must name earlier calls only (1..{i - 1})")
             if len(set(deps)) != len(deps):
-                probs.add(where, _line(rc, "depends_on", cl), f"{label}: depends_on repeats a step")
+                probs.add(where, line_of(rc, "depends_on", cl), f"{label}: depends_on repeats a step")
         out.append((Call(name, dict(args) if isinstance(args, dict) else {}), deps, cl))
     return out if len(probs.items) == n_before else None
 
 
-def _check_shape(shape: str, deps: list[tuple[int, ...]], where: str, line: int, probs: _Problems) -> None:
+def _check_shape(shape: str, deps: list[tuple[int, ...]], where: str, line: int, probs: Problems) -> None:
     """The dependency graph must have the declared shape (see the module docstring)."""
     n = len(deps)
     users = Counter(d for ds in deps for d in ds)
@@ -268,9 +265,9 @@ def _check_shape(shape: str, deps: list[tuple[int, ...]], where: str, line: int,
                                    f"fan-in feeds the final calculation")
 
 
-def _validate_entry(raw: Any, where: str, probs: _Problems) -> Scenario | None:
+def _validate_entry(raw: Any, where: str, probs: Problems) -> Scenario | None:
     """Check one YAML mapping; on success return the Scenario (problems go to `probs`)."""
-    line = _line(raw)
+    line = line_of(raw)
     if not isinstance(raw, dict):
         probs.add(where, line, "a scenario must be a mapping")
         return None
@@ -279,38 +276,38 @@ def _validate_entry(raw: Any, where: str, probs: _Problems) -> Scenario | None:
         if key not in raw:
             probs.add(where, line, f"missing field {key!r}")
     for key in sorted(set(raw) - _FIELDS, key=str):
-        probs.add(where, _line(raw, key), f"unknown field {key!r}")
+        probs.add(where, line_of(raw, key), f"unknown field {key!r}")
     if len(probs.items) > n_before:
         return None
     sid, lang, shape = raw["id"], raw["lang"], raw["shape"]
     if lang not in LANGS:
-        probs.add(where, _line(raw, "lang"), f"lang must be one of {LANGS}, got {lang!r}")
+        probs.add(where, line_of(raw, "lang"), f"lang must be one of {LANGS}, got {lang!r}")
     if shape not in SHAPES:
-        probs.add(where, _line(raw, "shape"), f"shape must be one of {SHAPES}, got {shape!r}")
+        probs.add(where, line_of(raw, "shape"), f"shape must be one of {SHAPES}, got {shape!r}")
     m = _ID_RE.match(str(sid))
     if not m or m["shape"] != shape or m["lang"] != lang:
-        probs.add(where, _line(raw, "id"), f"id {sid!r} must look like {shape}-{lang}-NNN")
+        probs.add(where, line_of(raw, "id"), f"id {sid!r} must look like {shape}-{lang}-NNN")
     question = raw["question"]
     if not isinstance(question, str) or not question.strip():
-        probs.add(where, _line(raw, "question"), "question must be a non-empty string")
+        probs.add(where, line_of(raw, "question"), "question must be a non-empty string")
     tools = raw["tools"]
     tools = list(TOOL_NAMES) if tools == "all" else tools
     if not isinstance(tools, list) or not tools or not all(isinstance(t, str) for t in tools):
-        probs.add(where, _line(raw, "tools"), "tools must be 'all' or a non-empty list of tool names")
+        probs.add(where, line_of(raw, "tools"), "tools must be 'all' or a non-empty list of tool names")
         tools = []
     for t in tools:
         if t not in TOOLS:
-            probs.add(where, _line(raw, "tools"), f"unknown tool {t!r} (known: {', '.join(TOOL_NAMES)})")
+            probs.add(where, line_of(raw, "tools"), f"unknown tool {t!r} (known: {', '.join(TOOL_NAMES)})")
     if len(set(tools)) != len(tools):
-        probs.add(where, _line(raw, "tools"), "tools lists a tool twice")
+        probs.add(where, line_of(raw, "tools"), "tools lists a tool twice")
     any_of = _string_list(raw, "answer_contains_any", where, probs)
     all_of = _string_list(raw, "answer_contains_all", where, probs)
     if any_of is not None and all_of is not None and not any_of and not all_of:
         probs.add(where, line, "a scenario needs answer_contains_any or answer_contains_all")
     reference = raw["reference"]
     if not isinstance(reference, str) or not reference.strip():
-        probs.add(where, _line(raw, "reference"), "reference must be a non-empty string")
-    required = _read_calls(raw["required_calls"], "required call", tools, where, _line(raw, "required_calls"),
+        probs.add(where, line_of(raw, "reference"), "reference must be a non-empty string")
+    required = _read_calls(raw["required_calls"], "required call", tools, where, line_of(raw, "required_calls"),
                            probs, allow_deps=True)
     tempting = None
     if shape == "early_answer":
@@ -319,11 +316,11 @@ def _validate_entry(raw: Any, where: str, probs: _Problems) -> Scenario | None:
                 probs.add(where, line, f"an early_answer scenario needs {key}")
         if "tempting_calls" in raw:
             tempting = _read_calls(raw["tempting_calls"], "tempting call", tools, where,
-                                   _line(raw, "tempting_calls"), probs, allow_deps=False)
+                                   line_of(raw, "tempting_calls"), probs, allow_deps=False)
     else:
         for key in ("sufficient_prefix", "tempting_calls"):
             if key in raw:
-                probs.add(where, _line(raw, key), f"{key} is only for early_answer scenarios")
+                probs.add(where, line_of(raw, key), f"{key} is only for early_answer scenarios")
     if len(probs.items) > n_before or required is None:
         return None
 
@@ -341,12 +338,12 @@ def _validate_entry(raw: Any, where: str, probs: _Problems) -> Scenario | None:
             if outputs[d - 1] and not uses_output(outputs[d - 1], call):
                 probs.add(where, cl, f"required call {i} ({call.name}) depends on #S{d} but none of its argument "
                                      f"values comes from that call's output {outputs[d - 1]!r}")
-    _check_shape(str(shape), [deps for _, deps, _ in required], where, _line(raw, "required_calls"), probs)
+    _check_shape(str(shape), [deps for _, deps, _ in required], where, line_of(raw, "required_calls"), probs)
     n_calls = len(required)
     prefix = n_calls
     if shape == "early_answer" and "sufficient_prefix" in raw:
         k = raw["sufficient_prefix"]
-        kl = _line(raw, "sufficient_prefix")
+        kl = line_of(raw, "sufficient_prefix")
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n_calls:
             probs.add(where, kl, f"sufficient_prefix {k!r} out of range; valid 1..{n_calls} (the required calls)")
         elif k != n_calls:
@@ -372,12 +369,12 @@ def _validate_entry(raw: Any, where: str, probs: _Problems) -> Scenario | None:
     return scenario if len(probs.items) == n_before else None
 
 
-def _check_answer(s: Scenario, outputs: list[str], where: str, raw: dict, probs: _Problems) -> None:
+def _check_answer(s: Scenario, outputs: list[str], where: str, raw: dict, probs: Problems) -> None:
     """The reference passes its own constraints, and every number in a constraint is a World number."""
     from tooluse1.grade import constraints_hold
     ok, why = constraints_hold(s, s.reference)  # type: ignore[arg-type]  # reads only .expect
     if not ok:
-        probs.add(where, _line(raw, "reference"), f"the scenario's own reference fails its constraints: {why}")
+        probs.add(where, line_of(raw, "reference"), f"the scenario's own reference fails its constraints: {why}")
     known = [n for text in [*outputs, s.question] for n in numbers_in(text)]
     # A time "15:05" may be written on the 12-hour clock ("3:05 PM").
     known += [float(int(h) % 12 or 12) for text in outputs for h in _CLOCK_RE.findall(text)]
@@ -386,7 +383,7 @@ def _check_answer(s: Scenario, outputs: list[str], where: str, raw: dict, probs:
             for written in _DECIMAL_RE.findall(item.replace(",", ".")):   # "4,97" is 4.97 in Russian
                 num = float(written)
                 if not any(_rounds_to(k, written) for k in known):
-                    probs.add(where, _line(raw, key), f"{key} item {item!r} has the number {num:g}, which neither "
+                    probs.add(where, line_of(raw, key), f"{key} item {item!r} has the number {num:g}, which neither "
                                                       f"the question nor any required call's World output gives")
 
 
@@ -450,8 +447,8 @@ def check_scenarios_fresh(scenarios_dir: Path = SCENARIOS_DIR, data_dir: Path = 
     for name, content in files.items():
         path = data_dir / name
         if not path.exists() or path.read_bytes() != content:
-            raise StaleCorpusError(f"{_display_path(path)} is stale or missing against "
-                                   f"{_display_path(scenarios_dir)}/ and the World's tables: "
+            raise StaleCorpusError(f"{display_path(path)} is stale or missing against "
+                                   f"{display_path(scenarios_dir)}/ and the World's tables: "
                                    f"run `python -m tooluse1 build-scenarios` and commit data/")
 
 
@@ -459,12 +456,12 @@ def load_scenarios(data_dir: Path = DATA_DIR) -> tuple[list[Scenario], dict]:
     """The built scenarios (in id order) and their manifest, read from data/ (digest verified)."""
     jsonl_path, manifest_path = data_dir / JSONL_NAME, data_dir / MANIFEST_NAME
     if not jsonl_path.exists() or not manifest_path.exists():
-        raise StaleCorpusError(f"{_display_path(data_dir)}/ has no built scenarios: "
+        raise StaleCorpusError(f"{display_path(data_dir)}/ has no built scenarios: "
                                f"run `python -m tooluse1 build-scenarios`")
     raw = jsonl_path.read_bytes()
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     if hashlib.sha256(raw).hexdigest() != manifest.get("sha256"):
-        raise StaleCorpusError(f"{_display_path(jsonl_path)} does not match the digest in {MANIFEST_NAME}: "
+        raise StaleCorpusError(f"{display_path(jsonl_path)} does not match the digest in {MANIFEST_NAME}: "
                                f"run `python -m tooluse1 build-scenarios`")
     scenarios = [Scenario.from_dict(json.loads(line), source=f"{JSONL_NAME}:{i}")
                  for i, line in enumerate(raw.decode("utf-8").splitlines(), 1) if line.strip()]

@@ -1,0 +1,50 @@
+"""`python -m tooluse1 build`: validate cases/, grade every case's own reference, write data/.
+
+Kept apart from `tooluse1.corpus` (the data model and loader) because checking a reference needs the
+grader and the prompts, which themselves read cases: corpus -> grade -> corpus would be a cycle.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tooluse1.corpus import CASES_DIR, DATA_DIR, MANIFEST_NAME, Case, CorpusError, load_cases, render_data
+from tooluse1.grade import grade
+from tooluse1.prompts import PROTOCOLS, format_call
+
+
+def reference_problems(cases: list[Case]) -> list[str]:
+    """`source: problem` for every case whose own right answer (its expected call written in the protocol's
+    format, or its reference text) fails its own grader in some protocol; empty when all pass."""
+    problems = []
+    for case in cases:
+        for protocol in PROTOCOLS:
+            if case.expect.kind == "call":
+                assert case.expect.call is not None
+                output = format_call(case.expect.call, protocol)
+            else:
+                output = case.expect.reference or ""
+            verdict = grade(case, output, protocol)
+            if not verdict.passed:
+                what = "expected call" if case.expect.kind == "call" else "reference"
+                problems.append(f"{case.source}: the case's own {what} fails its grader ({protocol}): {verdict.reason}")
+                break
+    return problems
+
+
+def build(cases_dir: Path = CASES_DIR, data_dir: Path = DATA_DIR) -> dict:
+    """Validate cases/ and (re)write data/ (unchanged files are not touched); returns the manifest.
+    Raises CorpusError listing every bad case, including a reference that fails its own grader."""
+    cases = load_cases(cases_dir)
+    problems = reference_problems(cases)
+    if problems:
+        raise CorpusError(problems)
+    data = render_data(cases)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    for name, content in data.items():
+        target = data_dir / name
+        if not target.exists() or target.read_bytes() != content:
+            tmp = target.with_suffix(target.suffix + ".tmp")
+            tmp.write_bytes(content)
+            tmp.replace(target)
+    return json.loads(data[MANIFEST_NAME])
