@@ -6,8 +6,12 @@
 
 Generation happens once for all selected items (see tooluse1/plugin.py); each test grades its item.
 """
+import pytest
+
 from tooluse1.plugin import failure_message
 
 
 def test_case(tooluse1_record):
-    assert tooluse1_record.verdict.passed, failure_message(tooluse1_record)
+    if not tooluse1_record.verdict.passed:
+        # pytrace=False: the compact block is the whole failure report (no assertion introspection noise).
+        pytest.fail(failure_message(tooluse1_record), pytrace=False)

@@ -23,7 +23,7 @@ import pytest
 from tooluse1.backends.base import BackendError, Completion, DecodingConfig
 from tooluse1.backends.openai_backend import OpenAIBackend, normalize_base_url
 from tooluse1.prompts import Prompt
-from tooluse1.serve import (ServeError, disable_response_parsing, free_port, serve_command,
+from tooluse1.serve import (ServeError, free_port, parse_responses_only_with_tools, serve_command,
                             start_transformers_serve)
 
 FAST = dict(backoff_base=0.01, backoff_max=0.05)
@@ -380,11 +380,20 @@ def test_raw_output_turns_off_transformers_response_parsing(smollm2_dir, monkeyp
     content, _, calls = utils.parse_assistant_message(tok, qwen_like, ids[json_call], input_ids=[],
                                                       cleaned_content=json_call)
     assert content == "" and calls and calls[0].name == "get_weather"
-    monkeypatch.setattr(utils, "get_response_template", utils.get_response_template)  # undone after the test
-    disable_response_parsing()
-    for text, tid in ids.items():
-        assert utils.parse_assistant_message(tok, qwen_like, tid, input_ids=[], cleaned_content=text) == \
+    from transformers.cli.serving import chat_completion, response
+    for module in (utils, chat_completion, response):   # undone after the test
+        monkeypatch.setattr(module, "build_response_parser", module.build_response_parser)
+        monkeypatch.setattr(module, "parse_assistant_message", module.parse_assistant_message)
+    parse_responses_only_with_tools()
+    for text, tid in ids.items():   # no tools in the request: the raw text, whatever it holds
+        assert chat_completion.parse_assistant_message(tok, qwen_like, tid, input_ids=[], cleaned_content=text) == \
             (text, None, None)
+        assert chat_completion.build_response_parser(tok, qwen_like, [], tools=None) is None
+    # with tools (the native protocol) the server's own parsing is kept: the call is structured
+    content, _, calls = chat_completion.parse_assistant_message(
+        tok, qwen_like, ids[json_call], input_ids=[], cleaned_content=json_call,
+        tools=[{"type": "function", "function": {"name": "get_weather", "parameters": {}}}])
+    assert content == "" and calls and calls[0].name == "get_weather"
 
 
 

@@ -16,16 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from tooluse1.answers import AnswerRequirement
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call, to_integer, to_number
+from tooluse1.types import (DIFFICULTIES, EXPECTATIONS, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, Lang,
+                            NegativeKind)
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 
-SPEC_VERSION = "1.0.0"
-LANGS = ("en", "ru")
+SPEC_VERSION = "2.0.0"
 CALL_CATEGORIES = TOOL_NAMES + ("multi_step",)
 CATEGORIES = CALL_CATEGORIES + ("negative", "clarification")
-DIFFICULTIES = ("easy", "medium", "hard")
-NEGATIVE_KINDS = ("knowledge", "capability_trap", "instruction_trap")
-EXPECTATIONS = ("call", "no_call", "clarify")
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES_DIR = ROOT / "cases"
@@ -41,23 +40,65 @@ class CorpusError(EntryError):
 
 @dataclass(frozen=True)
 class Expectation:
-    """What a correct answer looks like: one call, no call, or a question back."""
+    """What a correct answer looks like: one call (`call`), no call (`no_call`) or a question back (`clarify`).
 
-    kind: str                                   # call | no_call | clarify
+    Text expectations carry what the answer must satisfy: facts (`answer_contains_all` items, each a tuple of
+    alternatives; `answer_contains_any`), wrong answers that contain the right one (`answer_excludes`), a
+    refusal (`refusal`, capability traps) or, for clarify cases, the required arguments the user left out
+    (`missing`, "tool.param"), which the question must be about. `reference` is a right answer (the oracle's).
+    """
+
+    kind: ExpectationKind
     call: Call | None = None
+    answer_contains_all: tuple[tuple[str, ...], ...] = ()
     answer_contains_any: tuple[str, ...] = ()
-    answer_contains_all: tuple[str, ...] = ()
+    answer_excludes: tuple[str, ...] = ()
+    refusal: bool = False
+    missing: tuple[str, ...] = ()
     reference: str | None = None
 
+    @property
+    def answer(self) -> AnswerRequirement:
+        """The requirement on a text answer (tooluse1.answers), for no-call and clarify expectations."""
+        return AnswerRequirement(contains_all=self.answer_contains_all, contains_any=self.answer_contains_any,
+                                 excludes=self.answer_excludes, refusal=self.refusal, ask_about=self.missing)
+
     def as_dict(self) -> dict:
+        """The JSONL form: only the fields that apply (an alternatives item of one string is written as a string)."""
         if self.kind == "call":
             assert self.call is not None
             return {"call": self.call.as_dict()}
-        out: dict[str, Any] = {self.kind: True, "answer_contains_any": list(self.answer_contains_any),
-                               "answer_contains_all": list(self.answer_contains_all)}
+        out: dict[str, Any] = {self.kind: True}
+        if self.answer_contains_all:
+            out["answer_contains_all"] = [alts[0] if len(alts) == 1 else list(alts)
+                                          for alts in self.answer_contains_all]
+        for key, value in (("answer_contains_any", self.answer_contains_any),
+                           ("answer_excludes", self.answer_excludes), ("missing", self.missing)):
+            if value:
+                out[key] = list(value)
+        if self.refusal:
+            out["refusal"] = True
         if self.reference is not None:
             out["reference"] = self.reference
         return out
+
+    @classmethod
+    def from_dict(cls, exp: dict) -> "Expectation":
+        """From the JSONL form (or a validated YAML mapping). Also reads 1.x files, whose constraints were
+        plain string lists."""
+        if "call" in exp:
+            call = exp["call"]
+            return cls("call", call=Call(call["name"], dict(call.get("arguments") or {})))
+        return cls("no_call" if exp.get("no_call") else "clarify",
+                   answer_contains_all=tuple(_alternatives(item) for item in exp.get("answer_contains_all") or ()),
+                   answer_contains_any=tuple(str(x) for x in exp.get("answer_contains_any") or ()),
+                   answer_excludes=tuple(str(x) for x in exp.get("answer_excludes") or ()),
+                   refusal=bool(exp.get("refusal")), missing=tuple(exp.get("missing") or ()),
+                   reference=exp.get("reference"))
+
+
+def _alternatives(item: Any) -> tuple[str, ...]:
+    return tuple(str(x) for x in item) if isinstance(item, (list, tuple)) else (str(item),)
 
 
 @dataclass(frozen=True)
@@ -65,17 +106,17 @@ class Case:
     """One authored case. `tools` is always the explicit tuple of offered tool names."""
 
     id: str
-    lang: str
+    lang: Lang
     category: str
-    difficulty: str
+    difficulty: Difficulty
     tools: tuple[str, ...]
     messages: tuple[dict, ...]
     expect: Expectation
-    kind: str | None = None                     # negatives only
+    kind: NegativeKind | None = None            # negatives only
     source: str = field(default="", compare=False)   # "cases/en/x.yaml:12", for messages
 
     @property
-    def expectation(self) -> str:
+    def expectation(self) -> ExpectationKind:
         return self.expect.kind
 
     def as_dict(self) -> dict:
@@ -90,23 +131,15 @@ class Case:
     @classmethod
     def from_dict(cls, d: dict, source: str = "") -> "Case":
         """Build a Case from a JSONL dict (or an already-validated YAML mapping). No validation here."""
-        exp = d["expect"]
-        if "call" in exp:
-            call = exp["call"]
-            expectation = Expectation("call", call=Call(call["name"], dict(call.get("arguments") or {})))
-        else:
-            kind = "no_call" if exp.get("no_call") else "clarify"
-            expectation = Expectation(kind, answer_contains_any=tuple(exp.get("answer_contains_any") or ()),
-                                      answer_contains_all=tuple(exp.get("answer_contains_all") or ()),
-                                      reference=exp.get("reference"))
         tools = d.get("tools", "all")
         return cls(id=d["id"], lang=d["lang"], category=d["category"], difficulty=d["difficulty"],
                    tools=TOOL_NAMES if tools == "all" else tuple(tools),
-                   messages=tuple(dict(m) for m in d["messages"]), expect=expectation,
+                   messages=tuple(dict(m) for m in d["messages"]), expect=Expectation.from_dict(d["expect"]),
                    kind=d.get("kind"), source=source)
 
 
 def as_case(case: "Case | dict") -> Case:
+    """A Case from a Case or a corpus JSONL dict (the public grading API accepts both)."""
     return case if isinstance(case, Case) else Case.from_dict(case)
 
 
@@ -253,22 +286,64 @@ def _validate_entry(raw: Any, where: str, probs: Problems) -> Case | None:
         if extra:
             probs.add(where, el, f"a call expectation takes no {sorted(extra)}")
     else:
-        for key in ("answer_contains_any", "answer_contains_all"):
-            val = exp.get(key, [])
-            if not isinstance(val, list) or not all(isinstance(x, (str, int)) and str(x).strip() for x in val):
-                probs.add(where, line_of(exp, key, el), f"{key} must be a list of non-empty strings")
-        if shape == "clarify" and not exp.get("answer_contains_any"):
-            probs.add(where, el, "clarify cases need answer_contains_any (accepted question phrasings)")
-        if not isinstance(exp.get("reference"), str) or not exp["reference"].strip():
-            probs.add(where, el, f"{shape} cases need a reference answer")
-        extra = set(exp) - {shape, "answer_contains_any", "answer_contains_all", "reference"}
-        if extra:
-            probs.add(where, el, f"unknown expect fields {sorted(extra)}")
+        _check_text_expectation(exp, shape, kind, tools, where, el, probs)
     if len(probs.items) > n_before:
         return None
-    d = dict(raw)
-    d["expect"] = {k: ([str(x) for x in v] if k.startswith("answer_") else v) for k, v in exp.items()}
-    return Case.from_dict(d, source=f"{where}:{line}")
+    return Case.from_dict(dict(raw), source=f"{where}:{line}")
+
+
+_TEXT_FIELDS = {"no_call": {"answer_contains_all", "answer_contains_any", "answer_excludes", "refusal", "reference"},
+                "clarify": {"missing", "reference"}}
+
+
+def _is_phrase(x: Any) -> bool:
+    return isinstance(x, (str, int, float)) and not isinstance(x, bool) and bool(str(x).strip())
+
+
+def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list[str], where: str, el: int,
+                            probs: Problems) -> None:
+    """The answer requirement of a no-call or clarify case: known fields of the right types, and what each
+    kind needs (SPEC §3.3): a fact for knowledge and instruction traps, a refusal or a fact for capability
+    traps, the missing required arguments (of an offered tool) for clarify cases; always a reference."""
+    extra = set(exp) - {shape} - _TEXT_FIELDS[shape]
+    if extra:
+        probs.add(where, el, f"unknown expect fields {sorted(extra)} for a {shape} case "
+                             f"(known: {', '.join(sorted(_TEXT_FIELDS[shape]))})")
+    for key in ("answer_contains_any", "answer_excludes", "missing"):
+        val = exp.get(key, [])
+        if not isinstance(val, list) or not all(_is_phrase(x) for x in val):
+            probs.add(where, line_of(exp, key, el), f"{key} must be a list of non-empty strings")
+    all_items = exp.get("answer_contains_all", [])
+    if not isinstance(all_items, list) or not all(
+            _is_phrase(x) or (isinstance(x, list) and x and all(_is_phrase(y) for y in x)) for x in all_items):
+        probs.add(where, line_of(exp, "answer_contains_all", el),
+                  "answer_contains_all must be a list whose items are strings or lists of alternative strings")
+    if "refusal" in exp and not isinstance(exp["refusal"], bool):
+        probs.add(where, line_of(exp, "refusal", el), "refusal must be true or false")
+    if not isinstance(exp.get("reference"), str) or not exp["reference"].strip():
+        probs.add(where, el, f"{shape} cases need a reference answer")
+    has_facts = bool(exp.get("answer_contains_all") or exp.get("answer_contains_any"))
+    if shape == "clarify":
+        missing = exp.get("missing")
+        if not missing:
+            probs.add(where, el, "clarify cases need missing: [tool.param, ...] (the required arguments the user "
+                                 "left out)")
+        for item in missing if isinstance(missing, list) else []:
+            tool, _, param = str(item).partition(".")
+            if tool not in TOOLS or param not in TOOLS[tool].required:
+                probs.add(where, line_of(exp, "missing", el),
+                          f"missing: {item!r} is not a required argument of a tool (write tool.param, e.g. "
+                          f"get_weather.city)")
+            elif tool not in tools:
+                probs.add(where, line_of(exp, "missing", el), f"missing: {item!r} names a tool that is not offered")
+    elif kind in ("knowledge", "instruction_trap") and not has_facts:
+        probs.add(where, el, f"{kind} cases need answer_contains_all or answer_contains_any (the answer asked for)")
+    elif kind == "capability_trap" and not (has_facts or exp.get("refusal") is True):
+        probs.add(where, el, "capability_trap cases need refusal: true, or the facts of an answer the model can "
+                             "give without the missing tool")
+    elif exp.get("refusal") and kind != "capability_trap":
+        probs.add(where, line_of(exp, "refusal", el), "refusal: true is only for capability_trap cases")
+
 
 
 def load_cases(cases_dir: Path = CASES_DIR) -> list[Case]:

@@ -1,20 +1,24 @@
 """Stage 5: (case, extraction) -> Verdict, exactly as SPEC.md §3.2-3.3 says. Public API: `grade`.
 
-Call cases pass only with exactly one call, of the expected tool (aliases accepted), whose arguments
-match the expected ones parameter by parameter (see tools.py for how each parameter compares); extra
-arguments are tolerated and flagged. No-call and clarify cases pass only when the output holds no call
-and its prose satisfies the case's answer constraints. A malformed output fails every case.
+Call cases pass only with exactly one call — counted over every format in the output, an example call
+included (in a call case it is read as the call the user asked for) — of the expected tool (aliases
+accepted) whose arguments match the expected ones parameter by parameter (tools.py says how each parameter
+compares); extra arguments are tolerated and flagged. No-call and clarify cases pass only when the output
+makes no call (a call shown as an example is not one), is not malformed, and its text meets the case's
+answer requirement (tooluse1.answers): the fact, the refusal, or a question about the missing argument.
+An empty answer, or one cut off by the token limit, never passes. A malformed output fails every case.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from tooluse1.answers import check_answer
 from tooluse1.corpus import Case, as_case
 from tooluse1.evaluator import evaluate, same_value
 from tooluse1.parse import Extraction, extract
-from tooluse1.tools import TOOLS, Call, Param, canonical_tool_name, norm_text, to_integer, to_number
+from tooluse1.tools import TOOLS, Call, Param, canonical_tool_name, keywords_match, norm_text, to_integer, to_number
+from tooluse1.types import ExpectationKind, Label
 
 
 @dataclass
@@ -22,36 +26,25 @@ class Verdict:
     """The grade of one output for one case. Fields that do not apply to the expectation are None."""
 
     passed: bool
-    expectation: str                 # call | no_call | clarify
-    label: str                       # call | malformed | text
+    expectation: ExpectationKind
+    label: Label
     n_calls: int
-    tool_ok: bool | None             # call cases: the first call is of the expected tool
-    args_ok: bool | None             # call cases: every expected argument matches (tool_ok required)
+    tool_ok: bool | None = None          # call cases: the (first) call is of the expected tool
+    args_ok: bool | None = None          # call cases: every expected argument matches (tool_ok required)
     extra_args: list[str] = field(default_factory=list)   # arguments given but not expected (tolerated)
-    spurious_call: bool = False      # no-call / clarify case answered with a call
+    spurious_call: bool = False          # no-call / clarify case answered with a call
     malformed: bool = False
-    constraints_ok: bool | None = None  # no-call / clarify cases: answer constraints hold on the prose
+    constraints_ok: bool | None = None   # no-call / clarify cases: the answer requirement holds on the prose
     reason: str = ""
     arg_mismatches: list[str] = field(default_factory=list)
+    n_examples: int = 0                  # calls shown as examples (not counted as calls in no-call cases)
+    cut_off: bool = False                # the reply stopped at the token limit (text answers then fail)
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
 # ----------------------------------------------------------------------------- argument comparison
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def _word_matches(expected: str, actual_words: set[str]) -> bool:
-    """Exact word, or a shared stem: inflection changes at most the last two letters (поиск/поиска)."""
-    if expected in actual_words:
-        return True
-    if len(expected) < 4:
-        return False
-    need = max(4, len(expected) - 2)
-    return any(len(a) >= need and a[:need] == expected[:need] for a in actual_words)
-
 
 def values_match(param: Param, expected: Any, actual: Any) -> bool:
     """True when a model's value for `param` means the expected value (see tools.py for each kind)."""
@@ -65,10 +58,9 @@ def values_match(param: Param, expected: Any, actual: Any) -> bool:
     if isinstance(actual, (dict, list, bool)) or actual is None:
         return False
     if param.match == "alias" and param.aliases is not None:
-        return param.aliases.canonical(expected) == param.aliases.canonical(actual)
+        return param.aliases.same(expected, actual)
     if param.match == "keywords":
-        actual_words = set(_WORD.findall(norm_text(actual)))
-        return all(_word_matches(w, actual_words) for w in _WORD.findall(norm_text(expected)))
+        return keywords_match(expected, actual)
     return norm_text(expected) == norm_text(actual)
 
 
@@ -92,75 +84,69 @@ def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, li
     return not mismatches, mismatches, extra
 
 
-# ----------------------------------------------------------------------------- constraints
-
-def constraints_hold(case: Case, prose: str) -> tuple[bool, str]:
-    """(ok, reason): every answer_contains_all and, when listed, one of answer_contains_any occur in prose.
-
-    Substring match after NFKC + casefold (+ ё=е), so "Canberra." and "КАНБЕРРА" both count.
-    """
-    text = norm_text(prose)
-    missing = [s for s in case.expect.answer_contains_all if norm_text(s) not in text]
-    if missing:
-        return False, f"answer lacks {missing!r}"
-    anyof = case.expect.answer_contains_any
-    if anyof and not any(norm_text(s) in text for s in anyof):
-        return False, f"answer contains none of {list(anyof)!r}"
-    return True, ""
-
-
-def has_constraints(case: Case) -> bool:
-    return bool(case.expect.answer_contains_all or case.expect.answer_contains_any)
-
-
 # ----------------------------------------------------------------------------- grading
 
 def _describe_calls(calls: list[Call]) -> str:
     return "; ".join(f"{c.name}({c.arguments})" for c in calls[:3]) or "none"
 
 
-def grade_extraction(case: Case | dict, ex: Extraction) -> Verdict:
-    """Grade an already-extracted output (the harness parses once, then grades)."""
-    c = as_case(case)
-    exp = c.expect
-    n_calls = len(ex.calls)
+def _grade_call(case: Case, ex: Extraction) -> Verdict:
+    want = case.expect.call
+    assert want is not None
+    calls = ex.calls + ex.examples
+    n_calls = len(calls)
     malformed = ex.label == "malformed"
-    if exp.kind == "call":
-        assert exp.call is not None
-        want = exp.call
-        first = ex.calls[0] if ex.calls else None
-        tool_ok = first is not None and canonical_tool_name(first.name) == want.name
-        args_ok, mismatches, extra = (compare_arguments(want.name, want.arguments, first.arguments)
-                                      if tool_ok and first is not None else (False, [], []))
-        if malformed:
-            reason = f"malformed output: {ex.problem}"
-        elif n_calls == 0:
-            reason = f"no call; expected {want.name}"
-        elif not tool_ok:
-            reason = f"wrong tool {first.name!r}; expected {want.name}" if first else ""
-        elif not args_ok:
-            reason = "arguments differ: " + "; ".join(mismatches)
-        elif n_calls > 1:
-            reason = f"{n_calls} calls where exactly one is required: {_describe_calls(ex.calls)}"
-        else:
-            reason = "ok" + (f" (extra arguments tolerated: {extra})" if extra else "")
-        passed = not malformed and n_calls == 1 and tool_ok and args_ok
-        return Verdict(passed, "call", ex.label, n_calls, tool_ok, args_ok if tool_ok else False, extra,
-                       False, malformed, None, reason, mismatches)
+    first = calls[0] if calls else None
+    tool_ok = first is not None and canonical_tool_name(first.name) == want.name
+    args_ok, mismatches, extra = (compare_arguments(want.name, want.arguments, first.arguments)
+                                  if tool_ok and first is not None else (False, [], []))
+    if malformed:
+        reason = f"malformed output: {ex.problem}"
+    elif first is None:
+        reason = f"no call; expected {want.name}"
+    elif not tool_ok:
+        reason = f"wrong tool {first.name!r}; expected {want.name}"
+    elif not args_ok:
+        reason = "arguments differ: " + "; ".join(mismatches)
+    elif n_calls > 1:
+        reason = f"{n_calls} calls where exactly one is required: {_describe_calls(calls)}"
+    else:
+        reason = "ok" + (f" (extra arguments tolerated: {extra})" if extra else "")
+    passed = not malformed and n_calls == 1 and tool_ok and args_ok
+    return Verdict(passed=passed, expectation="call", label="call" if calls else ex.label, n_calls=n_calls,
+                   tool_ok=tool_ok, args_ok=args_ok, extra_args=extra, malformed=malformed, reason=reason,
+                   arg_mismatches=mismatches, n_examples=len(ex.examples))
+
+
+def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     spurious = ex.label == "call"
-    ok, why = constraints_hold(c, ex.prose)
+    malformed = ex.label == "malformed"
+    check = check_answer(case.expect.answer, ex.prose)
     if malformed:
         reason = f"malformed output: {ex.problem}"
     elif spurious:
         reason = f"called {_describe_calls(ex.calls)} where no call was expected"
-    elif not ok:
-        reason = why
+    elif cut_off:
+        reason = "the answer was cut off at the token limit"
+    elif not check.ok:
+        reason = check.reason
     else:
         reason = "ok"
-    passed = not malformed and not spurious and ok
-    return Verdict(passed, exp.kind, ex.label, n_calls, None, None, [], spurious, malformed, ok, reason)
+    passed = not malformed and not spurious and not cut_off and check.ok
+    return Verdict(passed=passed, expectation=case.expect.kind, label=ex.label, n_calls=len(ex.calls),
+                   spurious_call=spurious, malformed=malformed, constraints_ok=check.ok, reason=reason,
+                   n_examples=len(ex.examples), cut_off=cut_off)
 
 
-def grade(case: Case | dict, output: str, protocol: str) -> Verdict:
+def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | None = None) -> Verdict:
+    """Grade an already-extracted output (the harness parses once, then grades). `finish_reason` is the
+    backend's ("length" = stopped at the token limit): a text answer cut off there never passes."""
+    c = as_case(case)
+    if c.expect.kind == "call":
+        return _grade_call(c, ex)
+    return _grade_text(c, ex, cut_off=finish_reason == "length")
+
+
+def grade(case: Case | dict, output: str, protocol: str, finish_reason: str | None = None) -> Verdict:
     """Grade one raw model output for one case (a Case or a corpus JSONL dict). Never raises on output."""
-    return grade_extraction(case, extract(output, protocol))
+    return grade_extraction(case, extract(output, protocol), finish_reason)

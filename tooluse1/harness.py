@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 from tooluse1.backends.base import Backend, BackendError, Completion, DecodingConfig, OnComplete
 from tooluse1.corpus import SPEC_VERSION, Case
 from tooluse1.grade import grade_extraction
-from tooluse1.parse import extract
+from tooluse1.parse import extract_completion
 from tooluse1.prompts import PROTOCOLS, Prompt, render
 from tooluse1.results import ItemRecord, ResumeFile, library_versions, now_iso
 from tooluse1.selftest import RUNNERS
@@ -146,8 +146,10 @@ class BenchmarkRun:
         return self._identity
 
     def run_key(self) -> dict:
-        return {"model": self.identity(), "decoding": self.config.decoding.as_dict(),
-                "corpus_sha256": self.manifest["sha256"], "spec_version": SPEC_VERSION}
+        """What a resume file must share with this run: the model and the decoding. Prompts are checked per
+        item (each resumed answer carries its prompt's sha256), so a new corpus or prompt regenerates
+        exactly the items whose prompts changed, and a different selection (-k) still resumes."""
+        return {"model": self.identity(), "decoding": self.config.decoding.as_dict()}
 
     def open_resume(self) -> None:
         if self.config.resume is not None and self._resume is None:
@@ -169,11 +171,13 @@ class BenchmarkRun:
         """Make sure every (case_id, protocol) item has a completion; only missing ones are generated.
         Returns how many were generated now. Each finished one goes to the resume file immediately."""
         self.open_resume()
-        todo = [p for p in self.prompts_for(items) if p.item_id not in self._completions]
+        todo = [p for p in self.prompts_for(items) if not self._answered(p)]
         if not todo:
             return 0
+        sha_of = {p.item_id: p.sha256 for p in todo}
 
         def on_complete(c: Completion) -> None:
+            c.prompt_sha256 = sha_of.get(c.item_id)
             self._completions[c.item_id] = c
             if self._resume is not None:
                 self._resume.append(c)
@@ -183,8 +187,18 @@ class BenchmarkRun:
         self.generated_items += len(todo)
         results = self.backend.generate(todo, self.config.decoding, on_complete)
         for c in results:   # backends call on_complete, but the returned list is authoritative
-            self._completions.setdefault(c.item_id, c)
+            c.prompt_sha256 = sha_of.get(c.item_id)
+            self._completions[c.item_id] = c
         return len(todo)
+
+    def _answered(self, prompt: Prompt) -> bool:
+        c = self._completions.get(prompt.item_id)
+        return c is not None and c.prompt_sha256 == prompt.sha256
+
+    def missing(self, items: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The items that have no answer to their current prompt yet (what `generate` would generate)."""
+        self.open_resume()
+        return [it for it, p in zip(items, self.prompts_for(items)) if not self._answered(p)]
 
     def record(self, case_id: str, protocol: str) -> ItemRecord:
         """The graded record of an item whose completion exists (generate() first)."""
@@ -193,8 +207,8 @@ class BenchmarkRun:
         case = self.cases[case_id]
         if c.error is not None:
             return ItemRecord(case, protocol, c, None, None)
-        ex = extract(c.text, protocol)
-        return ItemRecord(case, protocol, c, ex, grade_extraction(case, ex))
+        ex = extract_completion(c, protocol)
+        return ItemRecord(case, protocol, c, ex, grade_extraction(case, ex, c.finish_reason))
 
     def provenance(self, finished_at: str | None = None) -> dict:
         backend_info = self._backend_provenance()

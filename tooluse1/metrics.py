@@ -88,7 +88,7 @@ class GradedItem:
                    label=v.label if v else "error", tool_ok=v.tool_ok if v else None,
                    args_ok=v.args_ok if v else None, extra_args=bool(v and v.extra_args),
                    constraints_ok=v.constraints_ok if v else None,
-                   has_constraints=bool(exp.answer_contains_any or exp.answer_contains_all), error=error)
+                   has_constraints=exp.kind != "call", error=error)
 
 
 # name -> (applies to item?, success?). The order is the order of the printed table.

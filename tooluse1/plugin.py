@@ -81,6 +81,16 @@ def _config(config: pytest.Config) -> RunConfig | None:
                      results=Path(opt("--results")) if opt("--results") else None, min_score=opt("--min-score"))
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With --model and no paths on the command line, collect only the benchmark items: the project's own
+    tests (tests_grader/, servers and real models, minutes) are for `make test`, not for a benchmark run.
+    Paths given explicitly are always collected."""
+    if (config.getoption("--model") and config.args_source == pytest.Config.ArgsSource.TESTPATHS
+            and collection_path.is_dir() and collection_path.name == "tests_grader"):
+        return True
+    return None
+
+
 def _is_xdist_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
@@ -183,7 +193,7 @@ def _generate_with_progress(config: pytest.Config, run: BenchmarkRun, items: lis
     """Generate missing completions for `items`, showing a tqdm bar outside pytest's capture."""
     from tqdm import tqdm
     capman = config.pluginmanager.getplugin("capturemanager")
-    missing = [it for it in items if item_id(*it) not in run._completions]
+    missing = run.missing(items)
     with capman.global_and_fixture_disabled() if capman else contextlib.nullcontext():
         bar = tqdm(total=len(missing), desc="ToolUse.1 generating", unit="item", dynamic_ncols=True,
                    disable=not run.config.progress or len(missing) < 2)
@@ -199,8 +209,7 @@ def tooluse1_record(request: pytest.FixtureRequest, tooluse1_run: BenchmarkRun, 
     (on an xdist worker, item by item: the server batches concurrent requests itself)."""
     config = request.config
     try:
-        tooluse1_run.open_resume()
-        if item_id(*tooluse1_item) not in tooluse1_run._completions:
+        if tooluse1_run.missing([tooluse1_item]):
             batch = [tooluse1_item] if _is_xdist_worker(config) else (config.stash[_SELECTED] or [tooluse1_item])
             _generate_with_progress(config, tooluse1_run, batch)
     except (BackendError, ResumeMismatch) as e:
@@ -216,19 +225,34 @@ class BackendItemError(Exception):
     """The backend produced no answer for this item; pytest reports it as an error, not a failure."""
 
 
+def describe_expectation(case) -> str:
+    """One line saying what a right answer to `case` is (failure messages, reports)."""
+    exp = case.expect
+    if exp.kind == "call":
+        return f"call {format_call(exp.call, 'plain').removeprefix('TOOL ')}"
+    if exp.kind == "clarify":
+        return f"a question back about {' or '.join(exp.missing)}, no call"
+    parts = []
+    if exp.answer_contains_all:
+        parts.append("all of " + ", ".join(" | ".join(alts) for alts in exp.answer_contains_all))
+    if exp.answer_contains_any:
+        parts.append("any of " + " | ".join(exp.answer_contains_any))
+    if exp.answer_excludes:
+        parts.append("none of " + " | ".join(exp.answer_excludes))
+    if exp.refusal:
+        parts.append("a refusal, no claimed action")
+    return "no call; answer with " + ("; ".join(parts) if parts else "any non-empty text")
+
+
 def failure_message(record) -> str:
-    """What a failing item says: expectation, what was extracted, label, reason, a raw excerpt."""
+    """What a failing item says, and nothing more: expectation, what was extracted, label, reason, a raw excerpt."""
     case, v, ex = record.case, record.verdict, record.extraction
-    if case.expect.kind == "call":
-        want = f"call {format_call(case.expect.call, 'plain').removeprefix('TOOL ')}"
-    else:
-        want = f"{case.expect.kind} (answer containing any of {list(case.expect.answer_contains_any)}" \
-               f"{' and all of ' + str(list(case.expect.answer_contains_all)) if case.expect.answer_contains_all else ''})"
-    got = "; ".join(f"{c.name}({json.dumps(c.arguments, ensure_ascii=False)})" for c in ex.calls) or "no call"
+    calls = ex.calls + ex.examples
+    got = "; ".join(f"{c.name}({json.dumps(c.arguments, ensure_ascii=False)})" for c in calls) or "no call"
     raw = record.completion.text
     excerpt = raw if len(raw) <= 400 else raw[:400] + f"… [{len(raw)} chars]"
     return (f"{record.item_id} ({case.source or case.id})\n"
-            f"  expected : {want}\n"
+            f"  expected : {describe_expectation(case)}\n"
             f"  extracted: {got}   label={v.label} finish={record.completion.finish_reason}\n"
             f"  reason   : {v.reason}\n"
             f"  output   : {excerpt!r}")

@@ -1,37 +1,57 @@
 """Stage 2: Case -> Prompt, one rendering for every backend.
 
-Each protocol gets a system prompt that declares the offered tools (JSON schema), the exact call format
-and the rules for calling, abstaining and asking back. Multi-step history is rendered as ordinary chat
-turns: a prior call is written by the assistant in the protocol's own format, and a tool result comes back
-as a user turn starting with `TOOL RESULT` (so every chat template, with or without a `tool` role, gets the
-same text).
+Text protocols (json, xml, plain): the system prompt declares the offered tools (JSON schemas), the
+protocol's call format (placeholders only: no concrete call a model could copy as its answer) and the
+calling policy (SPEC §2). The `native` protocol declares no tools in text: they travel as JSON schemas
+(`Prompt.tools`) through the chat template's `tools=` argument or the API's `tools` field, and its system
+prompt holds only the policy.
+
+Multi-step history is rendered the way chat models are trained to see it: a prior call is an assistant
+turn (in the protocol's own text format; structured `tool_calls` in `native`) and its result is a `tool`
+turn, which each backend hands to the chat template's own tool-result turn (a backend whose template has
+none falls back to a neutral user turn, and says so in its provenance). No prompt contains a marker a
+model could echo: the 1.x prompt told models that results arrive in a message starting with a fixed
+marker, and 70% of the default model's answers began with it.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
-from typing import Any, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
 
 from tooluse1.tools import TOOLS, Call
+from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS, Protocol
 
-PROTOCOLS: tuple[str, ...] = ("json", "xml", "plain")
+__all__ = ["ALL_PROTOCOLS", "PROTOCOLS", "Prompt", "format_call", "item_id", "parse_protocols", "prompt_digest",
+           "render", "render_all", "system_prompt"]
 
 
 @dataclass(frozen=True)
 class Prompt:
     """A rendered chat for one item (case x protocol).
 
-    `messages` are OpenAI-style {"role", "content"} dicts with roles system/user/assistant only, ready for
-    a chat template or a chat-completions request. `shared_prefix_key` groups items whose system prompt is
-    identical (protocol x offered tools), for backends that reuse a prefix cache.
+    `messages` are OpenAI-style dicts: roles system / user / assistant / tool. An assistant turn that calls a
+    tool has `content` (text protocols: the call written in the protocol's format) or, in `native`,
+    `tool_calls` ([{"id", "type": "function", "function": {"name", "arguments": dict}}]); a `tool` turn has
+    `tool_call_id`, `name` and `content`. `tools` holds the offered tools' JSON schemas for `native` (empty
+    otherwise). `shared_prefix_key` groups items whose system prompt and tools are identical, for backends
+    that reuse a prefix cache. `sha256` identifies the rendered prompt (resume and provenance use it).
     """
 
     item_id: str          # "<case-id>-<protocol>"
     case_id: str
-    protocol: str         # json | xml | plain
+    protocol: str         # json | xml | plain | native
     messages: tuple[dict, ...]
     shared_prefix_key: str = ""
+    tools: tuple[dict, ...] = ()
+    sha256: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.sha256:
+            canonical = json.dumps({"messages": list(self.messages), "tools": list(self.tools)},
+                                   ensure_ascii=False, sort_keys=True)
+            object.__setattr__(self, "sha256", hashlib.sha256(canonical.encode("utf-8")).hexdigest())
 
 
 def item_id(case_id: str, protocol: str) -> str:
@@ -39,14 +59,34 @@ def item_id(case_id: str, protocol: str) -> str:
 
 
 def parse_protocols(spec: str | Sequence[str]) -> tuple[str, ...]:
-    """'json,xml' / 'all' / ['xml'] -> validated tuple in canonical order; ValueError names the bad one."""
+    """'json,xml' / 'all' / 'all,native' / ['xml'] -> validated tuple in canonical order; ValueError names the
+    bad one. `all` is the SPEC's three text protocols; `native` is opt-in."""
     names = [s.strip() for s in (spec.split(",") if isinstance(spec, str) else spec) if s.strip()]
-    if not names or names == ["all"]:
+    if not names:
         return PROTOCOLS
+    chosen: set[str] = set()
     for n in names:
-        if n not in PROTOCOLS:
-            raise ValueError(f"unknown protocol {n!r}: use one or more of {', '.join(PROTOCOLS)} (comma-separated) or all")
-    return tuple(p for p in PROTOCOLS if p in names)
+        if n == "all":
+            chosen.update(PROTOCOLS)
+        elif n in ALL_PROTOCOLS:
+            chosen.add(n)
+        else:
+            raise ValueError(f"unknown protocol {n!r}: use one or more of {', '.join(ALL_PROTOCOLS)} "
+                             f"(comma-separated), all (= {','.join(PROTOCOLS)}) or all,native")
+    return tuple(p for p in ALL_PROTOCOLS if p in chosen)
+
+
+def prompt_digest(prompts: Sequence[Prompt]) -> str:
+    """One sha256 over every rendered prompt (by item id): equal digests mean identical prompts."""
+    return digest_of_prompt_hashes((p.item_id, p.sha256) for p in prompts)
+
+
+def digest_of_prompt_hashes(pairs: Iterable[tuple[str, str]]) -> str:
+    """`prompt_digest` from (item id, prompt sha256) pairs, e.g. read back from a results file's records."""
+    h = hashlib.sha256()
+    for item, sha in sorted(pairs):
+        h.update(f"{item}\t{sha}\n".encode("utf-8"))
+    return h.hexdigest()
 
 
 # ----------------------------------------------------------------------------- call formats
@@ -59,8 +99,9 @@ def _plain_value(value: Any) -> str:
 
 
 def format_call(call: Call, protocol: str) -> str:
-    """The canonical text of one call in a protocol (what the system prompt asks the model to write)."""
-    if protocol == "json":
+    """The canonical text of one call in a protocol (what the system prompt asks the model to write; for
+    `native`, the JSON object that templates and APIs carry inside their own tool-call markup)."""
+    if protocol in ("json", "native"):
         return json.dumps({"name": call.name, "arguments": call.arguments}, ensure_ascii=False)
     if protocol == "xml":
         lines = ["<tool_call>", f"<function={call.name}>"]
@@ -73,53 +114,60 @@ def format_call(call: Call, protocol: str) -> str:
     raise ValueError(f"unknown protocol {protocol!r}")
 
 
-_EXAMPLE = Call("get_weather", {"city": "Berlin", "unit": "celsius"})
-
 _FORMAT_TEXT = {
-    "json": ("To call a tool, reply with exactly one JSON object and nothing else:\n"
-             "{\"name\": <tool name>, \"arguments\": {<argument name>: <value>, ...}}\n"
-             "Example:\n" + format_call(_EXAMPLE, "json")),
-    "xml": ("To call a tool, reply with exactly one block in this format and nothing else:\n"
-            "<tool_call>\n<function=TOOL_NAME>\n<parameter=ARGUMENT_NAME>\nVALUE\n</parameter>\n</function>\n"
-            "</tool_call>\n(one <parameter> block per argument)\nExample:\n" + format_call(_EXAMPLE, "xml")),
-    "plain": ("To call a tool, reply with exactly one line in this format and nothing else:\n"
-              "TOOL <tool name> | <argument>=<value> | <argument>=<value>\n"
-              "Example:\n" + format_call(_EXAMPLE, "plain")),
+    "json": ("To call a tool, reply with one JSON object in this form and nothing else:\n"
+             "{\"name\": \"<tool name>\", \"arguments\": {\"<argument name>\": <value>, ...}}"),
+    "xml": ("To call a tool, reply with one block in this form and nothing else (one <parameter> block per "
+            "argument):\n<tool_call>\n<function=TOOL_NAME>\n<parameter=ARGUMENT_NAME>\nVALUE\n</parameter>\n"
+            "</function>\n</tool_call>"),
+    "plain": ("To call a tool, reply with one line in this form and nothing else:\n"
+              "TOOL <tool name> | <argument name>=<value> | <argument name>=<value>"),
 }
 
-_RULES = """Rules:
-1. Call a tool only when one of the tools above is needed to answer and you know every required argument. Then reply with the call only: one call, no other text.
-2. If a tool is needed but a required argument is missing or unclear, do not call it: ask the user a short question for the missing information.
-3. If no tool above fits the request, if you can answer from your own knowledge, or if the user asks you not to use tools, answer in plain text and do not write any tool call. Never pretend to do something no tool above can do; say you cannot.
-4. Tool results come back in a message that starts with "TOOL RESULT". Use them to answer, or make the next call if the user asks for more."""
+# The calling policy (SPEC §2), the same words in every protocol.
+RULES = """Rules:
+1. Use a tool whenever one of your tools can do what the user asks: calculating, converting units or currencies, translating, looking up current information (weather, local time, the web) and taking actions (timers, notes). Then reply with the call only: exactly one call and no other text.
+2. If a tool is needed but the user has not given a required argument, do not call it and do not guess: ask the user a short question for the missing information.
+3. Answer in plain text, without any tool call, when no tool is needed (greetings, opinions, and well-known facts such as capitals, authors, historical dates, definitions or scientific facts: you know these, do not search for them), when the user asks you not to use tools, or when none of your tools can do what the user asks. Never pretend to have done something you cannot do: say that you cannot."""
 
 
 def system_prompt(protocol: str, tool_names: Sequence[str]) -> str:
-    """The system prompt for a protocol and a set of offered tools (deterministic text)."""
+    """The system prompt for a protocol and a set of offered tools (deterministic text). In `native` the
+    tools are not written here (they travel as `Prompt.tools`)."""
+    if protocol == "native":
+        return f"You are a helpful assistant with access to tools.\n\n{RULES}"
     decl = "\n".join(json.dumps(TOOLS[t].json_schema(), ensure_ascii=False) for t in tool_names)
     return (f"You are a helpful assistant with access to these tools:\n{decl}\n\n"
-            f"{_FORMAT_TEXT[protocol]}\n\n{_RULES}")
+            f"{_FORMAT_TEXT[protocol]}\n\n{RULES}")
 
 
-def _tool_result_text(name: str, content: str) -> str:
-    return f"TOOL RESULT ({name}): {content}"
+def tool_schemas(tool_names: Sequence[str]) -> tuple[dict, ...]:
+    """The offered tools in the OpenAI `tools` shape ({"type": "function", "function": schema}), which chat
+    templates' `tools=` argument accepts too."""
+    return tuple({"type": "function", "function": TOOLS[t].json_schema()} for t in tool_names)
 
 
 def render_messages(case_messages: Sequence[dict], protocol: str) -> list[dict]:
-    """Protocol-neutral history -> chat turns (roles user/assistant), consecutive same-role turns merged."""
+    """Protocol-neutral history -> chat turns: user / assistant text, assistant call (protocol text, or
+    structured `tool_calls` in native), `tool` result turns answering the call before them."""
     out: list[dict] = []
+    n_calls = 0
     for m in case_messages:
         if m["role"] == "assistant" and "tool_call" in m:
+            n_calls += 1
             tc = m["tool_call"]
-            role, text = "assistant", format_call(Call(tc["name"], dict(tc.get("arguments") or {})), protocol)
+            call = Call(tc["name"], dict(tc.get("arguments") or {}))
+            if protocol == "native":
+                out.append({"role": "assistant", "content": "", "tool_calls": [
+                    {"id": f"call_{n_calls}", "type": "function",
+                     "function": {"name": call.name, "arguments": call.arguments}}]})
+            else:
+                out.append({"role": "assistant", "content": format_call(call, protocol)})
         elif m["role"] == "tool":
-            role, text = "user", _tool_result_text(m.get("name", "tool"), m["content"])
+            out.append({"role": "tool", "tool_call_id": f"call_{n_calls}", "name": m.get("name", "tool"),
+                        "content": m["content"]})
         else:
-            role, text = m["role"], m["content"]
-        if out and out[-1]["role"] == role:
-            out[-1] = {"role": role, "content": out[-1]["content"] + "\n\n" + text}
-        else:
-            out.append({"role": role, "content": text})
+            out.append({"role": m["role"], "content": m["content"]})
     return out
 
 
@@ -128,10 +176,12 @@ def render(case: Any, protocol: str) -> Prompt:
     from tooluse1.corpus import as_case
     c = as_case(case)
     sys_text = system_prompt(protocol, c.tools)
+    tools = tool_schemas(c.tools) if protocol == "native" else ()
     messages = ({"role": "system", "content": sys_text}, *render_messages(c.messages, protocol))
-    key = hashlib.sha256(sys_text.encode("utf-8")).hexdigest()[:16]
+    key_source = sys_text + json.dumps(list(tools), sort_keys=True)
+    key = hashlib.sha256(key_source.encode("utf-8")).hexdigest()[:16]
     return Prompt(item_id=item_id(c.id, protocol), case_id=c.id, protocol=protocol,
-                  messages=tuple(messages), shared_prefix_key=key)
+                  messages=tuple(messages), shared_prefix_key=key, tools=tools)
 
 
 def render_all(cases: Sequence[Any], protocols: Sequence[str]) -> list[Prompt]:

@@ -27,9 +27,11 @@ from tooluse1.corpus import Case
 from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
 from tooluse1.parse import Extraction
+from tooluse1.prompts import digest_of_prompt_hashes
 
 RESULTS_FORMAT = 1
-RESUME_FORMAT = 1
+RESUME_FORMAT = 2   # 2: each line carries its prompt's sha256 (and structured tool calls); the key no
+                    # longer holds the corpus digest (prompts are checked per item)
 
 
 def now_iso() -> str:
@@ -73,17 +75,22 @@ class ItemRecord:
             "output": self.completion.text, "finish_reason": self.completion.finish_reason,
             "latency_s": round(self.completion.latency_s, 4), "prompt_tokens": self.completion.prompt_tokens,
             "completion_tokens": self.completion.completion_tokens, "error": self.completion.error,
+            "tool_calls": self.completion.tool_calls, "prompt_sha256": self.completion.prompt_sha256,
             "extraction": self.extraction.as_dict() if self.extraction else None,
             "verdict": self.verdict.as_dict() if self.verdict else None,
             "passed": bool(self.verdict and self.verdict.passed and not self.is_error),
-            "has_constraints": bool(c.expect.answer_contains_any or c.expect.answer_contains_all),
+            "has_constraints": c.expectation != "call",   # 2.0: every text answer has a requirement
         }
 
 
 def build_results(provenance: dict, records: Iterable[dict]) -> dict:
     """The whole results document from record dicts (ItemRecord.as_dict), sorted by case id then protocol."""
-    order = {"json": 0, "xml": 1, "plain": 2}
+    order = {"json": 0, "xml": 1, "plain": 2, "native": 3}
     records = sorted(records, key=lambda r: (r["case_id"], order.get(r["protocol"], 9)))
+    if records and all(r.get("prompt_sha256") for r in records):
+        # Every prompt of the run in one digest: equal digests mean the same prompts (compare checks it).
+        provenance = {**provenance, "prompt_sha256": digest_of_prompt_hashes(
+            (r["item_id"], r["prompt_sha256"]) for r in records)}
     return {"tooluse1_results": RESULTS_FORMAT, "provenance": provenance, "records": records,
             "summary": summarise(GradedItem.from_record(r) for r in records)}
 
@@ -135,6 +142,10 @@ class ResumeFile:
         except (json.JSONDecodeError, KeyError, TypeError):
             raise ResumeMismatch(f"--resume {self.path}: not a ToolUse.1 resume file (bad header line); "
                                  f"pass a new path or delete it") from None
+        if header.get("tooluse1_resume") != RESUME_FORMAT:
+            raise ResumeMismatch(f"--resume {self.path} was written by an older ToolUse.1 (resume format "
+                                 f"{header.get('tooluse1_resume')}, this one reads {RESUME_FORMAT}); use a new "
+                                 f"--resume path")
         if file_digest != self.digest:
             theirs = header.get("key", {})
             diff = sorted(k for k in set(theirs) | set(self.key) if theirs.get(k) != self.key.get(k))
@@ -147,7 +158,8 @@ class ResumeFile:
                 d = json.loads(line)
                 c = Completion(item_id=d["item_id"], text=d["text"], finish_reason=d["finish_reason"],
                                latency_s=d.get("latency_s", 0.0), prompt_tokens=d.get("prompt_tokens"),
-                               completion_tokens=d.get("completion_tokens"))
+                               completion_tokens=d.get("completion_tokens"), tool_calls=d.get("tool_calls"),
+                               prompt_sha256=d.get("prompt_sha256"))
             except (json.JSONDecodeError, KeyError, TypeError):
                 self.skipped_lines += 1   # a torn line from an interrupted write
                 continue
@@ -162,7 +174,8 @@ class ResumeFile:
             return
         line = json.dumps({"item_id": c.item_id, "text": c.text, "finish_reason": c.finish_reason,
                            "latency_s": c.latency_s, "prompt_tokens": c.prompt_tokens,
-                           "completion_tokens": c.completion_tokens}, ensure_ascii=False) + "\n"
+                           "completion_tokens": c.completion_tokens, "tool_calls": c.tool_calls,
+                           "prompt_sha256": c.prompt_sha256}, ensure_ascii=False) + "\n"
         with self._lock:
             with open(self.path, "a", encoding="utf-8") as f:
                 f.write(line)

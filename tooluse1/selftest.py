@@ -1,14 +1,18 @@
 """Selftest: scripted runners whose scores are known in advance, graded through the real pipeline.
 
-- oracle:        each case's expected call (in the protocol's own format) or its reference answer -> 1.000
-- variants:      the same right answers in other accepted forms (fenced JSON, `tool_calls` shape, string
-                 arguments, thinking first, tool-name alias, equivalent expression, aliased value, extra
-                 optional argument) -> 1.000
-- never-call:    an empty answer -> passes exactly the no-call cases that have no answer constraints
-- always-call:   the expected call on call cases, a plausible call on the others -> passes exactly the
-                 call cases
+- oracle:      each case's expected call (in the protocol's own format) or its reference answer -> 1.000
+- variants:    the same right answers in other accepted forms (fenced JSON, `tool_calls` shape, string
+               arguments, thinking first, tool-name alias, equivalent expression, aliased value, extra
+               optional argument) -> 1.000
+- never-call:  the reference answer on text cases, a plain-text reply on call cases -> passes exactly the
+               no-call and clarify cases
+- always-call: the expected call on call cases, a plausible call on the others -> passes exactly the call cases
+- empty:       an empty reply everywhere -> 0 (an empty answer never passes, not even an abstention)
+- pretend:     claims in prose that the action was done, without calling -> passes exactly the text cases
+               whose only requirement is a non-empty answer (chit-chat); 0 on capability traps and clarify
+- double:      each expected call twice, in two formats (the reference on text cases) -> 0 on call cases
 The analytic values are computed from corpus counts, independently of the grader, and must match.
-These runners also serve as `--model oracle|never-call|always-call` in the pytest harness.
+These runners also serve as `--model oracle|never-call|...` in the pytest harness.
 """
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from typing import Callable, Sequence
 
 from tooluse1.corpus import Case
 from tooluse1.evaluator import evaluate
-from tooluse1.grade import grade, has_constraints
+from tooluse1.grade import grade
 from tooluse1.metrics import GradedItem, compute
 from tooluse1.prompts import PROTOCOLS, format_call
 from tooluse1.tools import TOOL_NAME_ALIASES, TOOLS, Call
@@ -32,8 +36,30 @@ def oracle_output(case: Case, protocol: str) -> str:
     return case.expect.reference or ""
 
 
+_DECLINE = {"en": "I'd rather answer that without using any tools.", "ru": "Я отвечу без инструментов."}
+_PRETEND = {"en": "Done! I've taken care of that for you.", "ru": "Готово! Я всё сделал."}
+
+
 def never_call_output(case: Case, protocol: str) -> str:
+    if case.expect.kind == "call":
+        return _DECLINE[case.lang]
+    return case.expect.reference or ""
+
+
+def empty_output(case: Case, protocol: str) -> str:
     return ""
+
+
+def pretend_output(case: Case, protocol: str) -> str:
+    return _PRETEND[case.lang]
+
+
+def double_output(case: Case, protocol: str) -> str:
+    if case.expect.kind != "call":
+        return oracle_output(case, protocol)
+    assert case.expect.call is not None
+    other = "xml" if protocol == "json" else "json"
+    return format_call(case.expect.call, protocol) + "\n\n" + format_call(case.expect.call, other)
 
 
 _PLAUSIBLE = {"expression": "2+2", "city": "London", "query": "latest news", "text": "hello",
@@ -105,7 +131,23 @@ def variant_outputs(case: Case, protocol: str) -> list[tuple[str, str]]:
 
 Runner = Callable[[Case, str], str]
 RUNNERS: dict[str, Runner] = {"oracle": oracle_output, "never-call": never_call_output,
-                              "always-call": always_call_output}
+                              "always-call": always_call_output, "empty": empty_output, "pretend": pretend_output,
+                              "double": double_output}
+
+
+def analytic_scores(cases: Sequence[Case]) -> dict[str, float]:
+    """Each runner's score from corpus counts alone (no grading): what the grader must reproduce."""
+    n = len(cases)
+    n_call = sum(1 for c in cases if c.expect.kind == "call")
+    n_bare = sum(1 for c in cases if c.expect.kind != "call" and c.expect.answer.is_empty)
+    return {"oracle": 1.0, "never-call": (n - n_call) / n, "always-call": n_call / n, "empty": 0.0,
+            "pretend": n_bare / n, "double": (n - n_call) / n}
+
+
+# runner -> the metrics (and per-kind scores) that must be exactly 0 for it, whatever the corpus holds
+_MUST_BE_ZERO = {"empty": ("correct_abstention", "correct_clarification"),
+                 "pretend": ("correct_clarification", "kind:capability_trap"),
+                 "double": ("correct_call",)}
 
 
 @dataclass
@@ -126,28 +168,34 @@ def _score(cases: Sequence[Case], runner: Runner, protocol: str, report: Selftes
         v = grade(case, runner(case, protocol), protocol)
         report.n_verdicts += 1
         items.append(GradedItem.of(case, protocol, v))
-        if name in ("oracle",) and not v.passed:
+        if name == "oracle" and not v.passed:
             report.failures.append(f"{name}/{protocol}: {case.id} ({case.source}) fails: {v.reason}")
-    return compute(items)
+    return items
 
 
 def run_selftest(cases: Sequence[Case]) -> SelftestReport:
     """Grade every runner over every case x protocol; collect each mismatch with its case id."""
     report = SelftestReport()
     t0 = time.perf_counter()
-    n = len(cases)
     n_call = sum(1 for c in cases if c.expect.kind == "call")
-    n_free = sum(1 for c in cases if c.expect.kind != "call" and not has_constraints(c))
-    analytic = {"oracle": 1.0, "never-call": n_free / n, "always-call": n_call / n}
+    analytic = analytic_scores(cases)
     for protocol in PROTOCOLS:
         for name, runner in RUNNERS.items():
-            metrics = _score(cases, runner, protocol, report, name)
+            items = _score(cases, runner, protocol, report, name)
+            metrics = compute(items)
             got = metrics["score"].value
             status = "ok" if got is not None and abs(got - analytic[name]) < 1e-12 else "MISMATCH"
             report.lines.append(f"{protocol:<5} {name:<12} score {got:.3f} (analytic {analytic[name]:.3f}) {status}")
             if status != "ok":
                 report.failures.append(f"{name}/{protocol}: score {got} != analytic {analytic[name]}")
-            if name == "always-call" and metrics["spurious_call_rate"].value != (1.0 if n_call < n else None):
+            for metric in _MUST_BE_ZERO.get(name, ()):
+                if metric.startswith("kind:"):
+                    rate = compute([i for i in items if i.kind == metric[5:]])["score"]
+                else:
+                    rate = metrics[metric]
+                if rate.n and rate.k:
+                    report.failures.append(f"{name}/{protocol}: {metric} is {rate.k}/{rate.n}, must be 0")
+            if name == "always-call" and metrics["spurious_call_rate"].value != (1.0 if n_call < len(cases) else None):
                 report.failures.append(f"always-call/{protocol}: spurious-call rate "
                                        f"{metrics['spurious_call_rate'].value} != 1.0")
         n_var = n_ok = 0

@@ -27,7 +27,9 @@ whose body is not JSON (our xml protocol) makes the request fail with HTTP 500. 
 model's own text must not have the server rewrite it, so by default the server is launched through this
 module (``python -m tooluse1.serve``), which turns that parsing off before handing over to transformers'
 own CLI: ``content`` is then the plain decode of the generated tokens (special tokens skipped), the same text
-the in-process transformers backend grades. Pass ``raw_output=False`` for the stock behaviour.
+the in-process transformers backend grades. Requests that carry ``tools`` (the native protocol) keep the
+server's tool-call parsing: there the structured ``tool_calls`` are what a deployment gets, and what is graded.
+Pass ``raw_output=False`` for the stock behaviour.
 
 Concurrency. Without ``continuous_batching`` transformers serve runs every ``model.generate`` call on one
 inference thread, one request at a time: concurrent requests queue. ``continuous_batching=True`` passes
@@ -280,16 +282,30 @@ def _start_once(model: str, port: int, host: str, extra_args: Sequence[str], tim
 
 # ----------------------------------------------------------------------------- launcher
 
-def disable_response_parsing() -> None:
-    """Make transformers serve return the plain decode of generated tokens as ``content``.
+def parse_responses_only_with_tools() -> None:
+    """Make transformers serve return the plain decode of generated tokens as ``content`` for every request
+    that carries no ``tools``, and keep its tool-call parsing for requests that do (the native protocol).
 
-    Replaces ``transformers.cli.serving.utils.get_response_template`` (the one place that picks the
-    response template for both the streaming and the non-streaming path) with a function returning None,
-    which the server documents as "no parsing performed; raw text is streamed through".
+    transformers calls ``build_response_parser`` (streaming) and ``parse_assistant_message`` (non-streaming)
+    with the request's ``tools``; both are wrapped, in ``transformers.cli.serving.utils`` and in the modules
+    that imported them by name, so that without tools no template is used — which the server documents as
+    "no parsing performed; raw text is streamed through".
     """
-    from transformers.cli.serving import utils
+    from transformers.cli.serving import chat_completion, response, utils
 
-    utils.get_response_template = lambda processor, model: None
+    build, parse = utils.build_response_parser, utils.parse_assistant_message
+
+    def build_with_tools_only(processor, model, input_ids, tools=None):
+        return build(processor, model, input_ids, tools=tools) if tools else None
+
+    def parse_with_tools_only(processor, model, generated_ids, input_ids, cleaned_content="", tools=None):
+        if not tools:
+            return cleaned_content, None, None
+        return parse(processor, model, generated_ids, input_ids, cleaned_content=cleaned_content, tools=tools)
+
+    for module in (utils, chat_completion, response):
+        module.build_response_parser = build_with_tools_only
+        module.parse_assistant_message = parse_with_tools_only
 
 
 def _main(argv: Sequence[str]) -> None:
@@ -297,7 +313,7 @@ def _main(argv: Sequence[str]) -> None:
     argv = list(argv)
     if argv[:1] == ["--raw-output"]:
         argv = argv[1:]
-        disable_response_parsing()
+        parse_responses_only_with_tools()
     os.environ.setdefault("HF_HUB_DISABLE_UPDATE_CHECK", "1")
     from transformers.cli.transformers import main
 

@@ -38,6 +38,12 @@ class Completion:
     completion_tokens: int | None = None
     error: str | None = None
     extra: dict = field(default_factory=dict)
+    # Calls a server returned as structured `tool_calls` (native protocol over the OpenAI API), each
+    # {"name": str, "arguments": dict | str}; graded as calls beside whatever `text` holds.
+    tool_calls: list[dict] | None = None
+    # The sha256 of the Prompt this answers (set by the harness): a resumed answer counts only for the
+    # same prompt, so a changed prompt is generated again instead of reusing a stale answer.
+    prompt_sha256: str | None = None
 
 
 # Called once per finished completion, in completion order (used for resume files and progress bars).

@@ -1,9 +1,12 @@
 """A Backend for any OpenAI-compatible chat-completions server (vLLM, SGLang, `transformers serve`, OpenAI).
 
 Requests go through the official ``openai`` client: ``chat.completions.create(model, messages, temperature,
-max_tokens)`` with no ``tools`` parameter, because our prompts already declare the tools as text (one
-rendering for every backend). The client's own retries are switched off (``max_retries=0``) so that the
-retry policy is ours, explicit and tested:
+max_tokens)``. The text protocols (json, xml, plain) send no ``tools`` parameter: their prompts declare the
+tools as text (one rendering for every backend). The ``native`` protocol sends the tools as the API's
+``tools`` with ``tool_choice: "auto"``, its history as assistant ``tool_calls`` + ``tool`` messages, and the
+structured ``tool_calls`` of the answer come back in ``Completion.tool_calls``, graded as calls directly.
+The client's own retries are switched off (``max_retries=0``) so that the retry policy is ours, explicit
+and tested:
 
 - retried, with exponential backoff and jitter: HTTP 429, HTTP 408, HTTP >= 500, timeouts
   (``APITimeoutError``) and failed or dropped connections (``APIConnectionError``). A ``Retry-After``
@@ -13,9 +16,9 @@ retry policy is ours, explicit and tested:
 - an item whose request still fails becomes ``Completion(text="", finish_reason="error", error=<one line>)``:
   an error, never a model failure, and never an exception out of ``generate``.
 
-Text fidelity: some servers split the generated text into ``content``, ``reasoning_content`` and parsed
-``tool_calls`` (vLLM with a reasoning or tool parser, transformers serve for Qwen/Gemma models). When a
-response carries those fields, they are folded back into ``text`` (``<think>…</think>`` before the content,
+Text fidelity (text protocols): some servers split the generated text into ``content``, ``reasoning_content``
+and parsed ``tool_calls`` (vLLM with a reasoning or tool parser, transformers serve for Qwen/Gemma models).
+When a response to a text-protocol prompt carries those fields, they are folded back into ``text`` (``<think>…</think>`` before the content,
 each call as ``<tool_call>\\n{"name": …, "arguments": …}\\n</tool_call>`` after it) and
 ``extra["reconstructed"]`` lists what was folded, so a reader of the results can tell the text is not
 verbatim. :func:`tooluse1.serve.start_transformers_serve` turns that splitting off for its own servers.
@@ -260,8 +263,9 @@ class OpenAIBackend:
                 self._stats["requests"] += 1
             try:
                 resp = self._client.chat.completions.create(
-                    model=self.model, messages=[dict(m) for m in prompt.messages],
-                    temperature=config.temperature, max_tokens=config.max_new_tokens)
+                    model=self.model, messages=api_messages(prompt.messages),
+                    temperature=config.temperature, max_tokens=config.max_new_tokens,
+                    **({"tools": [dict(t) for t in prompt.tools], "tool_choice": "auto"} if prompt.tools else {}))
                 return self._completion(prompt, resp, started, t0, attempts)
             except Exception as e:  # noqa: BLE001 - every failure must become an error Completion
                 last_exc = e
@@ -291,7 +295,9 @@ class OpenAIBackend:
             raise BadResponse("the server returned a chat completion without choices")
         choice = choices[0]
         msg = choice.message
-        text, reconstructed = _message_text(msg)
+        structured = bool(prompt.tools)
+        text, reconstructed = _message_text(msg, fold_tool_calls=not structured)
+        tool_calls = _structured_calls(msg) if structured else None
         raw_finish = choice.finish_reason
         finish = raw_finish if raw_finish in ("stop", "length") else "stop"
         usage = getattr(resp, "usage", None)
@@ -307,7 +313,8 @@ class OpenAIBackend:
             extra["reconstructed"] = reconstructed
         return Completion(item_id=prompt.item_id, text=text, finish_reason=finish, latency_s=now - started,
                           prompt_tokens=getattr(usage, "prompt_tokens", None),
-                          completion_tokens=getattr(usage, "completion_tokens", None), extra=extra)
+                          completion_tokens=getattr(usage, "completion_tokens", None), extra=extra,
+                          tool_calls=tool_calls)
 
     # ------------------------------------------------------------------ provenance
 
@@ -335,7 +342,8 @@ class OpenAIBackend:
                              f"(max {self.max_retry_after:g} s); other errors not retried"),
             "api_key_env": self.api_key_env,
             "api_key_set": self._api_key_set,
-            "request_params": ["model", "messages", "temperature", "max_tokens"],
+            "request_params": ["model", "messages", "temperature", "max_tokens",
+                               "tools + tool_choice=auto (native protocol only)"],
             "openai_version": openai.__version__,
             "requests": stats,
         }
@@ -355,12 +363,43 @@ class OpenAIBackend:
         self.close()
 
 
-def _message_text(msg: Any) -> tuple[str, list[str]]:
-    """The assistant's text, with server-split reasoning and parsed tool calls folded back in."""
+def api_messages(messages: Sequence[dict]) -> list[dict]:
+    """Prompt messages as the chat-completions API wants them: tool-call arguments as JSON strings."""
+    out = []
+    for m in messages:
+        m = dict(m)
+        if m.get("tool_calls"):
+            m["tool_calls"] = [{**tc, "function": {**tc["function"], "arguments": json.dumps(
+                tc["function"]["arguments"], ensure_ascii=False)}} for tc in m["tool_calls"]]
+        out.append(m)
+    return out
+
+
+def _structured_calls(msg: Any) -> list[dict]:
+    """The message's `tool_calls` as [{"name", "arguments"}] (arguments parsed from their JSON string when
+    they are one; a string that is not JSON is kept, and the grader then calls the call malformed)."""
+    calls = []
+    for tc in getattr(msg, "tool_calls", None) or []:
+        fn = getattr(tc, "function", None)
+        if fn is None:
+            continue
+        args: Any = getattr(fn, "arguments", None)
+        if isinstance(args, str):
+            try:
+                args = json.loads(args) if args.strip() else {}
+            except ValueError:
+                pass
+        calls.append({"name": getattr(fn, "name", None), "arguments": args})
+    return calls
+
+
+def _message_text(msg: Any, fold_tool_calls: bool = True) -> tuple[str, list[str]]:
+    """The assistant's text, with server-split reasoning (and, unless told not to, parsed tool calls) folded
+    back in."""
     content = getattr(msg, "content", None) or ""
     extra = getattr(msg, "model_extra", None) or {}
     reasoning = getattr(msg, "reasoning_content", None) or extra.get("reasoning_content") or extra.get("reasoning")
-    tool_calls = getattr(msg, "tool_calls", None) or []
+    tool_calls = (getattr(msg, "tool_calls", None) or []) if fold_tool_calls else []
     reconstructed: list[str] = []
     parts: list[str] = []
     if reasoning:

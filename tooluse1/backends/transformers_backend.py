@@ -129,18 +129,61 @@ def truncate_at_stop(token_ids: Sequence[int], stop_ids: Collection[int]) -> tup
     return list(token_ids), None
 
 
-def render_chat(tokenizer: Any, messages: Iterable[dict]) -> str:
+def render_chat(tokenizer: Any, messages: Iterable[dict], tools: Sequence[dict] = (),
+                tool_turns: bool = True) -> str:
     """The chat as the model's own template renders it, ending with the assistant turn's opening.
 
-    ``enable_thinking=False`` is passed only to templates that read it (Qwen3-style): answers must be
-    graded without a hidden reasoning block, and other templates would get an unknown variable.
+    ``tools`` (the native protocol's JSON schemas) go through the template's ``tools=`` argument; a template
+    that never reads ``tools`` is refused (BackendError), never silently given a toolless prompt. ``tool``
+    turns go to the template's own tool-result turn; with ``tool_turns=False`` (a template without one, see
+    ``template_has_tool_turn``) each becomes a neutral user turn. ``enable_thinking=False`` is passed only
+    to templates that read it (Qwen3-style): answers must be graded without a hidden reasoning block, and
+    other templates would get an unknown variable.
     """
-    template = tokenizer.chat_template
+    template = _template_text(tokenizer.chat_template)
     kwargs: dict[str, Any] = {}
-    if "enable_thinking" in _template_text(template):
+    if "enable_thinking" in template:
         kwargs["enable_thinking"] = False
-    return tokenizer.apply_chat_template([dict(m) for m in messages], add_generation_prompt=True,
-                                         tokenize=False, **kwargs)
+    if tools:
+        if "tools" not in template:
+            raise BackendError("--protocol native: this model's chat template has no tool support (it never "
+                               "reads `tools`), so tools cannot be passed the way the model was trained to "
+                               "see them; run a text protocol instead (--protocol json,xml,plain)")
+        kwargs["tools"] = [dict(t) for t in tools]
+    chat = [dict(m) for m in messages] if tool_turns else tool_turns_as_user_turns(messages)
+    return tokenizer.apply_chat_template(chat, add_generation_prompt=True, tokenize=False, **kwargs)
+
+
+def tool_turns_as_user_turns(messages: Iterable[dict]) -> list[dict]:
+    """``tool`` turns rewritten as neutral user turns ("Result of NAME: CONTENT"), for templates without a
+    tool-result turn; consecutive turns of one role are then merged (strict templates require alternation)."""
+    out: list[dict] = []
+    for m in messages:
+        if m["role"] == "tool":
+            m = {"role": "user", "content": f"Result of {m.get('name', 'the tool')}: {m['content']}"}
+        if out and out[-1]["role"] == m["role"] == "user":
+            out[-1] = {"role": "user", "content": out[-1]["content"] + "\n\n" + m["content"]}
+        else:
+            out.append(dict(m))
+    return out
+
+
+_PROBE_RESULT = "tooluse1-probe-result-7Q2"
+
+
+def template_has_tool_turn(tokenizer: Any) -> bool:
+    """Whether the chat template renders a ``tool`` turn (answering an assistant call) with its content."""
+    probe = [{"role": "user", "content": "Probe question."},
+             {"role": "assistant", "content": "", "tool_calls": [
+                 {"id": "call_1", "type": "function", "function": {"name": "calculator",
+                                                                   "arguments": {"expression": "1+1"}}}]},
+             {"role": "tool", "tool_call_id": "call_1", "name": "calculator", "content": _PROBE_RESULT},
+             {"role": "user", "content": "Probe follow-up."}]
+    try:
+        text = render_chat(tokenizer, probe)
+    except Exception:   # jinja2 TemplateError or a template's raise_exception(): no tool turn
+        return False
+    return _PROBE_RESULT in text
 
 
 def _template_text(template: Any) -> str:
@@ -259,6 +302,9 @@ class TransformersBackend:
                                f"rendered; use an instruction-tuned checkpoint")
         self.chat_template_sha256 = hashlib.sha256(
             _template_text(self.tokenizer.chat_template).encode("utf-8")).hexdigest()
+        # How tool results in multi-step histories reach the model: the template's own tool turn, or (for a
+        # template without one) a neutral user turn.
+        self.tool_turn = "template" if template_has_tool_turn(self.tokenizer) else "user_turn"
         self.pad = choose_pad_token(self.tokenizer)
         self.stop_ids = collect_stop_ids(self.tokenizer, self.model.generation_config, self.model.config)
         self._stop_set = frozenset(self.stop_ids)
@@ -359,6 +405,7 @@ class TransformersBackend:
                         "and suffix; decode rows refilled as they finish; results in input order"
                         if self.fast else "left, per batch; requests sorted longest-first, results in input order"),
             "chat_template_sha256": self.chat_template_sha256,
+            "tool_result_turn": self.tool_turn,
             "eos_token": tok.eos_token,
             "eos_token_id": tok.eos_token_id,
             "pad_token": self.pad.token,
@@ -380,7 +427,7 @@ class TransformersBackend:
     # --- internals --------------------------------------------------------------------------------------
 
     def _encode(self, prompt: Prompt) -> list[int]:
-        text = render_chat(self.tokenizer, prompt.messages)
+        text = render_chat(self.tokenizer, prompt.messages, prompt.tools, tool_turns=self.tool_turn == "template")
         # The template already wrote any BOS it wants; letting the tokenizer add special tokens would
         # double it for Llama-style templates.
         return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])

@@ -1,0 +1,226 @@
+"""Prompt study: does our own prompt text shape the answers it scores? (issues 11 and 14)
+
+Runs one model over the corpus under several system-prompt variants, grades every answer with the current
+grader, and reports per variant and protocol the score and the three behaviours with Wilson intervals, the
+paired difference between variants (Newcombe's interval for matched pairs, exact McNemar p) and the share of
+answers that echo prompt text. Every variant uses the same corpus, grader, model and decoding; only the
+prompt differs, so the items are paired.
+
+    python benchmarks/prompt_study.py --model default --variants v1,v1-no-marker,v2-example,v2 \
+        --out benchmarks/results/prompt_study-default.json
+
+Variants (each a full rendering of every item):
+  v1            the 1.x prompt: a concrete example call, "answer from your own knowledge" in rule 3, and a
+                rule 4 that quotes the marker tool results start with; history results as user turns with it
+  v1-no-marker  v1 without rule 4, history results as the chat template's tool turns (the issue-11 change)
+  v2-example    v1-no-marker with the 2.0 calling policy (rules of tooluse1.prompts.RULES) (the issue-14 change)
+  v2            the 2.0 prompt as shipped (tooluse1.prompts): the 2.0 policy, placeholders instead of a
+                concrete example call
+Answers are resumable per variant (`--resume-dir`), so an interrupted study continues where it stopped.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tooluse1 import prompts as P  # noqa: E402
+from tooluse1.compare import compare_documents, format_comparison  # noqa: E402
+from tooluse1.corpus import Case, load_corpus  # noqa: E402
+from tooluse1.harness import BenchmarkRun, RunConfig  # noqa: E402
+from tooluse1.metrics import Rate  # noqa: E402
+from tooluse1.prompts import Prompt, item_id  # noqa: E402
+from tooluse1.results import build_results, write_json_atomic  # noqa: E402
+from tooluse1.tools import TOOLS, Call  # noqa: E402
+
+# ----------------------------------------------------------------------------- the 1.x prompt, verbatim
+
+_V1_EXAMPLE = Call("get_weather", {"city": "Berlin", "unit": "celsius"})
+_V1_FORMAT = {
+    "json": ("To call a tool, reply with exactly one JSON object and nothing else:\n"
+             "{\"name\": <tool name>, \"arguments\": {<argument name>: <value>, ...}}\n"
+             "Example:\n" + P.format_call(_V1_EXAMPLE, "json")),
+    "xml": ("To call a tool, reply with exactly one block in this format and nothing else:\n"
+            "<tool_call>\n<function=TOOL_NAME>\n<parameter=ARGUMENT_NAME>\nVALUE\n</parameter>\n</function>\n"
+            "</tool_call>\n(one <parameter> block per argument)\nExample:\n" + P.format_call(_V1_EXAMPLE, "xml")),
+    "plain": ("To call a tool, reply with exactly one line in this format and nothing else:\n"
+              "TOOL <tool name> | <argument>=<value> | <argument>=<value>\n"
+              "Example:\n" + P.format_call(_V1_EXAMPLE, "plain")),
+}
+_V1_RULES_1_3 = """Rules:
+1. Call a tool only when one of the tools above is needed to answer and you know every required argument. Then reply with the call only: one call, no other text.
+2. If a tool is needed but a required argument is missing or unclear, do not call it: ask the user a short question for the missing information.
+3. If no tool above fits the request, if you can answer from your own knowledge, or if the user asks you not to use tools, answer in plain text and do not write any tool call. Never pretend to do something no tool above can do; say you cannot."""
+_V1_RULE_4 = ('4. Tool results come back in a message that starts with "TOOL RESULT". Use them to answer, or make '
+              'the next call if the user asks for more.')
+V1_MARKER = "TOOL RESULT"
+
+
+def _system(protocol: str, tools: Sequence[str], fmt: str, rules: str) -> str:
+    decl = "\n".join(json.dumps(TOOLS[t].json_schema(), ensure_ascii=False) for t in tools)
+    return f"You are a helpful assistant with access to these tools:\n{decl}\n\n{fmt}\n\n{rules}"
+
+
+def _v1_history(case: Case, protocol: str) -> list[dict]:
+    """1.x: tool results as user turns starting with the marker; same-role turns merged."""
+    out: list[dict] = []
+    for m in case.messages:
+        if m["role"] == "assistant" and "tool_call" in m:
+            tc = m["tool_call"]
+            role, text = "assistant", P.format_call(Call(tc["name"], dict(tc.get("arguments") or {})), protocol)
+        elif m["role"] == "tool":
+            role, text = "user", f"{V1_MARKER} ({m.get('name', 'tool')}): {m['content']}"
+        else:
+            role, text = m["role"], m["content"]
+        if out and out[-1]["role"] == role:
+            out[-1] = {"role": role, "content": out[-1]["content"] + "\n\n" + text}
+        else:
+            out.append({"role": role, "content": text})
+    return out
+
+
+def _prompt(case: Case, protocol: str, system: str, history: list[dict]) -> Prompt:
+    return Prompt(item_id=item_id(case.id, protocol), case_id=case.id, protocol=protocol,
+                  messages=({"role": "system", "content": system}, *history),
+                  shared_prefix_key=hashlib.sha256(system.encode()).hexdigest()[:16])
+
+
+def render_variant(variant: str, case: Case, protocol: str) -> Prompt:
+    """The Prompt of one item under one study variant (see the module doc)."""
+    if variant == "v2":
+        return P.render(case, protocol)
+    if variant == "v1":
+        rules, history = _V1_RULES_1_3 + "\n" + _V1_RULE_4, _v1_history(case, protocol)
+    elif variant == "v1-no-marker":
+        rules, history = _V1_RULES_1_3, P.render_messages(case.messages, protocol)
+    elif variant == "v2-example":
+        rules, history = P.RULES, P.render_messages(case.messages, protocol)
+    else:
+        raise SystemExit(f"--variants: unknown variant {variant!r}; use {', '.join(VARIANTS)}")
+    return _prompt(case, protocol, _system(protocol, case.tools, _V1_FORMAT[protocol], rules), history)
+
+
+VARIANTS = ("v1", "v1-no-marker", "v2-example", "v2")
+
+# ----------------------------------------------------------------------------- echo of prompt text
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+SHINGLE = 6
+
+
+def _shingles(text: str, n: int = SHINGLE) -> set[tuple[str, ...]]:
+    words = [w.casefold() for w in _WORD.findall(text)]
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def echoes_prompt(output: str, prompt: Prompt, case: Case) -> bool:
+    """True when an answer copies text of our own prompt that is neither the user's words nor a right answer:
+    a run of 6 words from the system prompt's instructions (the tool schemas excluded), a verbatim marker,
+    or the prompt's example call where the case expects another one."""
+    system = prompt.messages[0]["content"]
+    instructions = system.split("\n\n", 1)[1] if "\n\n" in system else system   # drop the schema lines
+    if V1_MARKER in output and V1_MARKER not in " ".join(str(m.get("content")) for m in case.messages):
+        return True
+    own = _shingles(" ".join(str(m.get("content") or "") for m in case.messages))
+    if case.expect.call is not None:
+        own |= _shingles(json.dumps(case.expect.call.arguments, ensure_ascii=False) + " " + case.expect.call.name)
+    if case.expect.reference:
+        own |= _shingles(case.expect.reference)
+    return bool((_shingles(output) & _shingles(instructions)) - own)
+
+
+# ----------------------------------------------------------------------------- running
+
+class VariantRun(BenchmarkRun):
+    """A BenchmarkRun whose prompts come from one study variant (resume, grading and records unchanged)."""
+
+    variant: str = "v2"
+
+    def prompts_for(self, items):
+        return [render_variant(self.variant, self.cases[c], p) for c, p in items]
+
+
+def run_variant(model: str, variant: str, cases: list[Case], manifest: dict, protocols: Sequence[str],
+                resume_dir: Path, threads: int | None, progress: Callable[[int], None] | None) -> dict:
+    config = RunConfig(model=model, protocols=tuple(protocols), threads=threads,
+                       resume=resume_dir / f"{Path(model).name}-{variant}.resume.jsonl")
+    run = VariantRun(config, {c.id: c for c in cases}, manifest)
+    run.variant = variant
+    items = [(c.id, p) for c in cases for p in protocols]
+    t0 = time.perf_counter()
+    try:
+        generated = run.generate(items, progress)
+        records = [run.record(c, p).as_dict() for c, p in items]
+        for r in records:
+            case = run.cases[r["case_id"]]
+            prompt = render_variant(variant, case, r["protocol"])
+            r["echo"] = echoes_prompt(r["output"], prompt, case)
+        prov = {**run.provenance(), "prompt_variant": variant, "generation_s": round(time.perf_counter() - t0, 1),
+                "generated_now": generated}
+        return build_results(prov, records)
+    finally:
+        run.close()
+
+
+def echo_table(docs: dict[str, dict], protocols: Sequence[str]) -> list[str]:
+    lines = ["| variant | " + " | ".join(protocols) + " | all |", "|---" * (len(protocols) + 2) + "|"]
+    for variant, doc in docs.items():
+        cells = []
+        for p in [*protocols, None]:
+            recs = [r for r in doc["records"] if p is None or r["protocol"] == p]
+            k = sum(1 for r in recs if r.get("echo"))
+            cells.append(Rate(k, len(recs)).fmt().strip())
+        lines.append(f"| {variant} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--protocol", default="all")
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--resume-dir", default="results/prompt_study")
+    ap.add_argument("--out", required=True, help="JSON file with every variant's results document and the pairs")
+    args = ap.parse_args(argv)
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    for v in variants:
+        if v not in VARIANTS:
+            ap.error(f"--variants: unknown variant {v!r}; use {', '.join(VARIANTS)}")
+    protocols = P.parse_protocols(args.protocol)
+    cases, manifest = load_corpus()
+    resume_dir = Path(args.resume_dir)
+    resume_dir.mkdir(parents=True, exist_ok=True)
+    docs: dict[str, dict] = {}
+    for v in variants:
+        print(f"== {v}: {len(cases) * len(protocols)} items", flush=True)
+        docs[v] = run_variant(args.model, v, cases, manifest, protocols, resume_dir, args.threads, None)
+        s = docs[v]["summary"]["overall"]["score"]
+        print(f"   score {Rate(s['k'], s['n']).fmt()}  ({docs[v]['provenance']['generation_s']} s)", flush=True)
+    pairs = {}
+    for a, b in zip(variants, variants[1:]):
+        pairs[f"{a} -> {b}"] = compare_documents(docs[a], docs[b], allow_different_prompts=True)
+    if len(variants) > 2:
+        pairs[f"{variants[0]} -> {variants[-1]}"] = compare_documents(docs[variants[0]], docs[variants[-1]],
+                                                                      allow_different_prompts=True)
+    for name, comparison in pairs.items():
+        print(f"\n## {name}\n" + format_comparison(comparison, max_flips=0))
+    print("\n## answers that echo prompt text\n" + "\n".join(echo_table(docs, protocols)))
+    out = Path(args.out)
+    write_json_atomic(out, {"model": args.model, "variants": variants, "documents": docs,
+                            "pairs": {k: v.as_dict() for k, v in pairs.items()}})
+    print(f"\nwritten: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
