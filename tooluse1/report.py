@@ -308,8 +308,8 @@ def _comparison_section(cmp: Comparison, alpha: float, max_drop: float | None) -
     return (f'<section id="comparison"><h2>Against the baseline</h2>'
             f"<p class=sub>baseline {esc(cmp.base_source)}</p>{verdict}{notes}{''.join(left)}"
             f"<table>{head}{''.join(rows)}</table>"
-            f"<h3 id='flips'>Flipped items: {n_worse} pass\u2192fail, {len(cmp.flips) - n_worse} fail\u2192pass</h3>"
-            f"<table id='flip-table'>{''.join(flips)}</table></section>")
+            f'<h3 id="flips">Flipped items: {n_worse} pass\u2192fail, {len(cmp.flips) - n_worse} fail\u2192pass</h3>'
+            f'<table id="flip-table">{"".join(flips)}</table></section>')
 
 
 # ----------------------------------------------------------------------------- the page
