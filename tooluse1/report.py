@@ -71,7 +71,7 @@ h3{font-size:14px;margin:14px 0 4px}.sub{color:var(--mute);margin:0 0 14px}
 table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 7px;text-align:left;vertical-align:top}
 th{background:#f6f8fa;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .pass{color:var(--ok);font-weight:600}.fail{color:var(--bad);font-weight:600}
-.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:8px 24px}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(570px,1fr));gap:8px 24px}
 pre{white-space:pre-wrap;word-break:break-word;background:#f6f8fa;border:1px solid var(--line);border-radius:4px;padding:6px;margin:4px 0;max-height:360px;overflow:auto;font-size:12px}
 details summary{cursor:pointer;color:var(--bar)}.filters{display:flex;gap:12px;flex-wrap:wrap;align-items:center;margin:8px 0}
 .verdict{padding:8px 12px;border-radius:6px;font-weight:600;margin:6px 0}.verdict.ok{background:#dafbe1}.verdict.bad{background:#ffebe9}
@@ -105,7 +105,7 @@ def _bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict]
     """An inline SVG: one bar per group with its Wilson 95% whisker and `rate [lo, hi] n`; with a
     baseline, a thin grey bar (and whisker) for the baseline's value above each."""
     names = list(groups) + [g for g in (base_groups or {}) if g not in groups]
-    label_w, bar_w, text_w = 150, 250, 150
+    label_w, bar_w, text_w = 130, 240, 200
     row_h = 30 if base_groups else 22
     height = 26 + row_h * len(names) + 8
     width = label_w + bar_w + text_w
