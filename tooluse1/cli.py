@@ -1,4 +1,6 @@
-"""Command line: `python -m tooluse1 build | selftest | run | plan | plan-incidence ...` (thin layers over the library)."""
+"""Command line: `python -m tooluse1 build | selftest | run | plan | plan-incidence | regrade | compare | report ...`
+(thin layers over the library). Bad input (an unreadable or invalid file, a bad flag) ends in one message and
+exit status 2, as argparse's own errors do."""
 from __future__ import annotations
 
 import argparse
@@ -105,13 +107,12 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     from tooluse1.grade import grade_extraction
     from tooluse1.metrics import format_summary
     from tooluse1.parse import extract
-    from tooluse1.results import ItemRecord, ResultsFileError, build_results, load_results, now_iso, write_json_atomic
+    from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
+                                  track_sections, write_json_atomic)
     try:
         old = load_results(args.results_file)
         cases_list, manifest = load_corpus()
-    except ResultsFileError as e:
-        return _usage_error(str(e))
-    except (CorpusError, StaleCorpusError) as e:
+    except (ResultsFileError, CorpusError, StaleCorpusError) as e:
         return _usage_error(str(e))
     prov = old.provenance
     cases = {c.id: c for c in cases_list}
@@ -145,9 +146,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
         "corpus": {"sha256": manifest["sha256"], "version": manifest.get("version"), "n_cases": manifest.get("n_cases")},
         "regrade": {"from": str(args.results_file), "at": now_iso(), "original": original,
                     "corpus_changed": corpus_changed, "spec_changed": spec_changed}})
-    sections = {k: v for k, v in old.document.items()
-                if k not in ("format", "format_version", "provenance", "records", "summary")}
-    new = build_results(provenance, records, sections)
+    new = build_results(provenance, records, track_sections(old.document))
     print(format_summary(new["summary"], title=f"ToolUse.1 regrade of {args.results_file}"))
     if args.out:
         write_json_atomic(Path(args.out), new)
@@ -161,21 +160,14 @@ def _usage_error(message: str) -> int:
     return 2
 
 
-def _load_pair(args: argparse.Namespace):
-    """(results, baseline or None) read and checked; ResultsFileError names the file."""
-    from tooluse1.results import load_results
-    first = load_results(args.results)
-    return first, (load_results(args.baseline) if args.baseline else None)
-
-
 def _cmd_compare(args: argparse.Namespace) -> int:
     """Paired comparison BASE vs NEW and the gate: 0 = NEW not significantly worse (and within
     --max-drop), 1 = it is, 2 = bad input (unreadable or invalid file, incomparable runs, bad flag)."""
     from pathlib import Path
-    from tooluse1.compare import IncomparableError, compare, format_comparison, gate, parse_fraction
+    from tooluse1.compare import DEFAULT_ALPHA, IncomparableError, compare, format_comparison, gate, parse_fraction
     from tooluse1.results import ResultsFileError, dumps_json, load_results
     try:
-        alpha = parse_fraction(args.alpha, "--alpha", open_low=True)
+        alpha = parse_fraction(args.alpha, "--alpha", open_low=True) if args.alpha is not None else DEFAULT_ALPHA
         max_drop = parse_fraction(args.max_drop, "--max-drop") if args.max_drop is not None else None
         base, new = load_results(args.base), load_results(args.new)
         cmp = compare(base, new, allow_different_prompts=args.allow_different_prompts)
@@ -192,7 +184,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         out = {**cmp.as_dict(), "gate": {"failed": decision.failed, "reasons": list(decision.reasons),
                                         "alpha": alpha, "max_drop": max_drop}}
-        Path(args.json).write_bytes(dumps_json(out) + b"\n")
+        try:
+            Path(args.json).write_bytes(dumps_json(out) + b"\n")
+        except OSError as e:
+            return _usage_error(f"--json {args.json}: cannot write ({e.strerror or e})")
     return 1 if decision.failed else 0
 
 
@@ -201,9 +196,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from pathlib import Path
     from tooluse1.compare import IncomparableError
     from tooluse1.report import write_report
-    from tooluse1.results import ResultsFileError
+    from tooluse1.results import ResultsFileError, load_results
     try:
-        results, baseline = _load_pair(args)
+        results = load_results(args.results)
+        baseline = load_results(args.baseline) if args.baseline else None
         write_report(Path(args.output), results, baseline, allow_different_prompts=args.allow_different_prompts,
                      strict=True)
     except (ResultsFileError, IncomparableError) as e:
@@ -256,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      "the overall score drops by more than --max-drop, 2 on bad input.")
     cmp.add_argument("base", metavar="BASE.json")
     cmp.add_argument("new", metavar="NEW.json")
-    cmp.add_argument("--alpha", default="0.05", help="one-sided significance level of the gate (default 0.05)")
+    cmp.add_argument("--alpha", default=None, help="one-sided significance level of the gate (default 0.05)")
     cmp.add_argument("--max-drop", default=None, help="also fail when the overall score drops by more than this")
     cmp.add_argument("--allow-different-prompts", action="store_true",
                      help="compare although the prompt digests differ (a deliberate prompt study)")

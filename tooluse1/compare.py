@@ -185,16 +185,16 @@ class Comparison:
                 "only_in_new": self.only_in_new, "errors_excluded": self.errors_excluded, "notes": self.notes}
 
 
-def check_comparable(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool = False) -> list[str]:
-    """Raise IncomparableError naming every difference that makes the runs incomparable (spec version,
-    corpus digest, prompt digest unless allowed). Returns notes about what could not be checked."""
-    bp, np_ = base.provenance, new.provenance
+def provenance_differences(base: dict, new: dict, allow_different_prompts: bool = False,
+                           names: tuple[str, str] = ("BASE", "NEW")) -> tuple[list[str], list[str]]:
+    """(differences that make two runs incomparable, notes) from their provenance: spec version, corpus
+    digest, and the prompt digest where both record one (a difference there is a note when allowed)."""
     diffs, notes = [], []
-    if bp["spec_version"] != np_["spec_version"]:
-        diffs.append(f"spec version ({bp['spec_version']} vs {np_['spec_version']})")
-    if bp["corpus"]["sha256"] != np_["corpus"]["sha256"]:
-        diffs.append(f"corpus digest ({bp['corpus']['sha256'][:12]}… vs {np_['corpus']['sha256'][:12]}…)")
-    bd, nd = base.prompt_sha256, new.prompt_sha256
+    if base["spec_version"] != new["spec_version"]:
+        diffs.append(f"spec version ({base['spec_version']} vs {new['spec_version']})")
+    if base["corpus"]["sha256"] != new["corpus"]["sha256"]:
+        diffs.append(f"corpus digest ({base['corpus']['sha256'][:12]}… vs {new['corpus']['sha256'][:12]}…)")
+    bd, nd = base.get("prompt_sha256"), new.get("prompt_sha256")
     if bd and nd and bd != nd:
         if allow_different_prompts:
             notes.append(f"prompt digests differ ({bd[:12]}… vs {nd[:12]}…), compared as asked "
@@ -203,8 +203,16 @@ def check_comparable(base: ResultsFile, new: ResultsFile, allow_different_prompt
             diffs.append(f"prompt digest ({bd[:12]}… vs {nd[:12]}…; pass --allow-different-prompts for a "
                          f"deliberate prompt study)")
     elif not (bd and nd):
-        missing = " and ".join(s for s, d in ((base.source, bd), (new.source, nd)) if not d)
+        missing = " and ".join(n for n, d in zip(names, (bd, nd)) if not d)
         notes.append(f"prompts not checked: no prompt digest in {missing} (written before prompt digests)")
+    return diffs, notes
+
+
+def check_comparable(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool = False) -> list[str]:
+    """Raise IncomparableError naming every difference that makes the runs incomparable (spec version,
+    corpus digest, prompt digest unless allowed). Returns notes about what could not be checked."""
+    diffs, notes = provenance_differences(base.provenance, new.provenance, allow_different_prompts,
+                                          (base.source, new.source))
     if diffs:
         raise IncomparableError(f"{base.source} and {new.source} are not comparable: they differ in "
                                 + "; ".join(diffs))

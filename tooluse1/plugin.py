@@ -30,7 +30,7 @@ from tooluse1.harness import BACKENDS, BenchmarkRun, RunConfig
 from tooluse1.metrics import format_summary
 from tooluse1.prompts import PROTOCOLS, format_call, item_id, parse_protocols
 from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, ResumeMismatch, build_results,
-                              load_results, scrub_secrets, write_json_atomic)
+                              load_results, scrub_secrets, track_sections, write_json_atomic)
 
 RECORD_KEY = "tooluse1"
 _RUN = pytest.StashKey["BenchmarkRun | None"]()
@@ -119,7 +119,7 @@ class _Gate:
 def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
     """--baseline and its options, checked now so that a bad file or flag stops the session before any
     generation (pytest.UsageError naming the flag and the file)."""
-    from tooluse1.compare import DEFAULT_ALPHA, parse_fraction
+    from tooluse1.compare import DEFAULT_ALPHA, parse_fraction, provenance_differences
     from tooluse1.corpus import SPEC_VERSION
     opt = config.getoption
     path = opt("--baseline")
@@ -134,11 +134,9 @@ def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
         baseline = load_results(path)
     except (ValueError, ResultsFileError) as e:
         raise pytest.UsageError(f"--baseline: {e}" if isinstance(e, ResultsFileError) else str(e)) from None
-    diffs = []
-    if baseline.provenance["spec_version"] != SPEC_VERSION:
-        diffs.append(f"spec version ({baseline.provenance['spec_version']} vs {SPEC_VERSION})")
-    if baseline.provenance["corpus"]["sha256"] != manifest["sha256"]:
-        diffs.append(f"corpus digest ({baseline.provenance['corpus']['sha256'][:12]}… vs {manifest['sha256'][:12]}…)")
+    # The prompt digest is known only once the run has rendered its prompts: checked at session end.
+    diffs, _ = provenance_differences(baseline.provenance, {"spec_version": SPEC_VERSION,
+                                                            "corpus": {"sha256": manifest["sha256"]}})
     if diffs:
         raise pytest.UsageError(f"--baseline {path} is not comparable with this run: it differs in {'; '.join(diffs)}")
     return _Gate(baseline, alpha, max_drop, bool(opt("--allow-different-prompts")))
@@ -361,7 +359,7 @@ class _Reporter:
             write_json_atomic(self.run.config.results, doc)
         results = None
         if self.gate is not None or self.html is not None:
-            results = ResultsFile.from_document(doc, "this run")
+            results = ResultsFile.from_document(doc, "this run", validate=False)
         gated = bool(self.core_records) and (self.run.config.min_score is not None or self.gate is not None)
         verdict = self._apply_gates(doc, results) if gated else None
         if self.html is not None and results is not None:
@@ -411,7 +409,7 @@ class _Reporter:
                 terminalreporter.write_line(format_comparison(self.comparison, max_flips=10))
         config.hook.pytest_tooluse1_terminal_summary(config=config, terminalreporter=terminalreporter, document=doc)
         if self.run.config.results is not None:
-            sections = [k for k in doc if k not in ("format", "format_version", "provenance", "records", "summary")]
+            sections = list(track_sections(doc))
             terminalreporter.write_line(f"results file: {self.run.config.results}"
                                         + (f" (sections: {', '.join(sections)})" if sections else ""))
         for line, failed in self.messages:
