@@ -204,7 +204,7 @@ def provenance_differences(base: dict, new: dict, allow_different_prompts: bool 
                          f"deliberate prompt study)")
     elif not (bd and nd):
         missing = " and ".join(n for n, d in zip(names, (bd, nd)) if not d)
-        notes.append(f"prompts not checked: no prompt digest in {missing} (written before prompt digests)")
+        notes.append(f"prompts not checked: no prompt digest in {missing}")
     return diffs, notes
 
 
