@@ -23,11 +23,12 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from tooluse1.compare import Comparison, IncomparableError, PairedStats, compare, format_p, gate
+from tooluse1.corpus import EXPECTATIONS
 from tooluse1.metrics import BREAKDOWNS, METRICS
 from tooluse1.results import ItemRecord, ResultsFile, scrub_secrets
+from tooluse1.types import LABELS as OUTPUT_LABELS
 
-LABELS = ("call", "malformed", "text", "error")
-EXPECTATIONS = ("call", "no_call", "clarify")
+LABELS = (*OUTPUT_LABELS, "error")    # "error": the backend gave no answer
 _DIM_TITLES = {"protocol": "protocol", "lang": "language", "category": "category", "difficulty": "difficulty",
                "kind": "negative kind"}
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
