@@ -1,4 +1,6 @@
-"""Command line: `python -m tooluse1 build | selftest | run | plan | plan-incidence ...` (thin layers over the library)."""
+"""Command line: `python -m tooluse1 build | selftest | run | plan | plan-incidence | regrade | compare | report ...`
+(thin layers over the library). Bad input (an unreadable or invalid file, a bad flag) ends in one message and
+exit status 2, as argparse's own errors do."""
 from __future__ import annotations
 
 import argparse
@@ -96,32 +98,115 @@ def _cmd_plan_incidence(args: argparse.Namespace) -> int:
 
 
 def _cmd_regrade(args: argparse.Namespace) -> int:
-    """Re-grade a results file's raw outputs with the current grader (no model needed)."""
-    import json
+    """Re-grade a results file's raw outputs with the current grader and corpus (no model needed). The new
+    file records the current corpus and spec version, and what the run was graded against before
+    (`provenance.regrade`). Exit 2 when the file is unusable, or when its corpus differs from the current
+    one and --allow-corpus-change is not given."""
     from pathlib import Path
-    from tooluse1.corpus import load_corpus
+    from tooluse1.corpus import SPEC_VERSION, CorpusError, StaleCorpusError, load_corpus
     from tooluse1.grade import grade_extraction
     from tooluse1.metrics import format_summary
     from tooluse1.parse import extract
-    from tooluse1.results import build_results, write_json_atomic
-    doc = json.loads(Path(args.results_file).read_text(encoding="utf-8"))
-    cases = {c.id: c for c in load_corpus()[0]}
+    from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
+                                  track_sections, write_json_atomic)
+    try:
+        old = load_results(args.results_file)
+        cases_list, manifest = load_corpus()
+    except (ResultsFileError, CorpusError, StaleCorpusError) as e:
+        return _usage_error(str(e))
+    prov = old.provenance
+    cases = {c.id: c for c in cases_list}
+    corpus_changed = prov["corpus"]["sha256"] != manifest["sha256"]
+    spec_changed = prov["spec_version"] != SPEC_VERSION
+    if corpus_changed:
+        msg = (f"{args.results_file} was graded against corpus {prov['corpus']['sha256'][:12]}…, the current corpus "
+               f"is {manifest['sha256'][:12]}…")
+        if not args.allow_corpus_change:
+            return _usage_error(msg + "; its expectations may differ. Pass --allow-corpus-change to re-grade "
+                                      "the stored outputs against the current cases anyway")
+        print(f"note: {msg}; re-grading against the current cases (--allow-corpus-change)", file=sys.stderr)
+    missing = sorted({r.case.id for r in old.records} - set(cases))
+    if missing:
+        return _usage_error(f"{args.results_file}: {len(missing)} case(s) are not in the current corpus: "
+                            f"{', '.join(missing[:5])}{' …' if len(missing) > 5 else ''}")
     records = []
-    for r in doc["records"]:
-        case = cases.get(r["case_id"])
-        if case is None:
-            print(f"error: case {r['case_id']} is not in the current corpus", file=sys.stderr)
-            return 1
-        if r.get("error") is None:
-            ex = extract(r["output"], r["protocol"])
-            v = grade_extraction(case, ex)
-            r = {**r, "extraction": ex.as_dict(), "verdict": v.as_dict(), "passed": v.passed}
-        records.append(r)
-    new = build_results({**doc["provenance"], "regraded_from": args.results_file}, records)
+    for r in old.records:
+        case = cases[r.case.id]
+        if r.is_error:
+            records.append(ItemRecord(case, r.protocol, r.completion, None, None))
+            continue
+        ex = extract(r.completion.text, r.protocol)
+        records.append(ItemRecord(case, r.protocol, r.completion, ex, grade_extraction(case, ex)))
+    original = {"spec_version": prov["spec_version"], "corpus": prov["corpus"]}
+    if prov.get("prompt_sha256"):
+        original["prompt_sha256"] = prov["prompt_sha256"]
+    provenance = {k: v for k, v in prov.items() if k != "regraded_from"}
+    provenance.update({
+        "spec_version": SPEC_VERSION,
+        "corpus": {"sha256": manifest["sha256"], "version": manifest.get("version"), "n_cases": manifest.get("n_cases")},
+        "regrade": {"from": str(args.results_file), "at": now_iso(), "original": original,
+                    "corpus_changed": corpus_changed, "spec_changed": spec_changed}})
+    new = build_results(provenance, records, track_sections(old.document))
     print(format_summary(new["summary"], title=f"ToolUse.1 regrade of {args.results_file}"))
     if args.out:
         write_json_atomic(Path(args.out), new)
         print(f"results file: {args.out}")
+    return 0
+
+
+def _usage_error(message: str) -> int:
+    """Print one clear message and return exit status 2 (bad input), as argparse does."""
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    """Paired comparison BASE vs NEW and the gate: 0 = NEW not significantly worse (and within
+    --max-drop), 1 = it is, 2 = bad input (unreadable or invalid file, incomparable runs, bad flag)."""
+    from pathlib import Path
+    from tooluse1.compare import DEFAULT_ALPHA, IncomparableError, compare, format_comparison, gate, parse_fraction
+    from tooluse1.results import ResultsFileError, dumps_json, load_results
+    try:
+        alpha = parse_fraction(args.alpha, "--alpha", open_low=True) if args.alpha is not None else DEFAULT_ALPHA
+        max_drop = parse_fraction(args.max_drop, "--max-drop") if args.max_drop is not None else None
+        base, new = load_results(args.base), load_results(args.new)
+        cmp = compare(base, new, allow_different_prompts=args.allow_different_prompts)
+    except (ValueError, ResultsFileError, IncomparableError) as e:
+        return _usage_error(str(e))
+    decision = gate(cmp, alpha=alpha, max_drop=max_drop)
+    print(format_comparison(cmp, max_flips=args.max_flips))
+    print(f"gate: {decision.summary}")
+    for reason in decision.reasons:
+        print(f"GATE FAILED: {reason}")
+    if not decision.failed:
+        print(f"gate passed: NEW is not significantly worse (alpha {alpha}"
+              + (f", max drop {max_drop}" if max_drop is not None else "") + ")")
+    if args.json:
+        out = {**cmp.as_dict(), "gate": {"failed": decision.failed, "reasons": list(decision.reasons),
+                                        "alpha": alpha, "max_drop": max_drop}}
+        try:
+            Path(args.json).write_bytes(dumps_json(out) + b"\n")
+        except OSError as e:
+            return _usage_error(f"--json {args.json}: cannot write ({e.strerror or e})")
+    return 1 if decision.failed else 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    """RESULTS.json [BASE.json] -> one self-contained HTML file. Exit 2 on bad input."""
+    from pathlib import Path
+    from tooluse1.compare import IncomparableError
+    from tooluse1.report import write_report
+    from tooluse1.results import ResultsFileError, load_results
+    try:
+        results = load_results(args.results)
+        baseline = load_results(args.baseline) if args.baseline else None
+        write_report(Path(args.output), results, baseline, allow_different_prompts=args.allow_different_prompts,
+                     strict=True)
+    except (ResultsFileError, IncomparableError) as e:
+        return _usage_error(str(e))
+    except OSError as e:
+        return _usage_error(f"-o {args.output}: cannot write ({e.strerror or e})")
+    print(f"HTML report: {args.output}")
     return 0
 
 
@@ -158,7 +243,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     regrade = sub.add_parser("regrade", help="re-grade a results file's raw outputs without the model")
     regrade.add_argument("results_file")
     regrade.add_argument("--out", default=None, help="write the re-graded results file here")
+    regrade.add_argument("--allow-corpus-change", action="store_true",
+                         help="re-grade although the file was graded against another corpus (its digest differs)")
     regrade.set_defaults(fn=_cmd_regrade)
+    cmp = sub.add_parser("compare", help="paired comparison of two results files; exit 1 when NEW is worse",
+                         description="Pairs items by (case id, protocol). Exit status: 0 when NEW is not "
+                                     "significantly worse, 1 when it is (one-sided exact McNemar p < --alpha) or "
+                                     "the overall score drops by more than --max-drop, 2 on bad input.")
+    cmp.add_argument("base", metavar="BASE.json")
+    cmp.add_argument("new", metavar="NEW.json")
+    cmp.add_argument("--alpha", default=None, help="one-sided significance level of the gate (default 0.05)")
+    cmp.add_argument("--max-drop", default=None, help="also fail when the overall score drops by more than this")
+    cmp.add_argument("--allow-different-prompts", action="store_true",
+                     help="compare although the prompt digests differ (a deliberate prompt study)")
+    cmp.add_argument("--max-flips", type=int, default=20, help="flipped items to print (default 20)")
+    cmp.add_argument("--json", default=None, help="also write the comparison as JSON here")
+    cmp.set_defaults(fn=_cmd_compare)
+    rep = sub.add_parser("report", help="a self-contained HTML report of a results file (optionally vs a baseline)")
+    rep.add_argument("results", metavar="RESULTS.json")
+    rep.add_argument("baseline", metavar="BASE.json", nargs="?", default=None)
+    rep.add_argument("-o", "--output", default="report.html", help="the HTML file to write (default report.html)")
+    rep.add_argument("--allow-different-prompts", action="store_true",
+                     help="with BASE.json: compare although the prompt digests differ")
+    rep.set_defaults(fn=_cmd_report)
     args, passthrough = parser.parse_known_args(argv)
     if args.command in ("run", "plan"):
         if args.results is None:

@@ -63,6 +63,24 @@ class Expectation:
         return AnswerRequirement(contains_all=self.answer_contains_all, contains_any=self.answer_contains_any,
                                  excludes=self.answer_excludes, refusal=self.refusal, ask_about=self.missing)
 
+    def describe(self) -> str:
+        """One line saying what a right answer is (failure messages, reports)."""
+        if self.kind == "call":
+            assert self.call is not None
+            return f"call {self.call.name}({json.dumps(self.call.arguments, ensure_ascii=False)})"
+        if self.kind == "clarify":
+            return f"no call; a question back about {' or '.join(self.missing) or 'the missing argument'}"
+        parts = []
+        if self.answer_contains_all:
+            parts.append("all of " + ", ".join(" | ".join(alts) for alts in self.answer_contains_all))
+        if self.answer_contains_any:
+            parts.append("any of " + " | ".join(self.answer_contains_any))
+        if self.answer_excludes:
+            parts.append("none of " + " | ".join(self.answer_excludes))
+        if self.refusal:
+            parts.append("a refusal, no claimed action")
+        return "no call; an answer with " + ("; ".join(parts) if parts else "any non-empty text")
+
     def as_dict(self) -> dict:
         """The JSONL form: only the fields that apply (an alternatives item of one string is written as a string)."""
         if self.kind == "call":

@@ -4,19 +4,18 @@ The pytest plugin and `python -m tooluse1 run` are thin layers over `BenchmarkRu
 """
 from __future__ import annotations
 
-import os
 import sys
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
-from tooluse1.backends.base import Backend, BackendError, Completion, DecodingConfig, OnComplete
+from tooluse1.backends.base import Backend, BackendError, Completion, DecodingConfig
+from tooluse1.backends.scripted import ScriptedBackend
 from tooluse1.corpus import SPEC_VERSION, Case
 from tooluse1.grade import grade_extraction
 from tooluse1.parse import extract_completion
-from tooluse1.prompts import PROTOCOLS, Prompt, render
-from tooluse1.results import ItemRecord, ResumeFile, library_versions, now_iso
+from tooluse1.prompts import PROTOCOLS, Prompt, item_id, render
+from tooluse1.results import ItemRecord, ResumeFile, library_versions, now_iso, scrub_secrets
 from tooluse1.selftest import RUNNERS
 
 BACKENDS = ("auto", "transformers", "openai", "scripted")
@@ -24,7 +23,8 @@ BACKENDS = ("auto", "transformers", "openai", "scripted")
 
 @dataclass
 class RunConfig:
-    """Everything a user chooses for a run (the CLI flags of the plugin)."""
+    """Everything a user chooses for a run (the CLI flags of the plugin). The defaults here are the only
+    ones: the pytest options and the CLI read them from this class."""
 
     model: str
     backend: str = "auto"                 # auto: scripted for runner names, openai with --base-url, else transformers
@@ -32,7 +32,7 @@ class RunConfig:
     api_key_env: str = "OPENAI_API_KEY"
     protocols: tuple[str, ...] = PROTOCOLS
     batch_size: int | None = None         # transformers: None = the backend's default (32 fast, 8 --no-fast)
-    max_new_tokens: int = 256
+    max_new_tokens: int = DecodingConfig.max_new_tokens
     dtype: str = "float32"
     device: str = "cpu"
     threads: int | None = None            # transformers: torch CPU threads (None: torch's default, one per core)
@@ -57,38 +57,6 @@ class RunConfig:
         return DecodingConfig(max_new_tokens=self.max_new_tokens)
 
 
-class ScriptedBackend:
-    """A selftest runner (oracle, never-call, always-call) behind the Backend protocol: deterministic,
-    no model, used to test the harness end to end and to show what a perfect run looks like."""
-
-    name = "scripted"
-
-    def __init__(self, runner: str, cases: dict[str, Case], delay_s: float | None = None):
-        if runner not in RUNNERS:
-            raise BackendError(f"--model {runner}: unknown scripted runner; use one of {', '.join(RUNNERS)}")
-        self.runner, self._fn, self._cases = runner, RUNNERS[runner], cases
-        # A per-item delay lets tests interrupt a run midway (kill -9 + resume); 0 in normal use.
-        self.delay_s = float(os.environ.get("TOOLUSE1_SCRIPTED_DELAY_S", "0")) if delay_s is None else delay_s
-
-    def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
-                 on_complete: OnComplete | None = None) -> list[Completion]:
-        out = []
-        for p in prompts:
-            if self.delay_s:
-                time.sleep(self.delay_s)
-            c = Completion(p.item_id, self._fn(self._cases[p.case_id], p.protocol), "stop", self.delay_s)
-            if on_complete:
-                on_complete(c)
-            out.append(c)
-        return out
-
-    def provenance(self) -> dict:
-        return {"backend": "scripted", "model_id": f"scripted:{self.runner}", "revision": "n/a"}
-
-    def close(self) -> None:
-        pass
-
-
 def model_identity(config: RunConfig) -> dict:
     """The model's identity for resume keys and provenance, known before any weights are loaded."""
     kind = config.resolved_backend()
@@ -97,7 +65,8 @@ def model_identity(config: RunConfig) -> dict:
     if kind == "openai":
         if not config.base_url:
             raise BackendError("--backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
-        return {"backend": kind, "model_id": config.model, "base_url": config.base_url.rstrip("/")}
+        # a password in the URL must not reach the resume key or the results file
+        return {"backend": kind, "model_id": config.model, "base_url": scrub_secrets(config.base_url.rstrip("/"))}
     from tooluse1.models import resolve_model
     r = resolve_model(config.model)
     return {"backend": kind, "model_id": r.model_id, "revision": r.revision, "dtype": config.dtype,
@@ -195,14 +164,19 @@ class BenchmarkRun:
         c = self._completions.get(prompt.item_id)
         return c is not None and c.prompt_sha256 == prompt.sha256
 
-    def missing(self, items: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-        """The items that have no answer to their current prompt yet (what `generate` would generate)."""
+    def has_completion(self, case_id: str, protocol: str) -> bool:
+        """Whether the item has an answer to its current prompt (generated now or taken from the resume file)."""
+        return not self.missing([(case_id, protocol)])
+
+    def missing(self, items: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The items that have no answer to their current prompt yet (what `generate` would generate);
+        the resume file is opened first."""
         self.open_resume()
+        items = list(items)
         return [it for it, p in zip(items, self.prompts_for(items)) if not self._answered(p)]
 
     def record(self, case_id: str, protocol: str) -> ItemRecord:
         """The graded record of an item whose completion exists (generate() first)."""
-        from tooluse1.prompts import item_id
         c = self._completions[item_id(case_id, protocol)]
         case = self.cases[case_id]
         if c.error is not None:

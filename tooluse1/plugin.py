@@ -5,30 +5,45 @@ Flow: collection parametrizes `test_case` over the built corpus; after selection
 the first benchmark item's setup generates completions for every selected item at once (batched, sorted,
 resumable, with a progress bar); each test then only grades its item. Per-item records travel in
 `report.user_properties` (so they reach the xdist controller), and the controller writes the summary,
-the results file and pytest-json-report's section.
+the results file, pytest-json-report's section, the HTML report (--html) and applies the gates
+(--min-score, --baseline).
+
+Tracks (the SPIN planning track) join through the hooks of tooluse1/hookspecs.py: they get the session's
+BenchmarkRun, contribute their results-file sections and summaries, and share the collector and the
+progress display (`progress`) defined here.
 """
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import importlib.util
 import json
 from pathlib import Path
+from typing import Callable, Iterator
 
 import pytest
 
+from tooluse1 import corpus as corpus_constants
 from tooluse1.backends.base import BackendError
 from tooluse1.corpus import CorpusError, StaleCorpusError, check_fresh, load_corpus
 from tooluse1.harness import BACKENDS, BenchmarkRun, RunConfig
 from tooluse1.metrics import format_summary
 from tooluse1.prompts import PROTOCOLS, format_call, item_id, parse_protocols
-from tooluse1.results import ResumeMismatch, build_results, write_json_atomic
+from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, ResumeMismatch, build_results,
+                              load_results, scrub_secrets, track_sections, write_json_atomic)
 
 RECORD_KEY = "tooluse1"
 _RUN = pytest.StashKey["BenchmarkRun | None"]()
 _SELECTED = pytest.StashKey["list[tuple[str, str]]"]()
 _SKIPPED_FOR_NO_MODEL = pytest.StashKey[int]()
-# Other suites on the same session (the SPIN track) put their results-file sections here, by name,
-# before pytest_sessionfinish; the reporter adds them to the results document.
-EXTRA_SECTIONS = pytest.StashKey["dict[str, dict]"]()
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(RunConfig)}
+# pytest-html owns --html when it is installed; ours is then only --tooluse1-html.
+_HTML_FLAGS = ("--tooluse1-html",) if importlib.util.find_spec("pytest_html") else ("--html", "--tooluse1-html")
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from tooluse1 import hookspecs
+    pluginmanager.add_hookspecs(hookspecs)
 
 
 def benchmark_run(config: pytest.Config) -> "BenchmarkRun | None":
@@ -37,30 +52,40 @@ def benchmark_run(config: pytest.Config) -> "BenchmarkRun | None":
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    d = _DEFAULTS
     g = parser.getgroup("tooluse1", "ToolUse.1 benchmark")
     g.addoption("--model", default=None,
                 help="model to benchmark: 'default' (embedded Qwen2.5-Coder-0.5B), 'smollm2', a checkpoint dir, "
                      "a cached HF id, a server's model name, or a scripted runner (oracle, never-call, always-call)")
-    g.addoption("--backend", default="auto", choices=BACKENDS, help="transformers | openai | scripted (auto)")
-    g.addoption("--base-url", default=None, help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
-    g.addoption("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
+    g.addoption("--backend", default=d["backend"], choices=BACKENDS, help="transformers | openai | scripted (auto)")
+    g.addoption("--base-url", default=d["base_url"], help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
+    g.addoption("--api-key-env", default=d["api_key_env"], help="environment variable holding the API key")
     g.addoption("--protocol", default="all", help="json,xml,plain or all (default)")
-    g.addoption("--batch-size", type=int, default=None,
+    g.addoption("--batch-size", type=int, default=d["batch_size"],
                 help="transformers rows decoded together (default: 32 on the fast path, 8 with --no-fast)")
-    g.addoption("--max-new-tokens", type=int, default=256)
-    g.addoption("--dtype", default="float32", help="transformers dtype: float32 | bfloat16 | float16 | auto")
-    g.addoption("--device", default="cpu", help="transformers device: cpu | cuda | cuda:N")
-    g.addoption("--threads", type=int, default=None,
+    g.addoption("--max-new-tokens", type=int, default=d["max_new_tokens"])
+    g.addoption("--dtype", default=d["dtype"], help="transformers dtype: float32 | bfloat16 | float16 | auto")
+    g.addoption("--device", default=d["device"], help="transformers device: cpu | cuda | cuda:N")
+    g.addoption("--threads", type=int, default=d["threads"],
                 help="transformers on CPU: torch threads (default: one per physical core)")
-    g.addoption("--concurrency", type=int, default=8, help="openai backend: requests in flight")
-    g.addoption("--request-timeout", type=float, default=120.0, help="openai backend: seconds per request")
-    g.addoption("--max-retries", type=int, default=5,
+    g.addoption("--concurrency", type=int, default=d["concurrency"], help="openai backend: requests in flight")
+    g.addoption("--request-timeout", type=float, default=d["request_timeout"],
+                help="openai backend: seconds per request")
+    g.addoption("--max-retries", type=int, default=d["max_retries"],
                 help="openai backend: retries per request on 429/5xx/timeouts/dropped connections (backoff)")
     g.addoption("--no-fast", action="store_true",
                 help="transformers: plain batched generate, no shared-prefix cache / slot refill (reference runs)")
     g.addoption("--resume", default=None, help="append-only JSONL of finished items; reruns generate only the rest")
     g.addoption("--results", default=None, help="write the results file (JSON) here")
-    g.addoption("--min-score", type=float, default=None, help="fail the session when the score is below this")
+    g.addoption(*_HTML_FLAGS, dest="tooluse1_html", default=None,
+                help="write the HTML report (self-contained, with --baseline's comparison) here")
+    g.addoption("--min-score", type=float, default=d["min_score"], help="gate: fail when the score is below this")
+    g.addoption("--baseline", default=None,
+                help="gate: a results file to compare with (paired); fail when this run is significantly worse")
+    g.addoption("--alpha", default=None, help="--baseline: one-sided McNemar significance level (default 0.05)")
+    g.addoption("--max-drop", default=None, help="--baseline: also fail when the score drops by more than this")
+    g.addoption("--allow-different-prompts", action="store_true",
+                help="--baseline: compare although the prompt digests differ (a deliberate prompt study)")
 
 
 def _config(config: pytest.Config) -> RunConfig | None:
@@ -91,15 +116,50 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
+@dataclasses.dataclass(frozen=True)
+class _Gate:
+    """The baseline gate's settings (checked at configure time)."""
+
+    baseline: ResultsFile
+    alpha: float
+    max_drop: float | None
+    allow_different_prompts: bool
+
+
+def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
+    """--baseline and its options, checked now so that a bad file or flag stops the session before any
+    generation (pytest.UsageError naming the flag and the file)."""
+    from tooluse1.compare import DEFAULT_ALPHA, parse_fraction, provenance_differences
+    from tooluse1.corpus import SPEC_VERSION
+    opt = config.getoption
+    path = opt("--baseline")
+    if path is None:
+        for flag in ("--alpha", "--max-drop"):
+            if opt(flag) is not None:
+                raise pytest.UsageError(f"{flag} needs --baseline")
+        return None
+    try:
+        alpha = parse_fraction(opt("--alpha"), "--alpha", open_low=True) if opt("--alpha") is not None else DEFAULT_ALPHA
+        max_drop = parse_fraction(opt("--max-drop"), "--max-drop") if opt("--max-drop") is not None else None
+        baseline = load_results(path)
+    except (ValueError, ResultsFileError) as e:
+        raise pytest.UsageError(f"--baseline: {e}" if isinstance(e, ResultsFileError) else str(e)) from None
+    # The prompt digest is known only once the run has rendered its prompts: checked at session end.
+    diffs, _ = provenance_differences(baseline.provenance, {"spec_version": SPEC_VERSION,
+                                                            "corpus": {"sha256": manifest["sha256"]}})
+    if diffs:
+        raise pytest.UsageError(f"--baseline {path} is not comparable with this run: it differs in {'; '.join(diffs)}")
+    return _Gate(baseline, alpha, max_drop, bool(opt("--allow-different-prompts")))
+
+
 def _is_xdist_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for name in (*PROTOCOLS, "en", "ru", "call", "no_call", "clarify", "easy", "medium", "hard",
-                 "knowledge", "capability_trap", "instruction_trap", "negative", "clarification", "multi_step",
-                 "calculator", "get_weather", "web_search", "translate", "convert_currency", "convert_units",
-                 "set_timer", "save_note", "get_time"):
+    c = corpus_constants
+    for name in dict.fromkeys((*PROTOCOLS, *c.LANGS, *c.EXPECTATIONS, *c.DIFFICULTIES, *c.NEGATIVE_KINDS,
+                               *c.CATEGORIES)):
         config.addinivalue_line("markers", f"{name}: ToolUse.1 item attribute")
     config.stash[_SELECTED] = []
     run_config = _config(config)
@@ -121,7 +181,10 @@ def pytest_configure(config: pytest.Config) -> None:
     run = BenchmarkRun(run_config, {c.id: c for c in cases}, manifest)
     config.stash[_RUN] = run
     if not _is_xdist_worker(config):
-        config.pluginmanager.register(_Reporter(config, run), "tooluse1-reporter")
+        gate = _baseline_gate(config, manifest)
+        html = config.getoption("tooluse1_html")
+        config.pluginmanager.register(_Reporter(config, run, gate, Path(html) if html else None), "tooluse1-reporter")
+    config.hook.pytest_tooluse1_configure(config=config, run=run)
 
 
 # ----------------------------------------------------------------------------- collection
@@ -189,16 +252,18 @@ def tooluse1_run(request: pytest.FixtureRequest) -> BenchmarkRun:
     return run
 
 
-def _generate_with_progress(config: pytest.Config, run: BenchmarkRun, items: list[tuple[str, str]]) -> None:
-    """Generate missing completions for `items`, showing a tqdm bar outside pytest's capture."""
+@contextlib.contextmanager
+def progress(config: pytest.Config, total: int, desc: str, unit: str = "item") -> Iterator[Callable[[int], object]]:
+    """The session's progress display (shared by every track): a tqdm bar written outside pytest's capture,
+    shown when there are at least 2 steps and the run's progress setting is on. Yields `update(n)`."""
     from tqdm import tqdm
     capman = config.pluginmanager.getplugin("capturemanager")
-    missing = run.missing(items)
+    run = benchmark_run(config)
+    enabled = run is None or run.config.progress
     with capman.global_and_fixture_disabled() if capman else contextlib.nullcontext():
-        bar = tqdm(total=len(missing), desc="ToolUse.1 generating", unit="item", dynamic_ncols=True,
-                   disable=not run.config.progress or len(missing) < 2)
+        bar = tqdm(total=total, desc=desc, unit=unit, dynamic_ncols=True, disable=not enabled or total < 2)
         try:
-            run.generate(items, progress=bar.update)
+            yield bar.update
         finally:
             bar.close()
 
@@ -211,7 +276,8 @@ def tooluse1_record(request: pytest.FixtureRequest, tooluse1_run: BenchmarkRun, 
     try:
         if tooluse1_run.missing([tooluse1_item]):
             batch = [tooluse1_item] if _is_xdist_worker(config) else (config.stash[_SELECTED] or [tooluse1_item])
-            _generate_with_progress(config, tooluse1_run, batch)
+            with progress(config, len(tooluse1_run.missing(batch)), "ToolUse.1 generating") as update:
+                tooluse1_run.generate(batch, progress=update)
     except (BackendError, ResumeMismatch) as e:
         pytest.exit(f"ToolUse.1: {e}", returncode=4)
     record = tooluse1_run.record(*tooluse1_item)
@@ -225,25 +291,6 @@ class BackendItemError(Exception):
     """The backend produced no answer for this item; pytest reports it as an error, not a failure."""
 
 
-def describe_expectation(case) -> str:
-    """One line saying what a right answer to `case` is (failure messages, reports)."""
-    exp = case.expect
-    if exp.kind == "call":
-        return f"call {format_call(exp.call, 'plain').removeprefix('TOOL ')}"
-    if exp.kind == "clarify":
-        return f"a question back about {' or '.join(exp.missing)}, no call"
-    parts = []
-    if exp.answer_contains_all:
-        parts.append("all of " + ", ".join(" | ".join(alts) for alts in exp.answer_contains_all))
-    if exp.answer_contains_any:
-        parts.append("any of " + " | ".join(exp.answer_contains_any))
-    if exp.answer_excludes:
-        parts.append("none of " + " | ".join(exp.answer_excludes))
-    if exp.refusal:
-        parts.append("a refusal, no claimed action")
-    return "no call; answer with " + ("; ".join(parts) if parts else "any non-empty text")
-
-
 def failure_message(record) -> str:
     """What a failing item says, and nothing more: expectation, what was extracted, label, reason, a raw excerpt."""
     case, v, ex = record.case, record.verdict, record.extraction
@@ -252,7 +299,7 @@ def failure_message(record) -> str:
     raw = record.completion.text
     excerpt = raw if len(raw) <= 400 else raw[:400] + f"… [{len(raw)} chars]"
     return (f"{record.item_id} ({case.source or case.id})\n"
-            f"  expected : {describe_expectation(case)}\n"
+            f"  expected : {case.expect.describe()}\n"
             f"  extracted: {got}   label={v.label} finish={record.completion.finish_reason}\n"
             f"  reason   : {v.reason}\n"
             f"  output   : {excerpt!r}")
@@ -270,24 +317,37 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 
 class _Reporter:
-    """Controller-side collection of per-item records (they arrive through report.user_properties, also
-    from xdist workers) and everything that is done with them at the end of the session."""
+    """Controller-side collector of every track's per-item records (they arrive through
+    report.user_properties, also from xdist workers) and everything done with them at the end of the
+    session: the results document (with the tracks' sections), the results file, the HTML report, the
+    gates and the summary."""
 
-    def __init__(self, config: pytest.Config, run: BenchmarkRun):
-        self.config, self.run = config, run
-        self.records: dict[str, dict] = {}
+    def __init__(self, config: pytest.Config, run: BenchmarkRun, gate: "_Gate | None" = None,
+                 html: Path | None = None):
+        self.config, self.run, self.gate, self.html = config, run, gate, html
+        self.records: dict[str, dict[str, dict]] = {}    # user-property key -> item_id -> record dict
         self.document: dict | None = None
+        self.comparison = None
+        self.messages: list[tuple[str, bool]] = []       # (line, is_failure) for the terminal summary
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for key, value in getattr(report, "user_properties", ()):
-            if key == RECORD_KEY and isinstance(value, dict):
-                self.records[value["item_id"]] = value   # keyed by item: reruns replace, never double-count
+            if isinstance(key, str) and key.startswith(RECORD_KEY) and isinstance(value, dict) and "item_id" in value:
+                # keyed by item: reruns replace, never double-count
+                self.records.setdefault(key, {})[value["item_id"]] = value
+
+    @property
+    def core_records(self) -> dict[str, dict]:
+        return self.records.get(RECORD_KEY, {})
 
     def results_document(self) -> dict | None:
-        extra = self.config.stash.get(EXTRA_SECTIONS, {})
-        if self.document is None and (self.records or extra):
-            self.document = build_results(self.run.provenance(), list(self.records.values()))
-            self.document.update(extra)
+        if self.document is None:
+            sections: dict[str, dict] = {}
+            for contributed in self.config.hook.pytest_tooluse1_sections(config=self.config, records=self.records):
+                sections.update(contributed or {})
+            if self.core_records or sections:
+                records = [ItemRecord.from_dict(r) for r in self.core_records.values()]
+                self.document = build_results(self.run.provenance(), records, sections)
         return self.document
 
     @pytest.hookimpl(optionalhook=True)
@@ -303,20 +363,60 @@ class _Reporter:
             return
         if self.run.config.results is not None:
             write_json_atomic(self.run.config.results, doc)
-        gate, score = self.run.config.min_score, doc["summary"]["overall"]["score"]["rate"]
-        if gate is not None and self.records and (score is None or score < gate):
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
-            self.gate_failure = f"score {score} is below --min-score {gate}"
+        results = None
+        if self.gate is not None or self.html is not None:
+            results = ResultsFile.from_document(doc, "this run", validate=False)
+        gated = bool(self.core_records) and (self.run.config.min_score is not None or self.gate is not None)
+        verdict = self._apply_gates(doc, results) if gated else None
+        if self.html is not None and results is not None:
+            from tooluse1.report import write_report
+            options = {"alpha": self.gate.alpha, "max_drop": self.gate.max_drop,
+                       "allow_different_prompts": self.gate.allow_different_prompts} if self.gate else {}
+            write_report(self.html, results, self.gate.baseline if self.gate else None, self.comparison, **options)
+            self.messages.append((f"HTML report: {self.html}", False))
+        if gated and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            # With a gate, failed items are the measurement and the gate decides the exit status.
+            session.exitstatus = verdict or pytest.ExitCode.OK
 
-    gate_failure: str | None = None
+    def _apply_gates(self, doc: dict, results: ResultsFile | None) -> "pytest.ExitCode | None":
+        """Apply --min-score and --baseline, noting the outcome for the summary. None when every gate
+        passes; TESTS_FAILED when one fails (backend errors fail it too: the run is incomplete);
+        USAGE_ERROR when the baseline turns out not comparable (a prompt digest differs)."""
+        failures = []
+        n_errors = doc["summary"]["n_errors"]
+        if n_errors:
+            failures.append(f"{n_errors} items have backend errors: the run is incomplete")
+        gate, score = self.run.config.min_score, doc["summary"]["overall"]["score"]["rate"]
+        if gate is not None and (score is None or score < gate):
+            failures.append(f"score {score} is below --min-score {gate}")
+        if self.gate is not None and results is not None:
+            from tooluse1.compare import IncomparableError, compare, gate as baseline_gate
+            try:
+                self.comparison = compare(self.gate.baseline, results, self.gate.allow_different_prompts)
+            except IncomparableError as e:
+                self.messages.append((f"GATE ERROR: --baseline: {e}", True))
+                return pytest.ExitCode.USAGE_ERROR
+            decision = baseline_gate(self.comparison, self.gate.alpha, self.gate.max_drop)
+            self.messages.append((f"baseline {self.gate.baseline.source}: {decision.summary}", False))
+            self.messages += [(f"  note: {n}", False) for n in self.comparison.notes]
+            failures += decision.reasons
+        self.messages += [(f"GATE FAILED: {f}", True) for f in failures] or [("gate passed", False)]
+        return pytest.ExitCode.TESTS_FAILED if failures else None
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus: int, config: pytest.Config) -> None:
         doc = self.document
-        if not doc or not self.records:
+        if not doc:
             return
-        terminalreporter.section("ToolUse.1 summary")
-        terminalreporter.write_line(format_summary(doc["summary"], title=f"ToolUse.1 {self.run.config.model}"))
+        if self.core_records:
+            terminalreporter.section("ToolUse.1 summary")
+            terminalreporter.write_line(format_summary(doc["summary"], title=f"ToolUse.1 {self.run.config.model}"))
+            if self.comparison is not None:
+                from tooluse1.compare import format_comparison
+                terminalreporter.write_line(format_comparison(self.comparison, max_flips=10))
+        config.hook.pytest_tooluse1_terminal_summary(config=config, terminalreporter=terminalreporter, document=doc)
         if self.run.config.results is not None:
-            terminalreporter.write_line(f"results file: {self.run.config.results}")
-        if self.gate_failure:
-            terminalreporter.write_line(f"GATE FAILED: {self.gate_failure}", red=True, bold=True)
+            sections = list(track_sections(doc))
+            terminalreporter.write_line(f"results file: {self.run.config.results}"
+                                        + (f" (sections: {', '.join(sections)})" if sections else ""))
+        for line, failed in self.messages:
+            terminalreporter.write_line(scrub_secrets(line), red=failed, bold=failed)

@@ -1,37 +1,50 @@
 """The results file (one JSON document) and the resume file (append-only JSONL).
 
-Results file: provenance first, then one record per item (raw output, extraction, verdict, finish reason,
-latency), then the summary. It holds raw outputs so a run can be re-graded without the model
-(`python -m tooluse1 regrade`).
+Results file (format 2, described by tooluse1/schema/results.schema.json): `format` and `format_version`,
+provenance, one record per item (raw output, expectation, extraction, verdict, finish reason, latency), the
+summary, and any section a track contributes (SPIN's `spin`). It holds raw outputs so a run can be
+re-graded without the model (`python -m tooluse1 regrade`). Files written before format 2 (no
+`format_version`, a `tooluse1_results: 1` marker, records without `expect`) are format 1; `load_results`
+reads both, and every reader (reporter, regrade, compare, report) gets records through
+`ItemRecord.from_dict`.
 
 Resume file: a header line with the run key (model identity, decoding config, corpus digest, backend
 settings that change outputs), then one flushed line per finished item. A file with another key is
 refused; unreadable lines (a torn last line after kill -9) are skipped; backend errors are not written,
 so a resumed run retries them.
+
+Neither file ever holds a secret: `scrub_secrets` masks URL passwords and the values of secret-looking
+environment variables in everything the writer writes.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 import platform
+import re
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 from tooluse1.backends.base import Completion
-from tooluse1.corpus import Case
+from tooluse1.corpus import Case, Expectation
 from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
 from tooluse1.parse import Extraction
-from tooluse1.prompts import digest_of_prompt_hashes
+from tooluse1.prompts import ALL_PROTOCOLS, digest_of_prompt_hashes
+from tooluse1.tools import Call
 
-RESULTS_FORMAT = 1
+RESULTS_FORMAT = "tooluse1-results"
+RESULTS_FORMAT_VERSION = 2
 RESUME_FORMAT = 2   # 2: each line carries its prompt's sha256 (and structured tool calls); the key no
                     # longer holds the corpus digest (prompts are checked per item)
+SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "results.schema.json"
 
 
 def now_iso() -> str:
@@ -49,15 +62,91 @@ def library_versions() -> dict[str, str]:
     return out
 
 
+# ----------------------------------------------------------------------------- secrets
+
+_SECRET_ENV = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH", re.I)
+_URL_PASSWORD = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:)(?P<pw>[^@\s/]+)(?=@)")
+_QUERY_SECRET = re.compile(r"(?P<head>[?&](?:password|passwd|pwd|api[_-]?key|key|token|secret|access_token)=)"
+                           r"(?P<pw>[^&\s#]+)", re.I)
+
+
+def _looks_secret(value: str) -> bool:
+    # Short values, plain words and file paths in a secret-named variable (KEYRING_BACKEND=default,
+    # HF_TOKEN_PATH=/root/...) are not secrets, and replacing them everywhere would mangle outputs.
+    return len(value) >= 8 and not value.startswith(("/", "~")) and not re.fullmatch(r"[a-z_.-]+", value)
+
+
+def secret_values(environ: Mapping[str, str] | None = None) -> list[str]:
+    """Values of environment variables whose names look secret (API keys, tokens, passwords), longest
+    first (see _looks_secret for the values left out)."""
+    env = os.environ if environ is None else environ
+    return sorted({v for k, v in env.items() if _SECRET_ENV.search(k) and _looks_secret(v)}, key=len, reverse=True)
+
+
+def scrub_secrets(obj: Any, secrets: Iterable[str] | None = None) -> Any:
+    """`obj` (a JSON-like structure, or a string) with every URL password, secret query parameter and
+    secret environment value replaced by `***`. Returns a new structure; the input is not changed.
+
+    Guarantees what the results file, the report and the logs rely on: no value of a secret-looking
+    environment variable (see `secret_values`) and no password of a `scheme://user:password@host` URL
+    survives, wherever it occurs (provenance, a command line, an error message)."""
+    values = list(secret_values() if secrets is None else secrets)
+
+    def clean(text: str) -> str:
+        for v in values:
+            if v in text:
+                text = text.replace(v, "***")
+        text = _URL_PASSWORD.sub(lambda m: m["head"] + "***", text)
+        return _QUERY_SECRET.sub(lambda m: m["head"] + "***", text)
+
+    def walk(o: Any) -> Any:
+        if isinstance(o, str):
+            return clean(o)
+        if isinstance(o, dict):
+            return {clean(k) if isinstance(k, str) else k: walk(v) for k, v in o.items()}
+        if isinstance(o, (list, tuple)):
+            return [walk(v) for v in o]
+        return o
+
+    return walk(obj)
+
+
+# ----------------------------------------------------------------------------- records
+
+class RecordError(ValueError):
+    """A results-file record that cannot be read back (missing or inconsistent fields)."""
+
+
+def _known_fields(cls: type, d: Mapping[str, Any]) -> dict[str, Any]:
+    # Verdict and Extraction gain fields over time; a newer file's unknown fields are dropped here so that
+    # older readers can still read it, and an older file's missing fields take the dataclass defaults.
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in d.items() if k in names}
+
+
+def _expectation_from(kind: str, stored: Mapping[str, Any] | None) -> Expectation:
+    if stored is None:   # format 1: only the kind was kept
+        return Expectation(kind)
+    return Expectation.from_dict(dict(stored))
+
+
 @dataclass
 class ItemRecord:
-    """One graded item as stored in the results file."""
+    """One graded item as stored in the results file (`as_dict`) and read back (`from_dict`)."""
 
     case: Case
     protocol: str
     completion: Completion
     extraction: Extraction | None
     verdict: Verdict | None
+    # Set only by from_dict on a format-1 record, which kept whether the case had answer constraints but
+    # not the expectation itself (expect_known False); otherwise derived from case.expect.
+    has_constraints: bool | None = None
+    expect_known: bool = True
+
+    def __post_init__(self) -> None:
+        if self.has_constraints is None:   # spec 2.0: every text answer has a requirement (non-empty at least)
+            self.has_constraints = self.case.expect.kind != "call"
 
     @property
     def item_id(self) -> str:
@@ -67,39 +156,224 @@ class ItemRecord:
     def is_error(self) -> bool:
         return self.completion.error is not None
 
+    @property
+    def passed(self) -> bool:
+        """Graded and passed (a backend error never passes)."""
+        return bool(self.verdict and self.verdict.passed and not self.is_error)
+
+    @property
+    def label(self) -> str:
+        """call | malformed | text, or `error` when the backend gave no answer."""
+        return self.verdict.label if self.verdict is not None and not self.is_error else "error"
+
+    def graded_item(self) -> GradedItem:
+        """What metrics need of this record."""
+        return dataclasses.replace(GradedItem.of(self.case, self.protocol, self.verdict, self.is_error),
+                                   has_constraints=bool(self.has_constraints))
+
     def as_dict(self) -> dict:
         c = self.case
         return {
             "item_id": self.item_id, "case_id": c.id, "protocol": self.protocol, "lang": c.lang,
             "category": c.category, "difficulty": c.difficulty, "kind": c.kind, "expectation": c.expectation,
+            "expect": c.expect.as_dict() if self.expect_known else None,
             "output": self.completion.text, "finish_reason": self.completion.finish_reason,
             "latency_s": round(self.completion.latency_s, 4), "prompt_tokens": self.completion.prompt_tokens,
             "completion_tokens": self.completion.completion_tokens, "error": self.completion.error,
             "tool_calls": self.completion.tool_calls, "prompt_sha256": self.completion.prompt_sha256,
             "extraction": self.extraction.as_dict() if self.extraction else None,
             "verdict": self.verdict.as_dict() if self.verdict else None,
-            "passed": bool(self.verdict and self.verdict.passed and not self.is_error),
-            "has_constraints": c.expectation != "call",   # 2.0: every text answer has a requirement
+            "passed": self.passed, "has_constraints": bool(self.has_constraints),
         }
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "ItemRecord":
+        """Read a record back (format 1 or 2). Guarantees: the item's identity, attributes, raw output,
+        extraction and verdict as stored; `passed` recomputed and checked against the stored flag.
+        Raises RecordError naming the item and the field when the record is incomplete or inconsistent."""
+        where = f"record {d.get('item_id', '?')!r}" if isinstance(d, Mapping) else "record"
+        try:
+            expect_stored = d.get("expect")
+            case = Case(id=d["case_id"], lang=d["lang"], category=d["category"], difficulty=d["difficulty"],
+                        tools=(), messages=(),
+                        expect=_expectation_from(d["expectation"], expect_stored), kind=d.get("kind"),
+                        source=f"results record {d['item_id']}")
+            completion = Completion(item_id=d["item_id"], text=d["output"], finish_reason=d["finish_reason"],
+                                    latency_s=float(d.get("latency_s") or 0.0), prompt_tokens=d.get("prompt_tokens"),
+                                    completion_tokens=d.get("completion_tokens"), error=d.get("error"),
+                                    tool_calls=d.get("tool_calls"), prompt_sha256=d.get("prompt_sha256"))
+            ex_d, v_d = d.get("extraction"), d.get("verdict")
+            extraction = None
+            if ex_d is not None:
+                fields = _known_fields(Extraction, ex_d)
+                for key in ("calls", "examples"):
+                    fields[key] = [Call(c["name"], dict(c.get("arguments") or {})) for c in ex_d.get(key) or ()]
+                extraction = Extraction(**fields)
+            verdict = Verdict(**_known_fields(Verdict, v_d)) if v_d is not None else None
+            record = cls(case, d["protocol"], completion, extraction, verdict,
+                         has_constraints=None if expect_stored is not None else bool(d["has_constraints"]),
+                         expect_known=expect_stored is not None)
+        except KeyError as e:
+            raise RecordError(f"{where}: missing field {e.args[0]!r}") from None
+        except (TypeError, AttributeError, ValueError) as e:
+            raise RecordError(f"{where}: malformed ({e})") from None
+        if record.verdict is None and not record.is_error:
+            raise RecordError(f"{where}: no verdict and no backend error")
+        if "passed" in d and bool(d["passed"]) != record.passed:
+            raise RecordError(f"{where}: 'passed' is {d['passed']} but the verdict says {record.passed}")
+        return record
 
-def build_results(provenance: dict, records: Iterable[dict]) -> dict:
-    """The whole results document from record dicts (ItemRecord.as_dict), sorted by case id then protocol."""
-    order = {"json": 0, "xml": 1, "plain": 2, "native": 3}
-    records = sorted(records, key=lambda r: (r["case_id"], order.get(r["protocol"], 9)))
-    if records and all(r.get("prompt_sha256") for r in records):
+
+def _protocol_rank(protocol: str) -> int:
+    return ALL_PROTOCOLS.index(protocol) if protocol in ALL_PROTOCOLS else len(ALL_PROTOCOLS)
+
+
+def build_results(provenance: dict, records: Iterable[ItemRecord], sections: Mapping[str, dict] | None = None) -> dict:
+    """The whole results document (format 2): records sorted by case id then protocol, the summary over
+    them, then the tracks' `sections` (e.g. `spin`). Secrets are scrubbed (see `scrub_secrets`). When every
+    record knows its prompt's sha256, `provenance.prompt_sha256` is their digest (prompts.prompt_digest)."""
+    records = sorted(records, key=lambda r: (r.case.id, _protocol_rank(r.protocol)))
+    shas = [(r.item_id, r.completion.prompt_sha256) for r in records]
+    if shas and all(sha for _, sha in shas):
         # Every prompt of the run in one digest: equal digests mean the same prompts (compare checks it).
-        provenance = {**provenance, "prompt_sha256": digest_of_prompt_hashes(
-            (r["item_id"], r["prompt_sha256"]) for r in records)}
-    return {"tooluse1_results": RESULTS_FORMAT, "provenance": provenance, "records": records,
-            "summary": summarise(GradedItem.from_record(r) for r in records)}
+        provenance = {**provenance, "prompt_sha256": digest_of_prompt_hashes(shas)}  # type: ignore[arg-type]
+    doc = {"format": RESULTS_FORMAT, "format_version": RESULTS_FORMAT_VERSION, "provenance": provenance,
+           "records": [r.as_dict() for r in records],
+           "summary": summarise(r.graded_item() for r in records)}
+    doc.update(sections or {})
+    return scrub_secrets(doc)
+
+
+CORE_KEYS = ("format", "format_version", "provenance", "records", "summary")
+
+
+def track_sections(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The sections tracks contributed to a results document (everything but the core keys)."""
+    return {k: v for k, v in document.items() if k not in CORE_KEYS}
+
+
+def dumps_json(document: Any, indent: int | None = 1) -> bytes:
+    """UTF-8 JSON of `document`. Lone surrogates (possible in a server's JSON answer) are written as JSON
+    `\\uXXXX` escapes, which read back to the same string; a plain UTF-8 encode would fail on them and lose
+    the run."""
+    return json.dumps(document, ensure_ascii=False, indent=indent).encode("utf-8", errors="backslashreplace")
 
 
 def write_json_atomic(path: Path, document: dict) -> None:
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    tmp.write_bytes(dumps_json(document) + b"\n")
     tmp.replace(path)
+
+
+# ----------------------------------------------------------------------------- reading results files
+
+class ResultsFileError(ValueError):
+    """A results file that cannot be used; the message names the file and what is wrong."""
+
+
+@lru_cache(maxsize=1)
+def results_schema() -> dict:
+    """The JSON Schema of the current results format (tooluse1/schema/results.schema.json)."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def schema_errors(document: Any, limit: int = 5) -> list[str]:
+    """Where `document` breaks the results schema, as `path: message` lines (at most `limit`); empty when
+    it conforms."""
+    import jsonschema
+    validator = jsonschema.Draft202012Validator(results_schema())
+    out = []
+    for err in sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path)):
+        path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
+        out.append(f"{path or '(top level)'}: {err.message[:300]}")
+        if len(out) >= limit:
+            break
+    return out
+
+
+def upgrade_document(document: dict) -> tuple[dict, int]:
+    """(the document in the current format, the format version it was written in). A format-1 document
+    (no `format_version`; `tooluse1_results: 1`) gets the format fields and `expect: null` in its records
+    (format 1 did not store the expectation). Raises ResultsFileError for a document that is neither."""
+    if not isinstance(document, dict):
+        raise ResultsFileError("not a ToolUse.1 results file (the JSON document is not an object)")
+    version = document.get("format_version")
+    if version is None and document.get("tooluse1_results") == 1:
+        doc = {k: v for k, v in document.items() if k != "tooluse1_results"}
+        doc = {"format": RESULTS_FORMAT, "format_version": RESULTS_FORMAT_VERSION, **doc}
+        if isinstance(doc.get("records"), list):
+            doc["records"] = [{**r, "expect": r.get("expect")} if isinstance(r, dict) else r for r in doc["records"]]
+        return doc, 1
+    if version is None:
+        raise ResultsFileError("not a ToolUse.1 results file (no format_version and no tooluse1_results marker)")
+    if version != RESULTS_FORMAT_VERSION:
+        raise ResultsFileError(f"results format_version {version!r} is not supported by this tooluse1 "
+                               f"(it reads 1 and {RESULTS_FORMAT_VERSION})")
+    return document, RESULTS_FORMAT_VERSION
+
+
+@dataclass
+class ResultsFile:
+    """A results document read back and checked: schema-valid, records as ItemRecords."""
+
+    source: str                 # the path (or a description) for messages
+    document: dict              # in the current format (see upgrade_document)
+    records: list[ItemRecord]
+    format_version: int         # as written
+
+    @property
+    def provenance(self) -> dict:
+        return self.document["provenance"]
+
+    @property
+    def summary(self) -> dict:
+        return self.document["summary"]
+
+    @property
+    def prompt_sha256(self) -> str | None:
+        return self.provenance.get("prompt_sha256")
+
+    @classmethod
+    def from_document(cls, document: Any, source: str = "results", validate: bool = True) -> "ResultsFile":
+        """Check `document` (format 1 or 2) against the schema and read its records. Raises
+        ResultsFileError whose message starts with `source`. `validate=False` skips the schema check, for a
+        document this process has just built (the writer is checked against the schema by the tests; a
+        finished run must not fail on it)."""
+        try:
+            doc, version = upgrade_document(document)
+        except ResultsFileError as e:
+            raise ResultsFileError(f"{source}: {e}") from None
+        problems = schema_errors(doc) if validate else []
+        if problems:
+            raise ResultsFileError(f"{source}: not a valid ToolUse.1 results file:\n  " + "\n  ".join(problems))
+        try:
+            records = [ItemRecord.from_dict(r) for r in doc["records"]]
+        except RecordError as e:
+            raise ResultsFileError(f"{source}: {e}") from None
+        ids = [r.item_id for r in records]
+        if len(set(ids)) != len(ids):
+            dup = next(i for i in ids if ids.count(i) > 1)
+            raise ResultsFileError(f"{source}: record {dup!r} appears more than once")
+        return cls(source, doc, records, version)
+
+
+def load_results(path: str | Path) -> ResultsFile:
+    """Read and check a results file. Raises ResultsFileError naming the file for a missing or unreadable
+    file, invalid JSON, or a document that is not a valid ToolUse.1 results file."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise ResultsFileError(f"{path}: cannot read ({e.strerror or e})") from None
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ResultsFileError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise ResultsFileError(f"{path}: not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+    return ResultsFile.from_document(document, str(path))
 
 
 # ----------------------------------------------------------------------------- resume
@@ -177,7 +451,7 @@ class ResumeFile:
                            "completion_tokens": c.completion_tokens, "tool_calls": c.tool_calls,
                            "prompt_sha256": c.prompt_sha256}, ensure_ascii=False) + "\n"
         with self._lock:
-            with open(self.path, "a", encoding="utf-8") as f:
+            with open(self.path, "a", encoding="utf-8", errors="backslashreplace") as f:   # see dumps_json
                 f.write(line)
                 f.flush()
                 os.fsync(f.fileno())

@@ -6,16 +6,20 @@ Flow: collection parametrizes `test_plan` over the built scenarios and the --var
 selects exactly the spin variant's chain items; `-k spin` is a substring match and also selects the
 spin_wo_sim / spin_wo_cri ablations). Without --model every item skips. With it, the first item's setup
 runs every selected item at once through runner.SpinRunner (one backend, model calls batched across all
-scenarios and variants), on the main benchmark's backend (plugin.benchmark_run(config).backend; the
-scripted `oracle` gets runner.SpinOracleBackend, since the core's scripted runners know no plans). Each test
-then only checks its run: it passes when the run is Accomplished, fails otherwise, and errors when the
-backend gave no answer. The section goes into config.stash[EXTRA_SECTIONS]["spin"] as soon as the runs are
-computed, so the main reporter's results file and pytest-json-report's section both carry it.
+scenarios and variants), on the main benchmark's backend (the BenchmarkRun the core plugin hands over
+through the `pytest_tooluse1_configure` hook; the scripted `oracle` gets runner.SpinOracleBackend, since the
+core's scripted runners know no plans). Each test then only checks its run: it passes when the run is
+Accomplished, fails otherwise, and errors when the backend gave no answer. The track joins the core plugin
+only through the hooks of tooluse1/hookspecs.py: its `spin` section (computed as soon as the runs are, while
+the backend is open; from the collected records under xdist) goes into the results document through
+`pytest_tooluse1_sections`, its summary through `pytest_tooluse1_terminal_summary`; progress is the core's
+shared display.
 """
 from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +29,7 @@ from tooluse1.backends.base import Backend, BackendError
 from tooluse1.corpus import StaleCorpusError
 from tooluse1.harness import BenchmarkRun
 from tooluse1.models import default_cache_dir
-from tooluse1.plugin import EXTRA_SECTIONS, benchmark_run
+from tooluse1.plugin import progress
 from tooluse1.results import now_iso
 from tooluse1.spin.runner import (
     DEFAULT_ROUNDS,
@@ -79,21 +83,18 @@ def _variants(config: pytest.Config) -> tuple[str, ...]:
         raise pytest.UsageError(f"--variant: {e}") from None
 
 
-@pytest.hookimpl(trylast=True)   # after tooluse1.plugin has created the session's BenchmarkRun
 def pytest_configure(config: pytest.Config) -> None:
     for name in (*VARIANTS, *SHAPES, "en", "ru"):
         config.addinivalue_line("markers", f"{name}: ToolUse.1 SPIN item attribute")
-    config.stash[_SESSION] = None
-    config.stash[_SELECTED] = []
-    run = benchmark_run(config)
-    if run is None:
-        return
+    config.stash.setdefault(_SELECTED, [])
+
+
+def pytest_tooluse1_configure(config: pytest.Config, run: BenchmarkRun) -> None:
+    """The core plugin created the session's BenchmarkRun (only with --model): set up the SPIN session."""
     for opt in ("--spin-rounds", "--spin-top-k"):
         if config.getoption(opt) < 0:
             raise pytest.UsageError(f"{opt} must be >= 0")
     config.stash[_SESSION] = SpinSession(config, run)
-    if not hasattr(config, "workerinput"):
-        config.pluginmanager.register(_SpinReporter(config), "tooluse1-spin-reporter")
 
 
 def _load_scenarios() -> tuple[list[Scenario], dict[str, Any]]:
@@ -156,6 +157,7 @@ class SpinSession:
         self.save_url: str | None = opt("--save-trajectories")
         self.save_plans: Path | None = Path(opt("--save-plans")) if opt("--save-plans") else None
         self.runs: dict[str, SpinRun] = {}
+        self.computed_section: dict[str, Any] | None = None   # set when this process computed the runs
         self.started_at = now_iso()
         self.wall_s = 0.0
         self._runner: SpinRunner | None = None
@@ -190,16 +192,9 @@ class SpinSession:
         if not todo:
             return
         runner = self.runner(need_store=any(VARIANT_SPECS[v].simulate for _, v in todo))
-        from tqdm import tqdm
-        capman = self.config.pluginmanager.getplugin("capturemanager")
         started = time.perf_counter()
-        with capman.global_and_fixture_disabled() if capman else contextlib.nullcontext():
-            bar = tqdm(total=len(todo), desc="ToolUse.1 SPIN runs", unit="run", dynamic_ncols=True,
-                       disable=not self.run.config.progress or len(todo) < 2)
-            try:
-                done = runner.run(todo, on_finished=lambda _: bar.update(1))
-            finally:
-                bar.close()
+        with progress(self.config, len(todo), "ToolUse.1 SPIN runs", "run") as update:
+            done = runner.run(todo, on_finished=lambda _: update(1))
         self.wall_s += time.perf_counter() - started
         for rec in done:
             self.runs[rec.item_id] = rec
@@ -211,8 +206,8 @@ class SpinSession:
                 self.saved_steps += store.add(records)
         if self.save_plans is not None:
             self.saved_plan_files += save_plan_texts(self.save_plans, done)
-        self.config.stash.setdefault(EXTRA_SECTIONS, {})[SECTION] = self.section(
-            [r.as_dict() for r in self.runs.values()])
+        # now, while the backend is open: the section's provenance asks it about itself
+        self.computed_section = self.section([r.as_dict() for r in self.runs.values()])
 
     def provenance(self) -> dict[str, Any]:
         runner = self._runner
@@ -292,35 +287,26 @@ def failure_message(rec: SpinRun) -> str:
 
 # ----------------------------------------------------------------------------- reporting
 
-class _SpinReporter:
-    """Controller side: collects run records from reports (also from xdist workers, whose stash the
-    controller cannot see), fills the section when the computing process was not this one, and prints
-    the SPIN summary."""
+def pytest_tooluse1_sections(config: pytest.Config, records: Mapping[str, Mapping[str, dict]]) -> dict[str, Any] | None:
+    """The `spin` section: as computed in this process, or (xdist: the runs were computed on workers,
+    whose state the controller cannot see) from the records collected on the controller."""
+    spin: SpinSession | None = config.stash.get(_SESSION, None)
+    collected = records.get(RECORD_KEY, {})
+    if spin is None or not (spin.computed_section or collected):
+        return None
+    return {SECTION: spin.computed_section or spin.section(list(collected.values()))}
 
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
-        self.records: dict[str, dict[str, Any]] = {}
 
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        for key, value in getattr(report, "user_properties", ()):
-            if key == RECORD_KEY and isinstance(value, dict):
-                self.records[value["item_id"]] = value   # keyed by item: reruns replace, never double-count
+@pytest.hookimpl(trylast=True)   # after the core reporter has built the results document
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    spin: SpinSession | None = session.config.stash.get(_SESSION, None)
+    if spin is not None:
+        spin.close()
 
-    @pytest.hookimpl(tryfirst=True)   # before tooluse1.plugin's reporter writes the results file
-    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        spin: SpinSession | None = self.config.stash.get(_SESSION, None)
-        extra = self.config.stash.setdefault(EXTRA_SECTIONS, {})
-        if spin is not None and SECTION not in extra and self.records:   # xdist: runs were computed elsewhere
-            extra[SECTION] = spin.section(list(self.records.values()))
-        if spin is not None:
-            spin.close()
 
-    def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-        section = config.stash.get(EXTRA_SECTIONS, {}).get(SECTION)
-        if not section or not section["n_runs"]:
-            return
-        terminalreporter.section("ToolUse.1 SPIN summary")
-        terminalreporter.write_line(format_spin_summary(section))
-        results = benchmark_run(config)
-        if results is not None and results.config.results is not None:
-            terminalreporter.write_line(f"results file: {results.config.results} (section 'spin')")
+def pytest_tooluse1_terminal_summary(config: pytest.Config, terminalreporter: Any, document: dict) -> None:
+    section = document.get(SECTION)
+    if not section or not section["n_runs"]:
+        return
+    terminalreporter.section("ToolUse.1 SPIN summary")
+    terminalreporter.write_line(format_spin_summary(section))

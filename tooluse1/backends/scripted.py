@@ -1,0 +1,44 @@
+"""The scripted backend: a selftest runner (tooluse1.selftest.RUNNERS: oracle, never-call, always-call, ...)
+behind the Backend protocol. Deterministic and model-free: it tests the harness end to end and shows what
+a perfect or degenerate run scores (`--model oracle`)."""
+from __future__ import annotations
+
+import os
+import time
+from typing import Mapping, Sequence
+
+from tooluse1.backends.base import BackendError, Completion, DecodingConfig, OnComplete
+from tooluse1.corpus import Case
+from tooluse1.prompts import Prompt
+
+
+class ScriptedBackend:
+    """Answers each prompt with the named runner's output for the prompt's case and protocol."""
+
+    name = "scripted"
+
+    def __init__(self, runner: str, cases: Mapping[str, Case], delay_s: float | None = None):
+        from tooluse1.selftest import RUNNERS   # the registry stays with the runners it lists
+        if runner not in RUNNERS:
+            raise BackendError(f"--model {runner}: unknown scripted runner; use one of {', '.join(RUNNERS)}")
+        self.runner, self._fn, self._cases = runner, RUNNERS[runner], cases
+        # A per-item delay lets tests interrupt a run midway (kill -9 + resume); 0 in normal use.
+        self.delay_s = float(os.environ.get("TOOLUSE1_SCRIPTED_DELAY_S", "0")) if delay_s is None else delay_s
+
+    def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
+                 on_complete: OnComplete | None = None) -> list[Completion]:
+        out = []
+        for p in prompts:
+            if self.delay_s:
+                time.sleep(self.delay_s)
+            c = Completion(p.item_id, self._fn(self._cases[p.case_id], p.protocol), "stop", self.delay_s)
+            if on_complete:
+                on_complete(c)
+            out.append(c)
+        return out
+
+    def provenance(self) -> dict:
+        return {"backend": "scripted", "model_id": f"scripted:{self.runner}", "revision": "n/a"}
+
+    def close(self) -> None:
+        pass
