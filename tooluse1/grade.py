@@ -7,14 +7,14 @@ and its prose satisfies the case's answer constraints. A malformed output fails 
 """
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tooluse1.corpus import Case, as_case
 from tooluse1.evaluator import evaluate, same_value
 from tooluse1.parse import Extraction, extract
-from tooluse1.tools import TOOLS, Call, Param, canonical_tool_name, norm_text, to_integer, to_number
+from tooluse1.tools import (TOOLS, Call, Param, canonical_tool_name, keywords_match, norm_text, to_integer,
+                            to_number)
 
 
 @dataclass
@@ -40,19 +40,6 @@ class Verdict:
 
 # ----------------------------------------------------------------------------- argument comparison
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def _word_matches(expected: str, actual_words: set[str]) -> bool:
-    """Exact word, or a shared stem: inflection changes at most the last two letters (поиск/поиска)."""
-    if expected in actual_words:
-        return True
-    if len(expected) < 4:
-        return False
-    need = max(4, len(expected) - 2)
-    return any(len(a) >= need and a[:need] == expected[:need] for a in actual_words)
-
-
 def values_match(param: Param, expected: Any, actual: Any) -> bool:
     """True when a model's value for `param` means the expected value (see tools.py for each kind)."""
     if param.match == "expression":
@@ -67,8 +54,7 @@ def values_match(param: Param, expected: Any, actual: Any) -> bool:
     if param.match == "alias" and param.aliases is not None:
         return param.aliases.canonical(expected) == param.aliases.canonical(actual)
     if param.match == "keywords":
-        actual_words = set(_WORD.findall(norm_text(actual)))
-        return all(_word_matches(w, actual_words) for w in _WORD.findall(norm_text(expected)))
+        return keywords_match(expected, actual)
     return norm_text(expected) == norm_text(actual)
 
 
