@@ -183,6 +183,9 @@ def _variants(key: str, english: bool = False) -> list[str]:
 # ----------------------------------------------------------------------------- alias tables
 
 
+MAX_ALIAS_LEN = 200   # characters; a longer value names nothing in any table
+
+
 class AliasTable:
     """Maps many surface forms onto one canonical value, by the module's rules.
 
@@ -227,9 +230,12 @@ class AliasTable:
             return self._cache[cache_key]
         except KeyError:
             pass
+        text = value if isinstance(value, str) else str(value)
+        if len(text) > MAX_ALIAS_LEN:      # no alias is that long; not cached (a 1 MB value stays out of memory)
+            return None
         if len(self._cache) >= 65536:
             self._cache.clear()
-        found = self._cache[cache_key] = self._lookup(value if isinstance(value, str) else str(value))
+        found = self._cache[cache_key] = self._lookup(text)
         return found
 
     def _lookup(self, value: str) -> str | None:
@@ -247,9 +253,13 @@ class AliasTable:
     def canonical(self, value: Any) -> str:
         """The canonical value, or (unknown values) the normalised text, equal only to itself."""
         found = self.lookup(value)
-        return found if found is not None else self._unknown_key(value)
+        if found is not None:
+            return found
+        text = value if isinstance(value, str) else str(value)
+        # An over-long value is itself: it equals no canonical value, and normalising it would cost time.
+        return self._unknown_key(text) if len(text) <= MAX_ALIAS_LEN else text
 
-    def _unknown_key(self, value: Any) -> str:
+    def _unknown_key(self, value: str) -> str:
         return _key(value)
 
     def matches(self, expected: Any, actual: Any) -> bool:
@@ -564,6 +574,8 @@ class CityTable(AliasTable):
         if found is not None:
             return found, []
         words = key.split(" ")
+        if len(words) > _MAX_INFLECTED_WORDS:
+            return None, []
         for n in range(1, min(4, len(words) - 1) + 1):   # "united states of america" has four words
             tags = _region_tags(" ".join(words[-n:]))
             if tags:
@@ -591,10 +603,10 @@ class CityTable(AliasTable):
                 return None
         return city
 
-    def _unknown_key(self, value: Any) -> str:
+    def _unknown_key(self, value: str) -> str:
         # An unknown city keeps its name without region qualifiers ("Boston, MA" = "Boston MA" = "Boston"),
         # unless its name is a known city's (then "Paris, Texas" must stay unlike "Paris").
-        parts = self._parts(value if isinstance(value, str) else str(value))
+        parts = self._parts(value)
         if not parts or self._find(parts[0]) is not None:
             return _key(value)
         words = parts[0].split(" ")
@@ -853,7 +865,7 @@ UNITS = UnitTable("unit", {
     "s": ["sec", "second", "с", "сек", "секунда"],
     "min": ["minute", "мин", "минута"],
     "h": ["hr", "hrs", "hour", "ч", "час"],
-    "day": ["d", "день", "дня", "дней", "дню", "сутки", "суток"],
+    "day": ["d", "день", "дня", "дню", "днем", "дни", "дней", "дням", "днями", "днях", "сутки", "суток"],
     "week": ["wk", "неделя"],
 })
 
@@ -949,10 +961,10 @@ _MOSCOW_OFFSET = 180
 # Colloquial regions: representative zone -> names and abbreviations (after `_TZ_FILLER` words go:
 # "Eastern Standard Time" is "eastern"). Places (cities, countries) are not listed: they are geographic.
 _TZ_REGION_DATA = {
-    "America/New_York": "eastern|est|edt|et|us eastern|восточное",
-    "America/Chicago": "central|cst|cdt|ct|us central|центральное",
-    "America/Denver": "mountain|mst|mdt|mt|us mountain",
-    "America/Los_Angeles": "pacific|pst|pdt|pt|us pacific|тихоокеанское",
+    "America/New_York": "eastern|est|edt|et|us eastern|est5edt|восточное",
+    "America/Chicago": "central|cst|cdt|ct|us central|cst6cdt|центральное",
+    "America/Denver": "mountain|mst|mdt|mt|us mountain|mst7mdt",
+    "America/Los_Angeles": "pacific|pst|pdt|pt|us pacific|pst8pdt|тихоокеанское",
     "America/Anchorage": "alaska|alaskan|akst|akdt",
     "Pacific/Honolulu": "hawaii|hawaiian|hawaii aleutian|hst",
     "America/Halifax": "atlantic|ast|adt",
@@ -1063,13 +1075,13 @@ class TimezoneTable(AliasTable):
     def parse(self, value: Any) -> _Zone | None:
         """What a value names: a geographic zone, a region or a fixed offset; None when unknown."""
         text = value if isinstance(value, str) else str(value)
-        return self._parse(text)
+        return self._parse(text) if len(text) <= MAX_ALIAS_LEN else None
 
     @functools.lru_cache(maxsize=8192)
     def _parse(self, text: str) -> _Zone | None:
-        folded = _WS.sub(" ", _fold(text).replace("\u2212", "-").replace("–", "-")).strip(_EDGE_PUNCT)
+        folded = _WS.sub(" ", _fold(text).replace("–", "-"))
         for reading in _bracket_readings(folded):
-            reading = reading.strip(_EDGE_PUNCT)
+            reading = _WS.sub(" ", reading).strip(_EDGE_PUNCT)
             for candidate in dict.fromkeys((reading, _strip_prepositions(reading))):   # "по Гринвичу"
                 found = self._parse_reading(candidate)
                 if found is not None:
@@ -1129,7 +1141,7 @@ class TimezoneTable(AliasTable):
         """Same place for two geographic zones; otherwise the same UTC offsets at every sample instant."""
         e, a = self.parse(expected), self.parse(actual)
         if e is None or a is None:
-            return e is None and a is None and self._unknown_key(expected) == self._unknown_key(actual)
+            return e is None and a is None and self.canonical(expected) == self.canonical(actual)
         if e.kind == "geo" and a.kind == "geo":
             return e.zone == a.zone
         oe, oa = _offsets(e), _offsets(a)
@@ -1161,11 +1173,16 @@ def keywords_match(expected: Any, actual: Any) -> bool:
     `chief+executive`, `python 3.13` is the keyword "python" and the keyword "3.13" = words 3 and 13)
     needs all its words. Words are compared after NFKC, casefold, ё = е by `word_matches`.
     """
-    query = set(_WORD.findall(norm_text(actual)))
+    query: dict[str, list[str]] = {}
+    for word in set(_WORD.findall(norm_text(actual))):
+        query.setdefault(word[:2], []).append(word)   # word_matches needs 2 common first letters at least
+
+    def found(w: str) -> bool:
+        return any(word_matches(w, q) for q in query.get(w[:2], ()))
+
     for keyword in _KEYWORD.findall(_fold(expected if isinstance(expected, str) else str(expected))):
         alternatives = [words for words in (_WORD.findall(alt) for alt in keyword.split("|")) if words]
-        if alternatives and not any(all(any(word_matches(w, q) for q in query) for w in words)
-                                       for words in alternatives):
+        if alternatives and not any(all(found(w) for w in words) for words in alternatives):
             return False
     return True
 
