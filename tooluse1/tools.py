@@ -49,16 +49,23 @@ rules for every entry of a table, never by listing one more string:
   knot = nmi·h⁻¹, m2 = m²): km/hr, km per hour, kilometres/hour, км/ч, ft^2, sq ft, square feet, m², кв. м,
   метров в секунду, degrees Celsius, градусов по Фаренгейту all reach their canonical unit; km/h != m/s.
 - timezone (canonical values are IANA names; see `TimezoneTable`): a value is read as a GEOGRAPHIC zone
-  (an IANA name, case-insensitive, legacy links resolved: Europe/Kiev = Europe/Kyiv, Asia/Calcutta =
-  Asia/Kolkata, US/Eastern = America/New_York; a city; a one-zone country), a FIXED offset (UTC, GMT, Z,
-  UTC+3, GMT+03:00, +03:00, UTC-5, UTC+5:30, Etc/GMT-3 with its reversed sign, МСК+7 = UTC+10) or a
-  REGION name/abbreviation (Eastern [Standard] Time, EST/EDT/ET, PST, CET/CEST, MSK, JST, IST, BST, ...).
+  (an IANA name, case-insensitive, spaces for underscores; a city, with the city rules; a country, meaning
+  its main zone: Germany = Europe/Berlin, Spain = Europe/Madrid, while Russia, USA, Canada, Australia,
+  Brazil, Mexico, Indonesia name none; the city part of an IANA name: Oslo, Kathmandu), a FIXED offset (UTC,
+  GMT, Z, UTC+3, GMT+03:00, +03:00, UTC-5, UTC+5:30, Etc/GMT-3 with its reversed sign, МСК+7 = UTC+10)
+  or a REGION name/abbreviation (Eastern [Standard] Time, EST/EDT/ET, PST, CET/CEST, MSK, JST, IST, BST,
+  московское время, ...; "time", "standard", "daylight", "zone", "время", "пояс" are fillers).
   Two geographic zones are equal iff they are the same zone after link resolution (Europe/Berlin !=
-  Europe/Paris). Anything else is equal iff both give the same UTC offset on every day (12:00 UTC) of the
-  current year and the next: UTC+3 = MSK = Europe/Moscow, UTC+4 != Europe/Moscow, GMT = UTC = Etc/UTC =
-  Z, GMT != Europe/London (summer time), CET = Europe/Paris = Europe/Berlin. Colloquial abbreviations
-  name their region, summer time included: EST/"Eastern Standard Time" = the New York region (so EST =
-  America/New_York, EST != UTC-5); CST = US Central; IST = India; AST = Atlantic.
+  Europe/Paris). Links are the tz database's (package `tzdata` first, else the system's zoneinfo), but
+  only a name that is not itself the zone of a place (zone.tab) is resolved: Europe/Kiev = Europe/Kyiv,
+  Asia/Calcutta = Asia/Kolkata, US/Eastern = America/New_York, Japan = Asia/Tokyo, while Europe/Oslo !=
+  Europe/Berlin although tzdata links them (their clocks have agreed since 1970; they are other places).
+  Anything else is equal iff both give the same UTC offset at 12:00 UTC on every day of the current year
+  and the next: UTC+3 = MSK = Europe/Moscow, UTC+4 != Europe/Moscow, GMT = UTC = Etc/UTC = Z,
+  GMT != Europe/London (summer time), CET = Europe/Paris = Europe/Berlin, UTC = Africa/Abidjan.
+  Colloquial abbreviations name their region, summer time included: EST/"Eastern Standard Time" = the
+  New York region (so EST = America/New_York = America/Toronto, EST != UTC-5); CST = US Central (China
+  Standard Time is China); IST = India; AST = Atlantic; BST = British Summer Time.
 
 `AliasTable.lookup(value)` gives the canonical value (None when unknown), `canonical(value)` the canonical
 value or the normalised text, `forms(canon)` the listed surface forms, `matches(expected, actual)` the
@@ -442,7 +449,8 @@ class _City(NamedTuple):
 
 
 def _cities(*rows: tuple) -> tuple[_City, ...]:
-    return tuple(_City(name, cc, sub, zone, tuple(forms.split("|")) if forms else ()) for name, cc, sub, zone, forms in rows)
+    return tuple(_City(name, country, subdivision, zone, tuple(forms.split("|")) if forms else ())
+                 for name, country, subdivision, zone, forms in rows)
 
 
 _CITY_DATA = _cities(
@@ -943,6 +951,7 @@ class _Zone(NamedTuple):
 
 
 def _fixed(minutes: int) -> _Zone:
+    """A fixed offset, named as a loadable zone when there is one ("UTC", "Etc/GMT-3"; UTC+5:30 has none)."""
     hours, rest = divmod(abs(minutes), 60)
     name = "UTC" if minutes == 0 else (f"Etc/GMT{'-' if minutes > 0 else '+'}{hours}" if not rest else "")
     return _Zone("fixed", name, minutes)
@@ -1058,8 +1067,9 @@ class TimezoneTable(AliasTable):
                 self._index(self._regions, region, zone)
         super().__init__(name, {c: self._forms_of(c, regions) for c in canonicals})
         db = _tzdb()
-        for canon in self.canonicals:
-            if canon != "UTC" and (db.names.get(canon.casefold()) != canon or _resolve(db, canon) != canon):
+        for canon in self.canonicals:   # (without tz data on the machine there is nothing to check against)
+            if canon != "UTC" and db.located and (db.names.get(canon.casefold()) != canon
+                                                  or _resolve(db, canon) != canon):
                 raise ValueError(f"timezone table: {canon!r} is not the zone of a place in the tz database")
 
     def _forms_of(self, zone: str, regions: dict[str, str]) -> list[str]:
