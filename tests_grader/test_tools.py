@@ -381,6 +381,7 @@ def test_adjective_and_noun_are_looked_up_before_the_noun():
     ("m²", "m2"), ("m^2", "m2"), ("sq m", "m2"), ("square metres", "m2"), ("square meters", "m2"),
     ("metres squared", "m2"), ("м²", "m2"), ("м2", "m2"), ("кв. м", "m2"), ("кв.м", "m2"), ("квадратных метров", "m2"),
     ("квадратный метр", "m2"), ("метров квадратных", "m2"),
+    ("°С", "celsius"), ("градусов С", "celsius"), ("°Ф", "fahrenheit"),        # Cyrillic С, Ф
     ("degrees Celsius", "celsius"), ("degree Celsius", "celsius"), ("deg C", "celsius"), ("°C", "celsius"),
     ("℃", "celsius"), ("° C", "celsius"), ("градусов Цельсия", "celsius"), ("по Цельсию", "celsius"),
     ("градусах по Цельсию", "celsius"), ("degrees Fahrenheit", "fahrenheit"), ("°F", "fahrenheit"), ("℉", "fahrenheit"),
@@ -406,7 +407,7 @@ def test_unit_rules(value, canonical):
     ("m/s", "m/min"), ("mph", "mi"), ("mph", "knots"), ("knot", "km/h"), ("ft2", "ft"), ("ft2", "m2"),
     ("m2", "m"), ("m2", "km²"), ("m2", "m³"), ("m2", "cubic meters"), ("m", "mi"), ("m", "min"), ("mi", "min"),
     ("km", "kilograms"), ("lb", "kg"), ("oz", "fl oz"), ("celsius", "fahrenheit"), ("celsius", "kelvin"),
-    ("fahrenheit", "°C"), ("l", "ml"), ("gal", "l"), ("s", "ms"), ("h", "min"), ("GB", "MB"), ("B", "bit"),
+    ("fahrenheit", "°C"), ("celsius", "с"), ("s", "°С"), ("m/s", "км/с"), ("l", "ml"), ("gal", "l"), ("s", "ms"), ("h", "min"), ("GB", "MB"), ("B", "bit"),
 ])
 def test_unit_near_misses(expected, value):
     _both_ways(UNITS, expected, value, False)
@@ -436,7 +437,9 @@ def test_unit_near_misses(expected, value):
     ("Europe/London", "UK"), ("Europe/London", "London"), ("Europe/Oslo", "Oslo"), ("Europe/Kyiv", "Kiev"),
     ("Asia/Kolkata", "India"), ("Asia/Kolkata", "Mumbai"), ("Asia/Kolkata", "India Standard Time"),
     ("Asia/Vladivostok", "Владивосток"), ("Asia/Vladivostok", "во Владивостоке"), ("Asia/Dubai", "Dubai"),
-    ("Asia/Singapore", "Singapore"), ("Asia/Kathmandu", "Kathmandu"),
+    ("Asia/Singapore", "Singapore"), ("Asia/Kathmandu", "Kathmandu"), ("America/Sao_Paulo", "São Paulo"),
+    ("America/Sao_Paulo", "Sao Paulo, Brazil"), ("Europe/Moscow", "Europe/Moscow timezone"),
+    ("Asia/Tokyo", "Asia/Tokyo JST"), ("Asia/Tokyo", "Tōkyō"),
     # fixed offsets against zones without summer time, and against each other
     ("Europe/Moscow", "UTC+3"), ("Europe/Moscow", "UTC+03:00"), ("Europe/Moscow", "GMT+3"),
     ("Europe/Moscow", "GMT+03:00"),
@@ -487,6 +490,7 @@ def test_timezone_rules(expected, value):
     ("Asia/Tokyo", "UTC+8"), ("Asia/Kolkata", "UTC+5"), ("Asia/Kolkata", "Asia/Kathmandu"),
     ("Asia/Vladivostok", "МСК+6"), ("Asia/Vladivostok", "UTC+7"), ("Asia/Dubai", "UTC+3"),
     ("Europe/Moscow", "Atlantis"), ("UTC", "UTC±3"), ("CET", "EET"), ("EST", "UTC-5"),
+    ("America/Sao_Paulo", "Santiago"), ("Europe/Moscow", "Europe/Moscow/Extra"),
 ])
 def test_timezone_near_misses(expected, value):
     _both_ways(TIMEZONES, expected, value, False)

@@ -111,9 +111,16 @@ _SEPARATORS = re.compile(r"[-_.]+")
 
 
 def _key(value: Any) -> str:
-    """Lookup key for alias tables: norm_text plus hyphens/underscores/dots as spaces."""
+    """Lookup key for alias tables: norm_text, hyphens/underscores/dots as spaces, no accents on Latin
+    letters (São Paulo = Sao Paulo, Zürich = Zurich, Tōkyō = Tokyo; Cyrillic й stays й)."""
     s = _SEPARATORS.sub(" ", norm_text(value))
+    if not s.isascii():
+        s = _LATIN_ACCENT.sub(r"\1", unicodedata.normalize("NFD", s))
+        s = unicodedata.normalize("NFC", s)
     return _WS.sub(" ", s).strip()
+
+
+_LATIN_ACCENT = re.compile(r"([a-z])[\u0300-\u036f]+")
 
 
 # Russian and English prepositions that precede a place/language/unit word ("в Москве", "на английский").
@@ -753,6 +760,8 @@ _UNIT_TOKEN = re.compile(r"[^\W\d_]+|\d+|[/^*·⋅×°.-]")
 _RATIO_WORDS = frozenset({"/", "per", "a", "an", "в", "за"})
 _FILLER_SYMBOLS = frozenset("°.*·⋅×")
 _FILLER_WORDS = frozenset({"degree", "deg", "градус", "по", "of"})   # compared by stem: degrees, градусов
+_DEGREE_CYRILLIC = re.compile(r"(?:°|градус[а-я]*)\s*([сфк])(?![а-я])")
+_CYRILLIC_SCALES = {"с": "c", "ф": "f", "к": "k"}
 _POWER_WORDS = {"sq": 2, "square": 2, "squared": 2, "кв": 2, "квадратн": 2, "cubic": 3, "cu": 3, "cubed": 3,
                 "куб": 3, "кубическ": 3}
 
@@ -792,7 +801,9 @@ class UnitTable(AliasTable):
 
     def _signature(self, text: str) -> tuple[tuple[str, int], ...] | None:
         """The sorted ((base unit, power), ...) of a unit expression, or None when a word is not a unit."""
-        raw = _UNIT_TOKEN.findall(_fold(text).replace("**", "^"))
+        # "°С", "градусов С" typed with a Cyrillic С (or Ф, К): a temperature scale, not the second.
+        raw = _UNIT_TOKEN.findall(_DEGREE_CYRILLIC.sub(lambda m: "°" + _CYRILLIC_SCALES[m.group(1)],
+                                                       _fold(text).replace("**", "^")))
         # A hyphen is a minus only before a digit (s-1); elsewhere it joins words (kilometers-per-hour).
         tokens = [t for n, t in enumerate(raw) if not self._filler(t)
                   and (t != "-" or (n + 1 < len(raw) and raw[n + 1].isdigit()))]
@@ -1113,9 +1124,12 @@ class TimezoneTable(AliasTable):
                 return None
             return _fixed(minutes + (_MOSCOW_OFFSET if m.group(1) in ("msk", "мск") else 0))
         db = _tzdb()
-        if "/" in s:
-            name = db.names.get(s.replace(" ", "_").removeprefix("posix/").removeprefix("right/"))
-            return _Zone("geo", _resolve(db, name)) if name else None
+        if "/" in s:   # an IANA name, possibly with a word around it ("Europe/Moscow timezone")
+            for word in (s, *(w for w in s.split(" ") if "/" in w)):
+                name = db.names.get(word.replace(" ", "_").removeprefix("posix/").removeprefix("right/"))
+                if name:
+                    return _Zone("geo", _resolve(db, name))
+            return None
         key = _key(s)
         words = [w for w in key.split(" ") if not (set(_word_stems(w, False)) & _TZ_FILLER)]
         region_key = _strip_prepositions(" ".join(words))
