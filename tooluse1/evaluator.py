@@ -110,10 +110,11 @@ _THOUSANDS = re.compile(r"(?<=\d)[ '’](?=\d{3}(?!\d))")
 # Rule 7.
 _ROOT_OF_NUMBER = re.compile(r"([√∛])\s*(\d+(?:\.\d+)?|\.\d+)")
 
-# Rules 8-10: what may start an operand (a number, a parenthesis, a function call, pi or e).
-_OPERAND_AHEAD = r"(?=\s*(?:\d|\.\d|\(|[a-zA-Z_]\w*\s*\(|pi\b|e\b))"
-_LETTER_TIMES = re.compile(r"(?<=[\d).%])\s*[xXхХ]" + _OPERAND_AHEAD)
-_COLON_DIVISION = re.compile(r"(?<=[\d).%])\s*:(?=\s*-?(?:\d|\.\d|\(|[a-zA-Z_]\w*\s*\(|pi\b|e\b))")
+# Rules 8-10: what may start an operand (a number, a parenthesis, a function call, pi or e), and what may
+# end one (a digit, ")", "." or a percent sign).
+_OPERAND = r"(?:\d|\.\d|\(|[a-zA-Z_]\w*\s*\(|pi\b|e\b)"
+_LETTER_TIMES = re.compile(r"(?<=[\d).%])\s*[xXхХ](?=\s*" + _OPERAND + ")")
+_COLON_DIVISION = re.compile(r"(?<=[\d).%])\s*:(?=\s*-?" + _OPERAND + ")")
 _MODULE_PREFIX = re.compile(r"(?i)\b(?:math|numpy|np|cmath|sympy|sp|mpmath|mp|scipy)\s*\.\s*(?=[a-z_])")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _IMPLICIT_TIMES = re.compile(r"((?<![\w.])(?:\d+(?:\.\d*)?|\.\d+)|\))\s*(?=\(|[a-z_]\w*\s*\(|pi\b)")

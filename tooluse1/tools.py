@@ -511,6 +511,16 @@ _CITY_DATA = _cities(
 # weather table and the corpus know only the cities above.
 _OTHER_CITY_DATA = _cities(
     ("Boston", "US", "US-MA", "America/New_York", "бостон"),
+    ("Philadelphia", "US", "US-PA", "America/New_York", "филадельфия"),
+    ("Atlanta", "US", "US-GA", "America/New_York", "атланта"),
+    ("Detroit", "US", "US-MI", "America/Detroit", "детройт"),
+    ("Dallas", "US", "US-TX", "America/Chicago", "даллас"),
+    ("Denver", "US", "US-CO", "America/Denver", "денвер"),
+    ("Phoenix", "US", "US-AZ", "America/Phoenix", "феникс"),
+    ("Anchorage", "US", "US-AK", "America/Anchorage", "анкоридж"),
+    ("Honolulu", "US", "US-HI", "Pacific/Honolulu", "гонолулу"),
+    ("Ottawa", "CA", "CA-ON", "America/Toronto", "оттава"),
+    ("Calgary", "CA", "CA-AB", "America/Edmonton", "калгари"),
     ("Miami", "US", "US-FL", "America/New_York", "майами"),
     ("Seattle", "US", "US-WA", "America/Los_Angeles", "сиэтл"),
     ("Houston", "US", "US-TX", "America/Chicago", "хьюстон"),
