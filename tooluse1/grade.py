@@ -17,7 +17,8 @@ from tooluse1.answers import check_answer
 from tooluse1.corpus import Case, as_case
 from tooluse1.evaluator import evaluate, same_value
 from tooluse1.parse import Extraction, extract
-from tooluse1.tools import TOOLS, Call, Param, canonical_tool_name, keywords_match, norm_text, to_integer, to_number
+from tooluse1.tools import (TOOLS, Call, Param, canonical_tool_name, keywords_match, norm_text, to_integer,
+                            to_number)
 from tooluse1.types import ExpectationKind, Label
 
 
@@ -58,7 +59,7 @@ def values_match(param: Param, expected: Any, actual: Any) -> bool:
     if isinstance(actual, (dict, list, bool)) or actual is None:
         return False
     if param.match == "alias" and param.aliases is not None:
-        return param.aliases.same(expected, actual)
+        return param.aliases.matches(expected, actual)
     if param.match == "keywords":
         return keywords_match(expected, actual)
     return norm_text(expected) == norm_text(actual)
