@@ -60,8 +60,8 @@ rules for every entry of a table, never by listing one more string:
   only a name that is not itself the zone of a place (zone.tab) is resolved: Europe/Kiev = Europe/Kyiv,
   Asia/Calcutta = Asia/Kolkata, US/Eastern = America/New_York, Japan = Asia/Tokyo, while Europe/Oslo !=
   Europe/Berlin although tzdata links them (their clocks have agreed since 1970; they are other places).
-  Anything else is equal iff both give the same UTC offset at 12:00 UTC on every day of the current year
-  and the next: UTC+3 = MSK = Europe/Moscow, UTC+4 != Europe/Moscow, GMT = UTC = Etc/UTC = Z,
+  Anything else is equal iff both give the same UTC offset at 12:00 UTC on every day of the reference
+  years 2026-2027 (fixed, so a verdict never depends on the day it is graded): UTC+3 = MSK = Europe/Moscow, UTC+4 != Europe/Moscow, GMT = UTC = Etc/UTC = Z,
   GMT != Europe/London (summer time), CET = Europe/Paris = Europe/Berlin, UTC = Africa/Abidjan.
   Colloquial abbreviations name their region, summer time included: EST/"Eastern Standard Time" = the
   New York region (so EST = America/New_York = America/Toronto, EST != UTC-5); CST = US Central (China
@@ -1047,11 +1047,15 @@ _TZ_FILLER = frozenset({"time", "zone", "timezone", "tz", "standard", "daylight"
                         "зимн", "местн", "текущ"})
 
 
+# The years whose clocks decide offset equality. Fixed, not "this year": a verdict must not change with the
+# day the grader runs (results are re-graded years later); the tz rules come from the pinned tzdata.
+TZ_REFERENCE_YEARS = (2026, 2027)
+
+
 def _sample_instants() -> tuple[_dt.datetime, ...]:
-    """Noon UTC on every day of the current year and the next."""
-    year = _dt.datetime.now(_dt.timezone.utc).year
-    first = _dt.datetime(year, 1, 1, 12, tzinfo=_dt.timezone.utc)
-    days = (_dt.datetime(year + 2, 1, 1, tzinfo=_dt.timezone.utc) - first).days + 1
+    """Noon UTC on every day of the reference years."""
+    first = _dt.datetime(TZ_REFERENCE_YEARS[0], 1, 1, 12, tzinfo=_dt.timezone.utc)
+    days = (_dt.datetime(TZ_REFERENCE_YEARS[-1] + 1, 1, 1, tzinfo=_dt.timezone.utc) - first).days
     return tuple(first + _dt.timedelta(days=d) for d in range(days))
 
 
