@@ -726,6 +726,9 @@ def _python_call(node: ast.AST) -> Call | None:
     """A Call from an ast.Call whose callee is a (dotted) name and whose arguments are literals."""
     if not isinstance(node, ast.Call):
         return None
+    if (isinstance(node.func, ast.Name) and node.func.id == "print" and len(node.args) == 1
+            and not node.keywords and isinstance(node.args[0], ast.Call)):
+        node = node.args[0]              # Gemma's ```tool_code print(get_weather(city="Paris"))
     parts = []
     func = node.func
     while isinstance(func, ast.Attribute):
@@ -890,10 +893,10 @@ _LEAD_IN = 300
 _EXAMPLE_MARKER = re.compile(
     r"\bfor (?:example|instance)\b|\be\.\s?g\.|\bexamples?\b|\bsample\b|\bsuch as\b|\bwould look\b"
     r"|\blike (?:this|so)\b|\busage\b|\bsyntax\b|\bsignature\b|\btemplate\b|\bhypothetical(?:ly)?\b"
-    r"|\bhow (?:to|you(?:'d| would| could| can)?|one (?:would|could|can)) (?:call|use|invoke|write|format)\b"
-    r"|\b(?:you|one)(?:'d| would| could| can| might| may| should| need to| have to)?(?: \w+)? "
+    r"|\bhow (?:to|you(?:['’]d| would| could| can)?|one (?:would|could|can)) (?:call|use|invoke|write|format)\b"
+    r"|\b(?:you|one)(?:['’]d| would| could| can| might| may| should| need to| have to)(?: \w+)? "
     r"(?:call|use|invoke|send|write|pass|make|run|format)\b"
-    r"|\b(?:I|we)(?:'d| would| could| might)(?: \w+)? (?:call|use|invoke|send|write|pass|make|run|do)\b"
+    r"|\b(?:I|we)(?:['’]d| would| could| might)(?: \w+)? (?:call|use|invoke|send|write|pass|make|run|do)\b"
     r"|\bif (?:I|you|we) (?:were|was|wanted|asked)\b|\billustrat|\bdemonstrat|\bto (?:call|invoke|use) it\b"
     r"|(?<!\bI )(?<!\bwe )\bwould be\b"
     r"|\bнапример\b|\bк примеру\b|\bпример\w*|\bобраз(?:ец|ца)\b|\bвыгляд\w*|\bсинтаксис\w*|\bшаблон\w*"
