@@ -137,16 +137,23 @@ _LONE_ENDS = [r"(?i:</think>)", r"(?i:</thinking>)", r"(?i:</reasoning>)", r"(?i
 _THINK_AT = re.compile("|".join([f"(?P<o{i}>{o})" for i, (o, _) in enumerate(_THINKING)]
                                 + [f"(?P<e{i}>{e})" for i, e in enumerate(_LONE_ENDS)]))
 _THINK_CLOSE = [re.compile(c) for _, c in _THINKING]
-# Where a marker can start. Named groups (above) defeat the regex engine's first-character scan, which
-# made every extraction cost 0.3 s per MB; this plain alternation keeps it and _THINK_AT reads the hit.
-_THINK_ANCHOR = re.compile(r"(?i:</?(?:think|thinking|reasoning|seed:think)>)|\[/?THINK\]|<\|(?:begin|end)_of_thought\|>"
-                           r"|<[|｜](?:begin|end)[▁_ ]of[▁_ ]thinking|[|｜]end[▁_ ]of[▁_ ]thinking|◁/?think▷"
-                           r"|<\|(?:START|END)_THINKING\|>|<\|(?:start|channel)\|>|assistant(?:final|analysis)")
+# Where a marker can start. Named groups (above), or a branch that starts with (?i:…), make the regex
+# engine try every position (0.3 s per MB); this alternation's branches all start with a literal, which
+# keeps its first-character scan, and _THINK_AT then reads the hit. Texts with none of the hints skip it.
+_THINK_ANCHOR = re.compile(r"<(?:/?(?i:think|thinking|reasoning|seed:think)>|\|(?:begin_of_thought|end_of_thought"
+                           r"|START_THINKING|END_THINKING)\|>|\|(?:start\|>\s*(?:assistant\s*)?<\|)?channel\|>\s*analysis"
+                           r"|[|｜](?:begin|end)[▁_ ]of[▁_ ]thinking)"
+                           r"|\[/?THINK\]|◁/?think▷|\|end[▁_ ]of[▁_ ]thinking|｜end[▁_ ]of[▁_ ]thinking"
+                           r"|assistant(?:final|analysis)")
+_THINK_HINTS = ("<", "[THINK]", "[/THINK]", "◁", "end_of_thinking", "end▁of▁thinking", "end of thinking",
+                "assistant", "analysis")
 
 
 def _thinking_marker(text: str, pos: int) -> re.Match | None:
     """The next thinking opener or lone end marker at or after pos (a match of _THINK_AT)."""
     if pos == 0:
+        if not any(h in text for h in _THINK_HINTS):
+            return None
         m = _THINK_AT.match(text, 0)      # also "\A\s*analysis…", which can only match here
         if m is not None:
             return m
@@ -188,6 +195,24 @@ def strip_thinking(text: str) -> tuple[str, str]:
 
 # ----------------------------------------------------------------------------- findings and budgets
 
+class _LineRegex:
+    """A pattern matched only at line starts. `(?m)^…` makes the regex engine try every position (8x
+    slower on 16 KB than a literal first character), so this searches for "\n" + pattern and matches the
+    pattern itself at the start of the text."""
+
+    def __init__(self, pattern: str):
+        self.first = re.compile(pattern)
+        self.rest = re.compile("\n" + pattern)
+
+    def finditer(self, text: str) -> Iterator[tuple[int, re.Match]]:
+        """(start of the line, match) for every match, in text order."""
+        m = self.first.match(text)
+        if m is not None:
+            yield 0, m
+        for m in self.rest.finditer(text):
+            yield m.start() + 1, m
+
+
 @dataclass(slots=True)
 class _Finding:
     """A span of the text an extractor read: its calls, or the problem of a call attempt that does not
@@ -221,18 +246,18 @@ class _Scan:
 
     Budgets are proportional to len(text), so extraction is linear: `chars` bounds the characters that
     failed decodes and bracket scans may cover (a failed decode at every opener of `[[[[…` would be
-    quadratic); `decodes` bounds decode attempts; `lines` bounds the lines read for pythonic calls
-    (a candidate line may extend over the next ones); `findings` bounds the findings of all extractors.
-    Real outputs use a small fraction of each.
+    quadratic); `decodes` bounds decode attempts; `steps` bounds the Python-level visits of anchors that
+    may find nothing (lines read for pythonic calls, [ARGS] / [TOOL_CALLS] anchors, call markup left
+    over), `findings` the findings of all extractors. Real outputs use a small fraction of each.
     """
 
     def __init__(self, text: str):
         self.text = text
         self.n = n = len(text)
         self.chars = 4 * n + 8192
-        self.decodes = n // 64 + 256
-        self.lines = n // 64 + 256
-        self.findings = n // 64 + 256
+        self.decodes = n // 256 + 64
+        self.steps = n // 64 + 256
+        self.findings = n // 256 + 64
 
     def decode_json(self, i: int) -> tuple[Any, int] | None:
         """The JSON value at text[i] as (value, end), or None. Decodes a window that grows 4x while the
@@ -476,11 +501,21 @@ def _bare_args_call(value: Any) -> Call | None:
 
 # ----------------------------------------------------------------------------- json
 
-# Where a decode is tried: an object that starts like one (a key, or empty), a list that holds objects.
-_JSON_START = re.compile(r"\{(?=\s*[\"'}])|\[(?=\s*\{)")
+# Where a decode is tried: an object that starts like one (a quoted key, or empty); a "[" right before it
+# (whitespace between) is tried first, as a list of objects. Only "{" is searched for: a pattern that also
+# starts at "[" loses the regex engine's literal scan and costs 8x more.
+_JSON_START = re.compile(r"\{(?=\s*[\"'}])")
 # An opener that starts a call object: when it does not decode, it is a broken call attempt.
 _CALLISH = re.compile(r"[\[\s]*\{\s*[\"'](?:name|function|function_call|functionCall|tool_calls|tool_call|"
                       r"tool_name|tool|action|arguments)[\"']\s*:")
+
+
+def _list_opener(text: str, i: int, floor: int) -> int | None:
+    """The "[" that opens a list whose first element is the object at text[i], if any (not before floor)."""
+    k = i
+    while k > floor and i - k < 64 and text[k - 1] in " \t\r\n":
+        k -= 1
+    return k - 1 if k > floor and text[k - 1] == "[" else None
 
 
 def _extract_json(scan: _Scan) -> Iterator[_Finding]:
@@ -490,22 +525,27 @@ def _extract_json(scan: _Scan) -> Iterator[_Finding]:
         m = _JSON_START.search(text, i)
         if m is None:
             return
-        i = m.start()
-        attempt = _CALLISH.match(text, i) is not None
-        got = scan.value_at(i, attempt)
-        if isinstance(got, int):
+        opener = _list_opener(text, m.start(), i)
+        got: tuple[Any, int] | int = m.start() + 1
+        for start in ((opener, m.start()) if opener is not None else (m.start(),)):
+            attempt = _CALLISH.match(text, start) is not None
+            got = scan.value_at(start, attempt)
+            if not isinstance(got, int):
+                break
             if attempt:
-                yield _Finding(i, got, "json", [], "a JSON call object that does not parse")
+                yield _Finding(start, got, "json", [], "a JSON call object that does not parse")
+                break
+        if isinstance(got, int):
             i = got
             continue
         value, end = got
         reading = _Reading()
         _read(value, reading)
         if reading.calls or reading.problems:
-            yield _Finding(i, end, "json", reading.calls, reading.problems[0] if reading.problems else None)
+            yield _Finding(start, end, "json", reading.calls, reading.problems[0] if reading.problems else None)
         else:
-            bare = _bare_args_call(value) if scan.whole_reply(i, end) else None
-            yield _Finding(i, end, "bare_args", [bare]) if bare else _Finding(i, end, "json", [])
+            bare = _bare_args_call(value) if scan.whole_reply(start, end) else None
+            yield _Finding(start, end, "bare_args", [bare]) if bare else _Finding(start, end, "json", [])
         i = end
 
 
@@ -622,8 +662,9 @@ _MISTRAL = re.compile(r"\[TOOL_CALLS\]\s*(?:(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[
 # `NAME[ARGS]` without [TOOL_CALLS] is matched backwards from [ARGS] on the reversed text (a forward
 # search would try every word start with a 100-character name pattern).
 _MISTRAL_BACK = re.compile(r"\s*(?:[\w\-]{1,64}\s*\]DI_LLAC\[\s*)?(?P<eman>[\w.\-]{1,%d})" % (_MAX_NAME + 1))
-_REACT = re.compile(r"^[ \t]*Action[ \t]*:[ \t]*`?(?P<name>[^`\n]{1,%d}?)`?[ \t]*\r?\n[ \t]*Action[ \t]*Input[ \t]*:[ \t]*"
-                    % _MAX_NAME, re.M)
+_ARGS_TOKEN = re.compile(r"\[ARGS\]\s*")
+_REACT = _LineRegex(r"[ \t]*Action[ \t]*:[ \t]*`?(?P<name>[^`\n]{1,%d}?)`?[ \t]*\r?\n[ \t]*Action[ \t]*Input[ \t]*:"
+                    r"[ \t]*" % _MAX_NAME)
 
 
 def _header_call(scan: _Scan, start: int, name: str, pos: int, form: str,
@@ -654,7 +695,9 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
         for m in _HARMONY.finditer(text):
             if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
                 continue                 # redirect_to=…: not the recipient
-            head = _HARMONY_HEAD.search(text, max(0, m.start() - 64), m.start()).start()
+            lo, head = max(0, m.start() - 64), m.start()
+            if any(h in text[lo:head] for h in ("<|", "assistant", "commentary")):
+                head = _HARMONY_HEAD.search(text, lo, head).start()
             yield _header_call(scan, head, m.group("name"), m.end(), "harmony")
     if "tool_call_begin" in text or "tool▁call▁begin" in text:
         for m in _KIMI.finditer(text):
@@ -663,11 +706,19 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
             yield _header_call(scan, m.start(), m.group("name") or m.group("name2"), m.end(), "deepseek")
     if "[TOOL_CALLS]" in text:
         for m in _MISTRAL.finditer(text):
+            scan.steps -= 1
+            if scan.steps < 0:
+                break
             if m.group("name"):
                 yield _header_call(scan, m.start(), m.group("name"), m.end(), "mistral")
     if "[ARGS]" in text:
-        for a in re.finditer(r"\[ARGS\]\s*", text):
+        for a in _ARGS_TOKEN.finditer(text):
             q = a.start()
+            scan.steps -= 1
+            if scan.steps < 0:
+                break
+            if not q or not (text[q - 1].isalnum() or text[q - 1] in "_-. \t\n"):
+                continue                 # [ARGS][ARGS]…: no name before it
             back = _MISTRAL_BACK.match(text[max(0, q - 2 * _MAX_NAME - 80):q][::-1])
             if back is None:
                 continue
@@ -676,20 +727,20 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
             if name:
                 yield _header_call(scan, name_end - len(name), name, a.end(), "mistral")
     if "Action" in text:
-        for m in _REACT.finditer(text):
+        for start, m in _REACT.finditer(text):
             if m.group("name").casefold() in _NOT_CALLS:     # "Action: Final Answer": the answer, text
                 end = text.find("\n", m.end())
-                yield _Finding(m.start(), scan.n if end < 0 else end, "react", [])
+                yield _Finding(start, scan.n if end < 0 else end, "react", [])
             else:
-                yield _header_call(scan, m.start(), m.group("name"), m.end(), "react", string_ok=True)
+                yield _header_call(scan, start, m.group("name"), m.end(), "react", string_ok=True)
 
 
 # ----------------------------------------------------------------------------- pythonic
 
 # A line that starts a call (or a list of calls): optional indentation and Llama's <|python_tag|> /
 # <|python_start|>, then NAME( or [NAME(. The match ends where the expression starts.
-_PY_START = re.compile(r"^[ \t]*(?:<\|python_tag\|>|<\|python_start\|>|<tool_call>)?[ \t]*"
-                       r"(?=\[?\s{0,40}[A-Za-z_][\w.]{0,%d}[ \t]*\()" % _MAX_NAME, re.M)
+_PY_START = _LineRegex(r"[ \t]*(?:<\|python_tag\|>|<\|python_start\|>|<tool_call>)?[ \t]*"
+                       r"(?=\[?\s{0,40}[A-Za-z_][\w.]{0,%d}[ \t]*\()" % _MAX_NAME)
 _PY_TAILS = ("<|python_end|>", "<|eom_id|>", "<|eot_id|>", "</tool_call>", ";")
 
 
@@ -700,9 +751,9 @@ def _call_span_end(scan: _Scan, start: int) -> int | None:
     text, n = scan.text, scan.n
     end, depth = start, 0
     for _ in range(_MAX_CALL_LINES):
-        if scan.lines <= 0:
+        if scan.steps <= 0:
             return None
-        scan.lines -= 1
+        scan.steps -= 1
         nl = text.find("\n", end + 1 if end > start else end)
         nl = n if nl < 0 else nl
         line = text[end:nl]
@@ -754,8 +805,8 @@ def _python_call(node: ast.AST) -> Call | None:
 
 def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
     text = scan.text
-    for m in _PY_START.finditer(text):
-        if scan.lines <= 0:
+    for line_start, m in _PY_START.finditer(text):
+        if scan.steps <= 0:
             return
         start = m.end()
         end = _call_span_end(scan, start)
@@ -780,13 +831,13 @@ def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
             calls += got                 # type: ignore[arg-type]
         else:
             if calls:
-                yield _Finding(m.start(), end, "pythonic", calls)
+                yield _Finding(line_start, end, "pythonic", calls)
 
 
 # ----------------------------------------------------------------------------- plain
 
 # "TOOL RESULT" lines echo the history's tool results; they are not calls.
-_PLAIN_LINE = re.compile(r"^[ \t]*TOOL:?[ \t]+(?!RESULT\b)([^\n]*)", re.M)
+_PLAIN_LINE = _LineRegex(r"[ \t]*TOOL:?[ \t]+(?!RESULT\b)([^\n]*)")
 _PLAIN_NAME = re.compile(r"([A-Za-z_][\w.\-]{0,%d})\s*" % _MAX_NAME)
 _PLAIN_KEY = re.compile(r"\s*([A-Za-z_]\w{0,%d})\s*=\s*" % _MAX_NAME)
 _PLAIN_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*+"')
@@ -823,26 +874,27 @@ def _plain_args(rest: str, line: str) -> dict[str, str] | str:
     return args
 
 
+def _plain_call(content: str, line: str) -> Call | str:
+    """The call on a `TOOL name | k=v | …` line (content after "TOOL"), or the problem."""
+    head = _PLAIN_NAME.match(content)
+    if head is None:
+        return f"cannot read a tool name in line {line!r}"
+    rest = content[head.end():]
+    if rest and not rest.startswith("|"):
+        return f"expected '|' after the tool name in {line!r}"
+    args = _plain_args(rest[1:], line)
+    if isinstance(args, str):
+        return args
+    return Call(head.group(1), type_arguments(canonical_tool_name(head.group(1)), args))
+
+
 def _extract_plain(scan: _Scan) -> Iterator[_Finding]:
     if "TOOL" not in scan.text:
         return
-    for m in _PLAIN_LINE.finditer(scan.text):
-        content = m.group(1).strip()
-        line = m.group(0).strip()
-        head = _PLAIN_NAME.match(content)
-        if head is None:
-            yield _Finding(m.start(), m.end(), "plain", [], f"cannot read a tool name in line {line!r}")
-            continue
-        rest = content[head.end():]
-        if rest and not rest.startswith("|"):
-            yield _Finding(m.start(), m.end(), "plain", [], f"expected '|' after the tool name in {line!r}")
-            continue
-        args = _plain_args(rest[1:], line)
-        if isinstance(args, str):
-            yield _Finding(m.start(), m.end(), "plain", [], args)
-            continue
-        name = head.group(1)
-        yield _Finding(m.start(), m.end(), "plain", [Call(name, type_arguments(canonical_tool_name(name), args))])
+    for start, m in _PLAIN_LINE.finditer(scan.text):
+        got = _plain_call(m.group(1).strip(), m.group(0).strip())
+        yield (_Finding(start, m.end(), "plain", [got]) if isinstance(got, Call)
+               else _Finding(start, m.end(), "plain", [], got))
 
 
 # ----------------------------------------------------------------------------- extractors
@@ -885,8 +937,8 @@ def _claim(findings: list[_Finding]) -> list[_Finding]:
 
 # ----------------------------------------------------------------------------- code blocks and examples
 
-_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
-_INLINE_CODE = re.compile(r"(?<!`)`[^`\n]{1,2000}`(?!`)")
+_FENCE = _LineRegex(r"[ \t]{0,3}(`{3,}|~{3,})([^\n]*)")
+_INLINE_CODE = re.compile(r"`[^`\n]{1,2000}`(?!`)")        # and not right after a backtick (checked)
 _LEAD_IN = 300
 # Words by which the text before a code block presents it as an example (EN, RU). "I'd"/"you can" only
 # with a verb of calling, so "I'd be happy to help, let me check:" stays ordinary prose.
@@ -921,9 +973,9 @@ class _CodeBlocks:
         fences: list[tuple[int, int, bool]] = []
         if "```" in text or "~~~" in text:
             opened: tuple[int, str] | None = None
-            for m in _FENCE.finditer(text):
+            for start, m in _FENCE.finditer(text):
                 if opened is None:
-                    opened = (m.start(), m.group(1))
+                    opened = (start, m.group(1))
                 elif (m.group(1)[0] == opened[1][0] and len(m.group(1)) >= len(opened[1])
                       and not m.group(2).strip()):
                     fences.append((opened[0], m.end(), True))
@@ -933,7 +985,8 @@ class _CodeBlocks:
         self._fence_ends = [e for _, e, _ in fences]
         starts = [s for s, _, _ in fences]
         inline = [(m.start(), m.end(), False) for m in _INLINE_CODE.finditer(text)
-                  if _holder(fences, starts, m.start()) is None] if "`" in text else []
+                  if not text.startswith("`", m.start() - 1) and _holder(fences, starts, m.start()) is None
+                  ] if "`" in text else []
         self._blocks = sorted(fences + inline)
         self._starts = [s for s, _, _ in self._blocks]
         return self._blocks
@@ -970,13 +1023,15 @@ def _holder(spans: list, starts: list[int], pos: int) -> int | None:
 # ----------------------------------------------------------------------------- markup left over, prose
 
 # Call markup that, outside every parsed call (and outside inline code and examples), shows a call
-# attempt that did not parse. Two regexes so that each keeps the engine's first-character scan.
-_RESIDUE = re.compile(
-    r"<(?:function=|parameter=|/?tool_call>|\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ](?:section[▁_ ])?"
-    r"begin[|｜]>|(?:[\w\-]{1,30}:)?invoke\b|function_calls>|arg_key>|\|START_ACTION\|>)"
-    r"|\[(?:TOOL_CALLS|ARGS)\]|to=functions\.|\{\s*[\"'](?:name|function|function_call|functionCall|tool_calls|"
-    r"tool_name|tool|arguments)[\"']\s*:")
-_RESIDUE_LINE = re.compile(r"^[ \t]*(?:TOOL\b(?![ \t]+RESULT\b)|Action[ \t]*Input[ \t]*:)", re.M)
+# attempt that did not parse. Three patterns so that each starts with a literal (fast scan).
+_RESIDUE = (
+    re.compile(r"<(?:function=|parameter=|/?tool_call>|\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
+               r"(?:section[▁_ ])?begin[|｜]>|(?:[\w\-]{1,30}:)?invoke\b|function_calls>|arg_key>|\|START_ACTION\|>)"
+               r"|\[(?:TOOL_CALLS|ARGS)\]|\{\s*[\"'](?:name|function|function_call|functionCall|tool_calls|"
+               r"tool_name|tool|arguments)[\"']\s*:"),
+    re.compile(r"to=functions\."),
+    _LineRegex(r"[ \t]*(?:TOOL\b(?![ \t]+RESULT\b)|Action[ \t]*Input[ \t]*:)"),
+)
 # Wrapper markup removed from the prose: harmony headers, special tokens, call wrapper tags, fences.
 _MARKUP = re.compile(
     r"<\|start\|>\s*(?:assistant\s*)?(?=<\|channel\|>)|<\|channel\|>\s*\w{1,20}(?:\s+to=[\w.\-]{1,200})?"
@@ -984,18 +1039,24 @@ _MARKUP = re.compile(
     r"|<\|[A-Za-z_][\w\- ]{0,40}\|>|<｜[^｜<>\n]{1,40}｜>"
     r"|</?(?:[\w\-]{1,30}:)?(?:tool_calls?|function_calls)>|\[/?(?:TOOL_CALLS|ARGS|CALL_ID)\]"
     r"|```[\w+\-]*|~~~[\w+\-]*")
+_MARKUP_HINTS = ("<|", "<｜", "tool_call", "function_calls", "[TOOL_CALLS]", "[/TOOL_CALLS]", "[ARGS]", "[CALL_ID]",
+                 "```", "~~~")
 _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
-def _residue(text: str, kept: list[_Finding], blocks: _CodeBlocks) -> str | None:
+def _residue(scan: _Scan, kept: list[_Finding], blocks: _CodeBlocks) -> str | None:
     """The first call markup outside every claimed span, inline code and example block, as a problem."""
-    pos = 0
-    for gap_end, next_pos in [*((f.start, f.end) for f in kept), (len(text), len(text))]:
-        for rx in (_RESIDUE, _RESIDUE_LINE):
-            for m in rx.finditer(text, pos, gap_end):
-                if not blocks.is_quoted(m.start()):
-                    return f"call markup {m.group().strip()!r} that does not parse"
-        pos = next_pos
+    text = scan.text
+    starts = [f.start for f in kept]
+    spans = [(f.start, f.end) for f in kept]
+    for rx in _RESIDUE:
+        hits = rx.finditer(text) if isinstance(rx, _LineRegex) else ((m.start(), m) for m in rx.finditer(text))
+        for pos, m in hits:
+            if _holder(spans, starts, pos) is None and not blocks.is_quoted(pos):
+                return f"call markup {m.group().strip()!r} that does not parse"
+            scan.steps -= 1
+            if scan.steps < 0:           # markup everywhere, all of it claimed or quoted: stop looking
+                return None
     return None
 
 
@@ -1007,7 +1068,10 @@ def _prose(text: str, spans: list[tuple[int, int]]) -> str:
         out.append(head[:-len("functools")] if head.endswith("functools") else head)   # Phi-4's functools[...]
         last = end
     out.append(text[last:])
-    return _BLANK_LINES.sub("\n\n", _MARKUP.sub("", "".join(out))).strip()
+    prose = "".join(out)
+    if any(h in prose for h in _MARKUP_HINTS):
+        prose = _MARKUP.sub("", prose)
+    return _BLANK_LINES.sub("\n\n", prose).strip()
 
 
 # ----------------------------------------------------------------------------- extract
@@ -1039,7 +1103,7 @@ def extract(text: str, protocol: str | None = None) -> Extraction:
         if f.problem and not example:
             broken.append(f.problem)
     if not calls and not broken:
-        left_over = _residue(body, kept, blocks)
+        left_over = _residue(scan, kept, blocks)
         if left_over:
             broken.append(left_over)
     forms = list(dict.fromkeys(call_forms or example_forms))
