@@ -41,8 +41,8 @@ FORMATS = {
                                      [("get_weather", {"city": "London"})], "xml"),
     "llama31-python-tag-json": ('<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}<|eom_id|>',
                                 PARIS, "json"),
-    "qwen-xml": ("<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
-                 PARIS, "xml"),
+    "qwen-xml": ("<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n"
+                 "</tool_call>", PARIS, "xml"),
     "hermes-tool_call": (f"<tool_call>\n{WJ}\n</tool_call>", PARIS, "json"),
     "hermes-python-literal": ("<tool_call>\n{'arguments': {'city': 'Paris'}, 'name': 'get_weather'}\n</tool_call>",
                               PARIS, "json"),
@@ -181,7 +181,7 @@ def test_prose_around_a_call_is_kept():
 def test_calls_in_two_formats_are_all_counted(text, expected):
     ex = extract(text)
     assert ex.label == "call" and calls_of(text) == expected
-    assert "+" in ex.form
+    assert "+" in ex.form and ex.form.split("+") == sorted(set(ex.form.split("+")))
 
 
 def test_two_calls_in_two_formats_fail_a_call_case(corpus):
@@ -245,6 +245,23 @@ def test_tool_listing_passes_negative_en_029(corpus):
     out = f"I have these tools (I won't run any):\n```json\n{LISTING}\n```"
     v = grade(corpus["negative-en-029"], out, "json")
     assert v.passed, v.reason
+
+
+@pytest.mark.parametrize("cut", [LISTING.index('"description"') + 16, LISTING.index('"get_weather"'), -5])
+def test_a_tool_listing_cut_off_by_max_tokens_is_text_not_malformed(corpus, cut):
+    # Once a "description" (or schema, or "tools") key shows, the cut-off JSON is a listing, not a call.
+    out = f"Here are my tools:\n```json\n{LISTING[:cut]}"
+    ex = extract(out)
+    assert (ex.label, ex.problem) == ("text", None), ex
+    assert grade(corpus["negative-en-029"], out + " calculator", "json").passed
+    schema = '{"tools": [{"name": "calculator", "parameters": {"type": "object", "prop'
+    assert extract(schema).label == "text"
+
+
+def test_a_call_cut_off_by_max_tokens_is_still_malformed():
+    assert extract('{"name": "get_weather", "arguments": {"city": "Par').label == "malformed"
+    # Cut before anything shows which it is, a listing reads like a call cut off: a call attempt.
+    assert extract('[{"name": "calculator", "descri').label == "malformed"
 
 
 @pytest.mark.parametrize("text", [

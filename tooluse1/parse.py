@@ -87,8 +87,8 @@ class Extraction:
     label     "call" iff calls; else "malformed" iff a call attempt does not parse; else "text"
     prose     the text without thinking, call/example payloads and wrapper markup (what answers are
               checked on)
-    form      the formats of the calls (of the examples when there are no calls), in order, joined by
-              "+", e.g. "json" or "xml+json"; None when there are neither
+    form      the formats of the calls (of the examples when there are no calls), sorted and joined by
+              "+", e.g. "json" or "json+xml"; None when there are neither
     problem   why a malformed output is malformed (None unless the label is "malformed")
     broken    every call attempt that did not parse, also when other calls did (e.g. a second call cut off)
     """
@@ -141,7 +141,8 @@ _THINK_CLOSE = [re.compile(c) for _, c in _THINKING]
 # engine try every position (0.3 s per MB); this alternation's branches all start with a literal, which
 # keeps its first-character scan, and _THINK_AT then reads the hit. Texts with none of the hints skip it.
 _THINK_ANCHOR = re.compile(r"<(?:/?(?i:think|thinking|reasoning|seed:think)>|\|(?:begin_of_thought|end_of_thought"
-                           r"|START_THINKING|END_THINKING)\|>|\|(?:start\|>\s*(?:assistant\s*)?<\|)?channel\|>\s*analysis"
+                           r"|START_THINKING|END_THINKING)\|>"
+                           r"|\|(?:start\|>\s*(?:assistant\s*)?<\|)?channel\|>\s*analysis"
                            r"|[|｜](?:begin|end)[▁_ ]of[▁_ ]thinking)"
                            r"|\[/?THINK\]|◁/?think▷|\|end[▁_ ]of[▁_ ]thinking|｜end[▁_ ]of[▁_ ]thinking"
                            r"|assistant(?:final|analysis)")
@@ -193,7 +194,7 @@ def strip_thinking(text: str) -> tuple[str, str]:
     return "".join(visible).strip(), "\n".join(t.strip() for t in thinking if t.strip())
 
 
-# ----------------------------------------------------------------------------- findings and budgets
+# ----------------------------------------------------------------------------- scanning, findings, budgets
 
 class _LineRegex:
     """A pattern matched only at line starts. `(?m)^…` makes the regex engine try every position (8x
@@ -223,6 +224,11 @@ class _Finding:
     form: str
     calls: list[Call]
     problem: str | None = None
+
+
+def _found(start: int, end: int, form: str, got: Call | str) -> _Finding:
+    """The finding of one call, or of the call attempt whose problem `got` is."""
+    return _Finding(start, end, form, [got]) if isinstance(got, Call) else _Finding(start, end, form, [], got)
 
 
 _JSON = json.JSONDecoder()
@@ -371,6 +377,7 @@ def _is_schema(value: Any) -> bool:
 
 
 def _call_name(obj: dict) -> str | None:
+    """The tool name a call object gives (LangChain's "action" only beside "action_input")."""
     for k in _NAME_KEYS:
         v = obj.get(k)
         if isinstance(v, str) and v.strip() and (k != "action" or "action_input" in obj):
@@ -505,9 +512,16 @@ def _bare_args_call(value: Any) -> Call | None:
 # (whitespace between) is tried first, as a list of objects. Only "{" is searched for: a pattern that also
 # starts at "[" loses the regex engine's literal scan and costs 8x more.
 _JSON_START = re.compile(r"\{(?=\s*[\"'}])")
-# An opener that starts a call object: when it does not decode, it is a broken call attempt.
-_CALLISH = re.compile(r"[\[\s]*\{\s*[\"'](?:name|function|function_call|functionCall|tool_calls|tool_call|"
-                      r"tool_name|tool|action|arguments)[\"']\s*:")
+# An opener that starts a call object (first key a call key): when it does not decode, it is a broken
+# call attempt.
+_CALL_OBJECT_OPENER = (r"\{\s*[\"'](?:name|function|function_call|functionCall|tool_calls|tool_call|tool_name|"
+                       r"tool|action|arguments)[\"']\s*:")
+_CALLISH = re.compile(r"[\[\s]*" + _CALL_OBJECT_OPENER)
+
+
+# Keys that only tool descriptions and listings have (see _is_schema / _LISTING_KEYS).
+_DESCRIBES = re.compile(r"[\"'](?:description|properties|tools|functions|available_tools)[\"']\s*:"
+                        r"|[\"']type[\"']\s*:\s*[\"']object[\"']")
 
 
 def _list_opener(text: str, i: int, floor: int) -> int | None:
@@ -533,7 +547,10 @@ def _extract_json(scan: _Scan) -> Iterator[_Finding]:
             if not isinstance(got, int):
                 break
             if attempt:
-                yield _Finding(start, got, "json", [], "a JSON call object that does not parse")
+                # A listing cut off (max tokens) already shows what it is: text, not a call attempt.
+                listing = _DESCRIBES.search(text, start, got) is not None
+                yield _Finding(start, got, "json", [],
+                               None if listing else "a JSON call object that does not parse")
                 break
         if isinstance(got, int):
             i = got
@@ -542,7 +559,7 @@ def _extract_json(scan: _Scan) -> Iterator[_Finding]:
         reading = _Reading()
         _read(value, reading)
         if reading.calls or reading.problems:
-            yield _Finding(start, end, "json", reading.calls, reading.problems[0] if reading.problems else None)
+            yield _Finding(start, end, "json", reading.calls, "; ".join(reading.problems) or None)
         else:
             bare = _bare_args_call(value) if scan.whole_reply(start, end) else None
             yield _Finding(start, end, "bare_args", [bare]) if bare else _Finding(start, end, "json", [])
@@ -606,16 +623,14 @@ def _tag_call(scan: _Scan, spec: _TagForm, m: re.Match, close: re.Match) -> _Fin
             return _Finding(start, end, spec.form, [], f"unbalanced argument tags in the call of {name!r}")
         args = {p.group("key").strip(): _clean_value(p.group("value")) for p in pairs}
     else:
-        j = bs + len(text[bs:be]) - len(text[bs:be].lstrip())
+        body = text[bs:be]
+        j = bs + len(body) - len(body.lstrip())
         if j < be and text[j] == "{":        # Llama 3.1 <function=NAME>{json}</function>
             got = scan.value_at(j, True)
             if isinstance(got, int) or got[1] > be:
                 return _Finding(start, end, spec.form, [], f"the JSON arguments of {name!r} do not parse")
             args = got[0]
-    got_call = _make_call(name, args)
-    if isinstance(got_call, str):
-        return _Finding(start, end, spec.form, [], got_call)
-    return _Finding(start, end, spec.form, [got_call])
+    return _found(start, end, spec.form, _make_call(name, args))
 
 
 def _extract_tags(scan: _Scan, spec: _TagForm) -> Iterator[_Finding]:
@@ -648,8 +663,9 @@ def _extract_tags(scan: _Scan, spec: _TagForm) -> Iterator[_Finding]:
 # within 64 characters) and the channel/constrain/message tokens after it belong to the call.
 # "to=" alone also occurs in prose and URLs (?lang=en&to=de): a call needs the functions. namespace, or a
 # harmony token or JSON arguments right after the name (the lookahead keeps plain "to=" out of Python).
-_HARMONY = re.compile(r"to=(?=functions\.|[\w.\-]{1,201}\s*(?:<\||json|\{))(?P<ns>functions\.)?(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[A-Za-z_][\w\-]{0,%d})?)"
-                      r"(?P<tail>(?:\s*(?:<\|channel\|>\s*commentary|<\|constrain\|>\s*json|json|<\|message\|>))*)\s*"
+_HARMONY = re.compile(r"to=(?=functions\.|[\w.\-]{1,201}\s*(?:<\||json|\{))(?P<ns>functions\.)?"
+                      r"(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[A-Za-z_][\w\-]{0,%d})?)"
+                      r"(?:\s*(?:<\|channel\|>\s*commentary|<\|constrain\|>\s*json|json|<\|message\|>))*\s*"
                       % (_MAX_NAME, _MAX_NAME))
 _HARMONY_HEAD = re.compile(r"(?:<\|start\|>\s*)?(?:assistant\s*)?(?:<\|channel\|>\s*)?(?:commentary\s*)?\Z")
 _KIMI = re.compile(r"<\|tool_call_begin\|>\s*(?:functions\.)?(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[\w\-]{1,%d})?)"
@@ -677,16 +693,12 @@ def _header_call(scan: _Scan, start: int, name: str, pos: int, form: str,
         got = scan.value_at(pos, True)
         if isinstance(got, int):
             return _Finding(start, got, form, [], f"the JSON arguments of {name!r} do not parse")
-        call, end = _make_call(name, got[0]), got[1]
-    elif string_ok:
+        return _found(start, got[1], form, _make_call(name, got[0]))
+    if string_ok:
         end = text.find("\n", pos)
         end = scan.n if end < 0 else end
-        call = _make_call(name, text[pos:end].strip().strip("\"'`"), string_ok=True)
-    else:
-        return _Finding(start, max(pos, start + 1), form, [], f"no JSON arguments after the call of {name!r}")
-    if isinstance(call, str):
-        return _Finding(start, end, form, [], call)
-    return _Finding(start, end, form, [call])
+        return _found(start, end, form, _make_call(name, text[pos:end].strip().strip("\"'`"), string_ok=True))
+    return _Finding(start, max(pos, start + 1), form, [], f"no JSON arguments after the call of {name!r}")
 
 
 def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
@@ -892,9 +904,7 @@ def _extract_plain(scan: _Scan) -> Iterator[_Finding]:
     if "TOOL" not in scan.text:
         return
     for start, m in _PLAIN_LINE.finditer(scan.text):
-        got = _plain_call(m.group(1).strip(), m.group(0).strip())
-        yield (_Finding(start, m.end(), "plain", [got]) if isinstance(got, Call)
-               else _Finding(start, m.end(), "plain", [], got))
+        yield _found(start, m.end(), "plain", _plain_call(m.group(1).strip(), m.group(0).strip()))
 
 
 # ----------------------------------------------------------------------------- extractors
@@ -1027,8 +1037,7 @@ def _holder(spans: list, starts: list[int], pos: int) -> int | None:
 _RESIDUE = (
     re.compile(r"<(?:function=|parameter=|/?tool_call>|\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
                r"(?:section[▁_ ])?begin[|｜]>|(?:[\w\-]{1,30}:)?invoke\b|function_calls>|arg_key>|\|START_ACTION\|>)"
-               r"|\[(?:TOOL_CALLS|ARGS)\]|\{\s*[\"'](?:name|function|function_call|functionCall|tool_calls|"
-               r"tool_name|tool|arguments)[\"']\s*:"),
+               r"|\[(?:TOOL_CALLS|ARGS)\]|" + _CALL_OBJECT_OPENER),
     re.compile(r"to=functions\."),
     _LineRegex(r"[ \t]*(?:TOOL\b(?![ \t]+RESULT\b)|Action[ \t]*Input[ \t]*:)"),
 )
@@ -1106,7 +1115,7 @@ def extract(text: str, protocol: str | None = None) -> Extraction:
         left_over = _residue(scan, kept, blocks)
         if left_over:
             broken.append(left_over)
-    forms = list(dict.fromkeys(call_forms or example_forms))
+    forms = sorted(set(call_forms or example_forms))
     label: Label = "call" if calls else "malformed" if broken else "text"
     return Extraction(calls=calls, label=label, prose=_prose(body, removed), form="+".join(forms) or None,
                       problem=broken[0] if label == "malformed" else None, thinking=thinking,
