@@ -241,6 +241,38 @@ def test_objects_that_describe_or_list_tools_are_text(text):
     assert "calculator" in ex.prose or "get_weather" in ex.prose or "translate" in ex.prose
 
 
+@pytest.mark.parametrize("text", [
+    json.dumps([{"tool": "calculator", "purpose": "arithmetic"}, {"tool": "get_weather", "purpose": "weather"}]),
+    json.dumps({"name": "get_weather", "description": "Current weather.", "parameters": "city (required), unit"}),
+    json.dumps([{"name": "get_weather", "parameters": ["city", "unit"]}, {"name": "get_time", "args": ["timezone"]}]),
+    json.dumps({"name": "translate", "description": "Translate text.", "arguments": {}}),
+    "Мои инструменты:\n```json\n" + json.dumps([{"tool": "calculator", "назначение": "вычисления"}],
+                                                ensure_ascii=False) + "\n```",
+])
+def test_other_listing_shapes_are_text(text):
+    ex = extract(text)
+    assert (ex.label, ex.calls, ex.problem) == ("text", [], None), ex
+
+
+@pytest.mark.parametrize("text", [
+    '{"name": "get_weather", "arguments": {"city": "<city>"}}',
+    '{"name": "convert_currency", "arguments": {"amount": "number", "from_currency": "string", "to_currency": "string"}}',
+    "TOOL get_weather | city=<city name>",
+    "TOOL translate | text=... | target_language=<код языка>",
+    'get_weather(city="<city>")',
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\n{city}\n</parameter>\n</function>\n</tool_call>",
+    '[TOOL_CALLS]get_weather[ARGS]{"city": "[city name]"}',
+])
+def test_a_call_template_with_placeholder_values_describes_a_call_and_is_text(text):
+    ex = extract(text)
+    assert (ex.label, ex.calls, ex.problem) == ("text", [], None), ex
+
+
+def test_a_placeholder_next_to_a_real_value_is_still_a_call():
+    assert calls_of('{"name": "get_weather", "arguments": {"city": "Paris", "unit": "<unit>"}}') == [
+        ("get_weather", {"city": "Paris", "unit": "<unit>"})]
+
+
 def test_tool_listing_passes_negative_en_029(corpus):
     out = f"I have these tools (I won't run any):\n```json\n{LISTING}\n```"
     v = grade(corpus["negative-en-029"], out, "json")
@@ -294,6 +326,10 @@ EXAMPLE_LEADS = [
     "Его можно вызвать так:",
     "К примеру:",
     "Я бы использовал этот инструмент:",
+    "Something like:",
+    "In JSON it looks like:",
+    "Format:",
+    "Формат вызова:",
 ]
 EXAMPLE_BODIES = [
     f"```json\n{WJ}\n```",
@@ -312,6 +348,11 @@ def test_a_call_in_a_code_block_presented_as_an_example_is_an_example(lead, body
     assert (ex.label, ex.calls) == ("text", []), ex
     assert examples_of(text) == PARIS
     assert "Paris" not in ex.prose and ex.prose.startswith(lead.split()[0]) and ex.prose.endswith("called it.")
+
+
+def test_a_one_line_fenced_example_is_an_example_and_a_one_line_fenced_call_a_call():
+    assert examples_of(f"For example: ```json {WJ}```") == PARIS
+    assert calls_of(f"Sure: ```json {WJ}```") == PARIS
 
 
 def test_an_inline_example_in_a_sentence_is_an_example():

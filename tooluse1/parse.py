@@ -226,8 +226,9 @@ class _Finding:
     problem: str | None = None
 
 
-def _found(start: int, end: int, form: str, got: Call | str) -> _Finding:
-    """The finding of one call, or of the call attempt whose problem `got` is."""
+def _found(start: int, end: int, form: str, got: Call | str | None) -> _Finding:
+    """The finding of one call, of the call attempt whose problem `got` is, or (None) of a call template:
+    text that claims its span."""
     return _Finding(start, end, form, [got]) if isinstance(got, Call) else _Finding(start, end, form, [], got)
 
 
@@ -418,14 +419,25 @@ def _json_safe(value: Any, depth: int = 0) -> bool:
     return False
 
 
+# Values that stand for an argument instead of being one: <city>, {city}, [city], ..., a JSON-schema type.
+_PLACEHOLDER = re.compile(r"<[^<>]{1,60}>|\{\{?[^{}]{1,60}\}?\}|\[[^\[\]]{1,60}\]|\.\.\.|…"
+                          r"|(?i:string|str|number|integer|int|float|boolean|bool|array|object)")
+
+
+def _is_template(args: dict) -> bool:
+    """Arguments that are all placeholders: a call described (`{"city": "<city>"}`), not made."""
+    return bool(args) and all(isinstance(v, str) and _PLACEHOLDER.fullmatch(v.strip()) for v in args.values())
+
+
 def _single_required(tool: str) -> str | None:
     t = TOOLS.get(tool)
     return t.required[0] if t is not None and len(t.required) == 1 else None
 
 
-def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str:
-    """A Call of `name` with `args` (an object, a JSON string of one, None or ""), or the problem.
-    With `string_ok`, a plain string is the value of the tool's only required parameter."""
+def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | None:
+    """A Call of `name` with `args` (an object, a JSON string of one, None or ""), the problem, or None
+    when the arguments are placeholders (a template). With `string_ok`, a plain string is the value of
+    the tool's only required parameter. Every format builds its calls here."""
     tool = canonical_tool_name(name)
     if isinstance(args, str):
         s = args.strip()
@@ -447,6 +459,8 @@ def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str:
         return f"arguments of {name!r} are not an object"
     if not _json_safe(args):
         return f"arguments of {name!r} hold values JSON cannot (sets, bytes, huge numbers or deep nesting)"
+    if _is_template(args):
+        return None
     return Call(name, type_arguments(tool, args))
 
 
@@ -457,14 +471,20 @@ def _call_object(name: str, obj: dict) -> Call | str | None:
         return None
     key = _args_key(obj)
     args = obj.get(key) if key else None
-    if _is_schema(args) or (key is None and "description" in obj):
+    # A description: a schema where the arguments go, parameter names listed, or a "description" and no
+    # argument object.
+    if (_is_schema(args) or (isinstance(args, list) and all(isinstance(a, str) for a in args))
+            or ("description" in obj and not (isinstance(args, dict) and args))):
         return None
-    known = canonical_tool_name(name) in TOOLS
+    tool = canonical_tool_name(name)
+    known = tool in TOOLS
     if key is None:
         # Arguments written flat beside the name: {"name": "get_weather", "city": "Paris"}.
         args = {k: v for k, v in obj.items() if k not in _CALL_KEYS}
         if not (known or _FUNCTION_LIKE.fullmatch(name)):
             return None                  # {"name": "Alice", "age": 30}: data
+        if known and not all(k in TOOLS[tool].param_index for k in args):
+            return None                  # {"tool": "calculator", "purpose": "maths"}: a listing entry
         if args and not known:
             return f"{name!r} is called with its arguments written beside the name"
     elif not known and not all(k in _CALL_KEYS for k in obj):
@@ -785,8 +805,9 @@ def _literal(node: ast.AST) -> tuple[bool, Any]:
         return False, None
 
 
-def _python_call(node: ast.AST) -> Call | None:
-    """A Call from an ast.Call whose callee is a (dotted) name and whose arguments are literals."""
+def _python_call(node: ast.AST) -> Call | str | None:
+    """A Call from an ast.Call whose callee is a (dotted) name and whose arguments are literals; None
+    otherwise (or a template), a problem string when the arguments cannot be held."""
     if not isinstance(node, ast.Call):
         return None
     if (isinstance(node.func, ast.Name) and node.func.id == "print" and len(node.args) == 1
@@ -812,7 +833,7 @@ def _python_call(node: ast.AST) -> Call | None:
         if key is None or not ok:        # **kwargs, or a value that is not a literal
             return None
         args[key] = args_value
-    return Call(name, type_arguments(tool, args)) if _json_safe(args) else None
+    return _make_call(name, args)
 
 
 def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
@@ -838,8 +859,8 @@ def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
             node = stmt.value if isinstance(stmt, ast.Expr) else None
             items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
             got = [_python_call(item) for item in items] if items else [None]
-            if None in got:
-                break
+            if not all(isinstance(c, Call) for c in got):
+                break                    # code, a template, or values no results file can hold: not calls
             calls += got                 # type: ignore[arg-type]
         else:
             if calls:
@@ -886,8 +907,8 @@ def _plain_args(rest: str, line: str) -> dict[str, str] | str:
     return args
 
 
-def _plain_call(content: str, line: str) -> Call | str:
-    """The call on a `TOOL name | k=v | …` line (content after "TOOL"), or the problem."""
+def _plain_call(content: str, line: str) -> Call | str | None:
+    """The call on a `TOOL name | k=v | …` line (content after "TOOL"), the problem, or None (a template)."""
     head = _PLAIN_NAME.match(content)
     if head is None:
         return f"cannot read a tool name in line {line!r}"
@@ -895,9 +916,7 @@ def _plain_call(content: str, line: str) -> Call | str:
     if rest and not rest.startswith("|"):
         return f"expected '|' after the tool name in {line!r}"
     args = _plain_args(rest[1:], line)
-    if isinstance(args, str):
-        return args
-    return Call(head.group(1), type_arguments(canonical_tool_name(head.group(1)), args))
+    return args if isinstance(args, str) else _make_call(head.group(1), args)
 
 
 def _extract_plain(scan: _Scan) -> Iterator[_Finding]:
@@ -945,10 +964,35 @@ def _claim(findings: list[_Finding]) -> list[_Finding]:
     return kept
 
 
+# Wrapper markup around calls (Hermes/Qwen <tool_call>, Anthropic-style <function_calls>, Mistral
+# [TOOL_CALLS], Granite <|tool_call|>, Phi-4 functools, Llama <|python_tag|>, Kimi/DeepSeek sections,
+# Cohere actions, harmony <|call|>): adjacent to a claimed span, it belongs to that span.
+_WRAP_BEFORE = re.compile(r"(?:(?:<(?:[\w\-]{1,30}:)?tool_calls?>|<function_calls>|<\|tool_call\|>|\[TOOL_CALLS\]"
+                          r"|<\|python_tag\|>|<\|python_start\|>|<\|tool_calls_section_begin\|>"
+                          r"|<[|｜]tool[▁_ ]calls[▁_ ]begin[|｜]>|<\|START_ACTION\|>|functools)\s*)+\Z")
+_WRAP_AFTER = re.compile(r"(?:\s*(?:</(?:[\w\-]{1,30}:)?tool_calls?>|</function_calls>|<\|python_end\|>|<\|eom_id\|>"
+                         r"|<\|call\|>|<\|tool_call_end\|>|<\|tool_calls_section_end\|>|<[|｜]tool[▁_ ]calls?[▁_ ]end[|｜]>"
+                         r"|<\|END_ACTION\|>))+")
+
+
+def _take_wrappers(text: str, kept: list[_Finding]) -> None:
+    """Extend each claimed span over the wrapper markup right around it (up to its neighbours)."""
+    for k, f in enumerate(kept):
+        lo = kept[k - 1].end if k else 0
+        before = _WRAP_BEFORE.search(text, max(lo, f.start - 160), f.start)
+        if before is not None:
+            f.start = before.start()
+        after = _WRAP_AFTER.match(text, f.end, kept[k + 1].start if k + 1 < len(kept) else len(text))
+        if after is not None:
+            f.end = after.end()
+
+
 # ----------------------------------------------------------------------------- code blocks and examples
 
 _FENCE = _LineRegex(r"[ \t]{0,3}(`{3,}|~{3,})([^\n]*)")
-_INLINE_CODE = re.compile(r"`[^`\n]{1,2000}`(?!`)")        # and not right after a backtick (checked)
+# A code span on one line: a run of 1-3 backticks, text, the same run (and not right after a backtick:
+# checked in _build, a lookbehind first would cost the regex engine its literal scan).
+_INLINE_CODE = re.compile(r"(`{1,3})(?!`)[^\n]{1,2000}?(?<!`)\1(?!`)")
 _LEAD_IN = 300
 # Words by which the text before a code block presents it as an example (EN, RU). "I'd"/"you can" only
 # with a verb of calling, so "I'd be happy to help, let me check:" stays ordinary prose.
@@ -960,12 +1004,13 @@ _EXAMPLE_MARKER = re.compile(
     r"(?:call|use|invoke|send|write|pass|make|run|format)\b"
     r"|\b(?:I|we)(?:['’]d| would| could| might)(?: \w+)? (?:call|use|invoke|send|write|pass|make|run|do)\b"
     r"|\bif (?:I|you|we) (?:were|was|wanted|asked)\b|\billustrat|\bdemonstrat|\bto (?:call|invoke|use) it\b"
-    r"|(?<!\bI )(?<!\bwe )\bwould be\b"
+    r"|(?<!\bI )(?<!\bwe )\bwould be\b|\bsomething like\b|\blook(?:s|ed)? like\s*:|\bformat\s*:|\bthe format is\b"
+    r"|\bformat of (?:the|a) call\b|\bdemo\b"
     r"|\bнапример\b|\bк примеру\b|\bпример\w*|\bобраз(?:ец|ца)\b|\bвыгляд\w*|\bсинтаксис\w*|\bшаблон\w*"
     r"|\bгипотетическ\w*|\bиспользовани[ея]\b|\bбы\b|\bвот так\b|\bчтобы (?:вызвать|использовать)\b"
     r"|\bможн\w*(?: \w+)? (?:вызвать|вызывать|использовать|написать|отправить|так)\b"
     r"|\bможете(?: \w+)? (?:вызвать|вызывать|использовать|написать|отправить)\b"
-    r"|\bкак (?:вызвать|вызывается|использовать|выглядит)\b",
+    r"|\bкак (?:вызвать|вызывается|использовать|выглядит)\b|\bформат вызова\b",
     re.I)
 
 
@@ -1073,8 +1118,7 @@ def _prose(text: str, spans: list[tuple[int, int]]) -> str:
     """text without the given spans (sorted, disjoint), wrapper markup and runs of blank lines."""
     out, last = [], 0
     for start, end in spans:
-        head = text[last:start]
-        out.append(head[:-len("functools")] if head.endswith("functools") else head)   # Phi-4's functools[...]
+        out.append(text[last:start])
         last = end
     out.append(text[last:])
     prose = "".join(out)
@@ -1096,6 +1140,7 @@ def extract(text: str, protocol: str | None = None) -> Extraction:
     body, thinking = strip_thinking(text)
     scan = _Scan(body)
     kept = _claim(list(_extractors(scan)))
+    _take_wrappers(body, kept)
     blocks = _CodeBlocks(body)
     calls: list[Call] = []
     examples: list[Call] = []
