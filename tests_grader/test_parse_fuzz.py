@@ -82,9 +82,11 @@ FORMATTED = [
     '{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}',
     '{"action": "get_weather", "action_input": {"city": "Paris"}}',
 ]
-# Prose that cannot itself hold call syntax: letters (Latin and Cyrillic), digits, spaces and a few
-# punctuation marks, on several lines.
-plain_prose = st.text(alphabet=st.sampled_from(list("abcdefghijklmnopqrstuvwxyzABCXYZабвгдежзиклмнопрст0123456789"
+# Prose that cannot itself hold call syntax or a thinking marker: letters (Latin and Cyrillic), digits,
+# spaces and a few punctuation marks, on several lines. No "f" or "y": hypothesis seeds text with the
+# module's literals and once spelt "assistantfinal" (gpt-oss's end of thinking, which cuts what precedes
+# it) and could spell "analysis" at the start.
+plain_prose = st.text(alphabet=st.sampled_from(list("abcdeghijklmnopqrstuvwxzABCXZабвгдежзиклмнопрст0123456789"
                                                     " .,!?\n")), max_size=200)
 
 
