@@ -229,7 +229,9 @@ class _Finding:
 def _found(start: int, end: int, form: str, got: Call | str | None) -> _Finding:
     """The finding of one call, of the call attempt whose problem `got` is, or (None) of a call template:
     text that claims its span."""
-    return _Finding(start, end, form, [got]) if isinstance(got, Call) else _Finding(start, end, form, [], got)
+    if isinstance(got, Call):
+        return _Finding(start=start, end=end, form=form, calls=[got])
+    return _Finding(start=start, end=end, form=form, calls=[], problem=got)
 
 
 _JSON = json.JSONDecoder()
@@ -461,7 +463,7 @@ def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | No
         return f"arguments of {name!r} hold values JSON cannot (sets, bytes, huge numbers or deep nesting)"
     if _is_template(args):
         return None
-    return Call(name, type_arguments(tool, args))
+    return Call(name=name, arguments=type_arguments(tool, args))
 
 
 def _call_object(name: str, obj: dict) -> Call | str | None:
@@ -523,7 +525,7 @@ def _bare_args_call(value: Any) -> Call | None:
         return None
     keys = set(value)
     fits = [t for t in TOOLS.values() if keys <= set(t.param_index) and set(t.required) <= keys]
-    return Call(fits[0].name, type_arguments(fits[0].name, value)) if len(fits) == 1 else None
+    return Call(name=fits[0].name, arguments=type_arguments(fits[0].name, value)) if len(fits) == 1 else None
 
 
 # ----------------------------------------------------------------------------- json
@@ -569,8 +571,7 @@ def _extract_json(scan: _Scan) -> Iterator[_Finding]:
             if attempt:
                 # A listing cut off (max tokens) already shows what it is: text, not a call attempt.
                 listing = _DESCRIBES.search(text, start, got) is not None
-                yield _Finding(start, got, "json", [],
-                               None if listing else "a JSON call object that does not parse")
+                yield _found(start, got, "json", None if listing else "a JSON call object that does not parse")
                 break
         if isinstance(got, int):
             i = got
@@ -579,10 +580,11 @@ def _extract_json(scan: _Scan) -> Iterator[_Finding]:
         reading = _Reading()
         _read(value, reading)
         if reading.calls or reading.problems:
-            yield _Finding(start, end, "json", reading.calls, "; ".join(reading.problems) or None)
+            yield _Finding(start=start, end=end, form="json", calls=reading.calls,
+                           problem="; ".join(reading.problems) or None)
         else:
             bare = _bare_args_call(value) if scan.whole_reply(start, end) else None
-            yield _Finding(start, end, "bare_args", [bare]) if bare else _Finding(start, end, "json", [])
+            yield _found(start, end, "bare_args", bare) if bare else _found(start, end, "json", None)
         i = end
 
 
@@ -640,7 +642,7 @@ def _tag_call(scan: _Scan, spec: _TagForm, m: re.Match, close: re.Match) -> _Fin
         bound = text.rfind(spec.pair_close, bs, be)
         pairs = list(spec.pair.finditer(text, bs, bound + len(spec.pair_close))) if bound >= 0 else []
         if len(pairs) != n_pairs or text.count(spec.pair_close, bs, be) != n_pairs:
-            return _Finding(start, end, spec.form, [], f"unbalanced argument tags in the call of {name!r}")
+            return _found(start, end, spec.form, f"unbalanced argument tags in the call of {name!r}")
         args = {p.group("key").strip(): _clean_value(p.group("value")) for p in pairs}
     else:
         body = text[bs:be]
@@ -648,7 +650,7 @@ def _tag_call(scan: _Scan, spec: _TagForm, m: re.Match, close: re.Match) -> _Fin
         if j < be and text[j] == "{":        # Llama 3.1 <function=NAME>{json}</function>
             got = scan.value_at(j, True)
             if isinstance(got, int) or got[1] > be:
-                return _Finding(start, end, spec.form, [], f"the JSON arguments of {name!r} do not parse")
+                return _found(start, end, spec.form, f"the JSON arguments of {name!r} do not parse")
             args = got[0]
     return _found(start, end, spec.form, _make_call(name, args))
 
@@ -669,10 +671,10 @@ def _extract_tags(scan: _Scan, spec: _TagForm) -> Iterator[_Finding]:
         if ci == len(closers):
             # No closer left: this and every later opener are unclosed; one attempt to the end (one
             # finding per opener made `<function=x>` * 100,000 slow).
-            yield _Finding(m.start(), scan.n, spec.form, [], f"the call of {m.group('name')!r} is not closed")
+            yield _found(m.start(), scan.n, spec.form, f"the call of {m.group('name')!r} is not closed")
             return
         if closers[ci].start() >= nxt:
-            yield _Finding(m.start(), nxt, spec.form, [], f"the call of {m.group('name')!r} is not closed")
+            yield _found(m.start(), nxt, spec.form, f"the call of {m.group('name')!r} is not closed")
         else:
             yield _tag_call(scan, spec, m, closers[ci])
 
@@ -712,13 +714,13 @@ def _header_call(scan: _Scan, start: int, name: str, pos: int, form: str,
     if pos < scan.n and text[pos] == "{":
         got = scan.value_at(pos, True)
         if isinstance(got, int):
-            return _Finding(start, got, form, [], f"the JSON arguments of {name!r} do not parse")
+            return _found(start, got, form, f"the JSON arguments of {name!r} do not parse")
         return _found(start, got[1], form, _make_call(name, got[0]))
     if string_ok:
         end = text.find("\n", pos)
         end = scan.n if end < 0 else end
         return _found(start, end, form, _make_call(name, text[pos:end].strip().strip("\"'`"), string_ok=True))
-    return _Finding(start, max(pos, start + 1), form, [], f"no JSON arguments after the call of {name!r}")
+    return _found(start, max(pos, start + 1), form, f"no JSON arguments after the call of {name!r}")
 
 
 def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
@@ -762,7 +764,7 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
         for start, m in _REACT.finditer(text):
             if m.group("name").casefold() in _NOT_CALLS:     # "Action: Final Answer": the answer, text
                 end = text.find("\n", m.end())
-                yield _Finding(start, scan.n if end < 0 else end, "react", [])
+                yield _found(start, scan.n if end < 0 else end, "react", None)
             else:
                 yield _header_call(scan, start, m.group("name"), m.end(), "react", string_ok=True)
 
@@ -771,9 +773,9 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
 
 # A line that starts a call (or a list of calls): optional indentation and Llama's <|python_tag|> /
 # <|python_start|>, then NAME( or [NAME(. The match ends where the expression starts.
-_PY_START = _LineRegex(r"[ \t]*(?:<\|python_tag\|>|<\|python_start\|>|<tool_call>)?[ \t]*"
+_PY_START = _LineRegex(r"[ \t]*(?:<\|python_tag\|>|<\|python_start\|>|<tool_call>|```[\w\-]*)?[ \t]*"
                        r"(?=\[?\s{0,40}[A-Za-z_][\w.]{0,%d}[ \t]*\()" % _MAX_NAME)
-_PY_TAILS = ("<|python_end|>", "<|eom_id|>", "<|eot_id|>", "</tool_call>", ";")
+_PY_TAILS = ("<|python_end|>", "<|eom_id|>", "<|eot_id|>", "</tool_call>", ";", "```")
 
 
 def _call_span_end(scan: _Scan, start: int) -> int | None:
@@ -864,7 +866,7 @@ def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
             calls += got                 # type: ignore[arg-type]
         else:
             if calls:
-                yield _Finding(line_start, end, "pythonic", calls)
+                yield _Finding(start=line_start, end=end, form="pythonic", calls=calls)
 
 
 # ----------------------------------------------------------------------------- plain
