@@ -13,13 +13,18 @@ How an output is read (grading 2.0):
    start; a finding that starts inside a span already claimed belongs to that span and is dropped. So
    the JSON body of `<function=f>{...}</function>`, the JSON inside `<tool_call>…</tool_call>` or after
    `[TOOL_CALLS]name[ARGS]` is one call, not two; a call written twice in two formats is two calls.
-4. Examples: a finding inside a code block (a ``` / ~~~ fence, or an inline `…` span) that the text right
-   before it (its paragraph, up to 300 characters) presents as an example — "for example", "e.g.",
-   "example", "such as", "would look like", "like this", "usage", "syntax", "you would/can call…",
-   "I'd use…", "hypothetically", "например", "пример", "к примеру", "выглядит", "можно вызвать", "я бы",
-   … (`_EXAMPLE_MARKER`) — is an example: its calls go to `examples`, not `calls`, and a broken call
-   there is not a call attempt. Ordinary prose before a fenced call ("Sure, let me check the weather:")
-   leaves it a call.
+   Wrapper markup right around a claimed span (<tool_call>…</tool_call>, [TOOL_CALLS], <|python_tag|>,
+   functools, <|call|>, section tokens) belongs to it.
+4. Examples (decision): a call inside a code block (a ``` / ~~~ fence, or a one-line `…` / ```…``` span)
+   that the text right before it (its paragraph, up to 300 characters) presents as an example is an
+   example, not a call: its calls go to `examples`, and a broken call there is not a call attempt. The
+   markers (`_EXAMPLE_MARKER`) are words that present what follows as an illustration rather than an
+   action: "for example", "e.g.", "example", "sample", "such as", "would look like", "something like",
+   "like this", "usage", "syntax", "format:", "hypothetically", a second person or a conditional with a
+   verb of calling ("you would/can call", "I'd use"); in Russian "например", "к примеру", "пример…",
+   "выгляд…", "синтаксис", "формат вызова", "можно вызвать", "бы" (the conditional). Ordinary prose
+   before a fenced call ("Sure, let me check the weather:", "I'd be happy to help! Let me check:")
+   leaves it a call; so does any call outside a code block, whatever the prose says.
 5. Label: "call" iff there are calls; else "malformed" iff something is a call attempt that does not
    parse (a broken call object or call markup, a `TOOL` line that does not parse, call markup left over
    outside every parsed call); else "text". A broken attempt next to parsed calls leaves the label
@@ -54,8 +59,12 @@ used is visible in `form`):
 Values without native types (xml, invoke, glm, plain, react strings, pythonic strings) and JSON strings
 are typed by the tool schema (tools.type_arguments). Names keep the model's spelling, less the
 namespaces a format imposes (harmony/Kimi `functions.`, Kimi `:0`, Llama `.call`).
-A JSON object that only describes or lists tools is text: {"name", "description"} without arguments, a
-`parameters`/`arguments` value that is a JSON schema, {"tools": [...]}, a list of name-only objects.
+What describes or lists tools is text, not a call and not malformed: {"name", "description"} without an
+argument object, a `parameters`/`arguments` value that is a JSON schema or a list of parameter names,
+{"tools": [...]}, a list of name-only objects, {"tool": "calculator", "purpose": …} (flat keys that are not
+the tool's parameters), a listing cut off by max tokens once a description/schema key shows; and a call
+template whose argument values are all placeholders (`{"city": "<city>"}`, `city=[city name]`, `"string"`).
+Pseudo-tools that mean "no tool" (LangChain "Final Answer", Cohere directly_answer) are text.
 
 Contract: `extract` never raises on any input and runs in time linear in the text. Every extractor starts
 only at cheap anchors, parses with bounded windows, and draws on per-text budgets proportional to the
