@@ -548,8 +548,6 @@ _JSON_START = re.compile(r"\{(?=\s*[\"'}])")
 _CALL_OBJECT_OPENER = (r"\{\s*[\"'](?:name|function|function_call|functionCall|tool_calls|tool_call|tool_name|"
                        r"tool|action|arguments)[\"']\s*:")
 _CALLISH = re.compile(r"[\[\s]*" + _CALL_OBJECT_OPENER)
-
-
 # Keys that only tool descriptions and listings have (see _is_schema / _LISTING_KEYS).
 _DESCRIBES = re.compile(r"[\"'](?:description|properties|tools|functions|available_tools)[\"']\s*:"
                         r"|[\"']type[\"']\s*:\s*[\"']object[\"']")
