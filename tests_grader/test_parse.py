@@ -241,7 +241,7 @@ def test_text_without_thinking_is_only_stripped():
     '{"name": "calculator", "arguments": [1, 2]}',                                    # args not an object
     "<tool_call>\n<function=calculator>\n<parameter=expression>\n1+1\n</function>\n</tool_call>",  # broken XML
     "<tool_call>\n<function=calculator>\n<parameter=expression>\n1+1\n</parameter>\n",            # unclosed function
-    "<function=get_time></function><function=calculator><parameter=expression>2",     # second block not closed
+    "<function=calculator><parameter=expression>2",                                    # block not closed
     "TOOL calc expression=1",                                                          # no pipe
     'TOOL save_note | text="unterminated',
     '{"name": "book_flight", "destination": "Paris"}',                                # flat call of a made-up tool
@@ -250,6 +250,15 @@ def test_malformed_call_attempts(text):
     ex = extract(text)
     assert ex.label == "malformed", ex
     assert not ex.calls and ex.problem
+
+
+def test_a_parsed_call_next_to_a_broken_one_is_a_call_and_the_broken_one_is_reported():
+    # Grading 2.0: the label is "call" iff calls parsed (it used to be malformed because one broken
+    # <function> block discarded the whole xml extraction); the cut-off second call is in `broken`.
+    ex = extract("<function=get_time></function><function=calculator><parameter=expression>2")
+    assert ex.label == "call" and calls_of("<function=get_time></function>") == [("get_time", {})]
+    assert [c.name for c in ex.calls] == ["get_time"] and ex.problem is None
+    assert ex.broken == ["the call of 'calculator' is not closed"]
 
 
 @pytest.mark.parametrize("text", [

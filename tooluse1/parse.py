@@ -1,93 +1,637 @@
-"""Stage 4: raw model text -> Extraction(calls, label, prose). Public API: `extract`.
+"""Stage 4: raw model text -> Extraction(calls, examples, label, prose). Public API: `extract`, `strip_thinking`.
 
-The chain of extractors (first one that finds a call wins), after thinking is removed:
-  1. xml    `<function=NAME>` blocks with `<parameter=K>V</parameter>`, optionally in `<tool_call>`;
-            several blocks, zero-parameter calls; values typed by the tool schema.
-  2. json   bare, fenced or embedded in prose; `{"name", "arguments"|"parameters"}`, the OpenAI
-            `tool_calls` / `{"function": {"name", "arguments": "<json string>"}}` shapes, lists of calls.
-  3. plain  a line that starts with `TOOL name | k=v | k="v with | pipe"`. Only at the start of a line:
-            a quoted, backticked or `>`-quoted line is prose (the quoted-call trap).
-  4. bare   a JSON object of arguments alone whose keys fit exactly one tool's schema.
-Labels: "call" (at least one call parsed), "malformed" (something that looks like a call attempt but
-cannot be parsed — it never counts as an abstention), "text" (neither).
+How an output is read (grading 2.0):
+1. Thinking is removed first (`strip_thinking`): <think>, <thinking>, <reasoning>, <seed:think>, [THINK],
+   <|begin_of_thought|>, DeepSeek <｜begin▁of▁thinking｜>, Kimi ◁think▷, Cohere <|START_THINKING|> and the
+   gpt-oss harmony analysis channel (with its special tokens, or as text when they were dropped:
+   "analysis…assistantfinal…"). An opener never closed cuts to the end (a reply cut off inside its
+   thinking has no answer); a lone end marker cuts everything before it.
+2. EVERY extractor runs over the rest and reports findings: a text span with the calls it holds, or a
+   problem (a call attempt that does not parse), or neither (a JSON value that is data, or that describes
+   or lists tools: text, kept in the prose).
+3. One claiming rule for all of them: findings are taken in text order, the longest first at the same
+   start; a finding that starts inside a span already claimed belongs to that span and is dropped. So
+   the JSON body of `<function=f>{...}</function>`, the JSON inside `<tool_call>…</tool_call>` or after
+   `[TOOL_CALLS]name[ARGS]` is one call, not two; a call written twice in two formats is two calls.
+   Wrapper markup right around a claimed span (<tool_call>…</tool_call>, [TOOL_CALLS], <|python_tag|>,
+   functools, <|call|>, section tokens) belongs to it.
+4. Examples (decision): a call inside a code block (a ``` / ~~~ fence, or a one-line `…` / ```…``` span)
+   that the text right before it (its paragraph, up to 300 characters) presents as an example is an
+   example, not a call: its calls go to `examples`, and a broken call there is not a call attempt. The
+   markers (`_EXAMPLE_MARKER`) are words that present what follows as an illustration rather than an
+   action: "for example", "e.g.", "example", "sample", "such as", "would look like", "something like",
+   "like this", "usage", "syntax", "format:", "hypothetically", a second person or a conditional with a
+   verb of calling ("you would/can call", "I'd use"); in Russian "например", "к примеру", "пример…",
+   "выгляд…", "синтаксис", "формат вызова", "можно вызвать", "бы" (the conditional). Ordinary prose
+   before a fenced call ("Sure, let me check the weather:", "I'd be happy to help! Let me check:")
+   leaves it a call; so does any call outside a code block, whatever the prose says.
+5. Label: "call" iff there are calls; else "malformed" iff something is a call attempt that does not
+   parse (a broken call object or call markup, a `TOOL` line that does not parse, call markup left over
+   outside every parsed call); else "text". A broken attempt next to parsed calls leaves the label
+   "call" and is listed in `broken`.
+
+Formats, recognised in every protocol (the benchmark measures the decision and the arguments; the format
+used is visible in `form`):
+  xml        `<function=NAME><parameter=K>V</parameter></function>`, optionally in <tool_call>; a JSON
+             object as the body (Llama 3.1 `<function=NAME>{"k": "v"}</function>`)
+  invoke     `<invoke name="NAME"><parameter name="K">V</parameter></invoke>` (Anthropic-style, MiniMax)
+  glm        `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM-4.5+; a JSON
+             body also accepted)
+  json       objects anywhere (bare, fenced, in prose, in <tool_call> / <|tool_call|> / functools[...] /
+             [TOOL_CALLS] / <|python_tag|>): {"name"|"tool"|"tool_name"|"function"|"function_name",
+             "arguments"|"parameters"|"args"|"input"|...}, LangChain {"action", "action_input"}, wrappers
+             (OpenAI `tool_calls` and `function` with string arguments, legacy `function_call`, Gemini
+             `functionCall` / `parts`, ...), lists of calls; Python-literal dicts (single quotes, True/None)
+  bare_args  an argument object alone as the whole reply whose keys fit exactly one tool
+  mistral    `[TOOL_CALLS]NAME[CALL_ID]id[ARGS]{...}`, `[TOOL_CALLS]NAME{...}`, `NAME[ARGS]{...}`
+  harmony    gpt-oss `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{...}<|call|>`
+             (also with the tokens dropped: `commentary to=functions.NAME json{...}`)
+  deepseek   `<｜tool▁call▁begin｜>[function<｜tool▁sep｜>]NAME[<｜tool▁sep｜>]```json {...}```…`
+  kimi       `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{...}`
+  react      `Action: NAME` + `Action Input: {...}` (or a plain string for a one-argument tool)
+  pythonic   `get_weather(city="Paris")`, `[get_weather(city="Paris"), get_time(timezone="UTC")]` (Llama
+             3.2/4): only when it stands alone on its line(s), optionally fenced or after <|python_tag|>,
+             never inside a sentence or backticks; literal values only (parsed with `ast`, size-limited);
+             positional arguments map to a known tool's parameters in schema order; an unknown name
+             counts only with keyword arguments (`sqrt(144)` on a line is arithmetic, not a call)
+  plain      a line that starts with `TOOL name | k=v | k="v with | pipe"`; a quoted, backticked or
+             `>`-quoted line is prose (the quoted-call trap); `TOOL RESULT` lines are never calls
+Values without native types (xml, invoke, glm, plain, react strings, pythonic strings) and JSON strings
+are typed by the tool schema (tools.type_arguments). Names keep the model's spelling, less the
+namespaces a format imposes (harmony/Kimi `functions.`, Kimi `:0`, Llama `.call`).
+What describes or lists tools is text, not a call and not malformed: {"name", "description"} without an
+argument object, a `parameters`/`arguments` value that is a JSON schema or a list of parameter names,
+{"tools": [...]}, a list of name-only objects, {"tool": "calculator", "purpose": …} (flat keys that are not
+the tool's parameters), a listing cut off by max tokens once a description/schema key shows; and a call
+template whose argument values are all placeholders (`{"city": "<city>"}`, `city=[city name]`, `"string"`).
+Pseudo-tools that mean "no tool" (LangChain "Final Answer", Cohere directly_answer) are text.
+
+Contract: `extract` never raises on any input and runs in time linear in the text. Every extractor starts
+only at cheap anchors, parses with bounded windows, and draws on per-text budgets proportional to the
+text's length (`_Scan`); on hostile text past a budget it stops looking (the text is then malformed if it
+holds call markup), it never rescans from every opener.
 """
 from __future__ import annotations
 
 import ast
 import json
 import re
+import sys
+from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from tooluse1.tools import TOOLS, Call, canonical_tool_name, type_arguments
+from tooluse1.types import Label
 
 __all__ = ["Call", "Extraction", "extract", "strip_thinking"]
 
 
 @dataclass
 class Extraction:
-    """What a model output contains: its calls (in order), a label, and the prose around them.
+    """What a model output contains.
 
-    `prose` is the text with thinking and call payloads removed (what answer constraints are checked on);
-    `form` names the extractor that found the calls; `problem` says why a malformed output is malformed.
+    calls     the real calls, in text order
+    examples  calls shown as examples inside a code block (see the module docstring), in text order
+    label     "call" iff calls; else "malformed" iff a call attempt does not parse; else "text"
+    prose     the text without thinking, call/example payloads and wrapper markup (what answers are
+              checked on)
+    form      the formats of the calls (of the examples when there are no calls), sorted and joined by
+              "+", e.g. "json" or "json+xml"; None when there are neither
+    problem   why a malformed output is malformed (None unless the label is "malformed")
+    broken    every call attempt that did not parse, also when other calls did (e.g. a second call cut off)
     """
 
     calls: list[Call]
-    label: str                 # "call" | "malformed" | "text"
+    label: Label
     prose: str
-    form: str | None = None    # xml | json | plain | bare_args
+    form: str | None = None
     problem: str | None = None
     thinking: str = field(default="", repr=False)
+    examples: list[Call] = field(default_factory=list)
+    broken: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return {"calls": [c.as_dict() for c in self.calls], "label": self.label, "prose": self.prose,
-                "form": self.form, "problem": self.problem}
+        return {"calls": [c.as_dict() for c in self.calls], "examples": [c.as_dict() for c in self.examples],
+                "label": self.label, "prose": self.prose, "form": self.form, "problem": self.problem,
+                "broken": list(self.broken)}
 
 
 # ----------------------------------------------------------------------------- thinking
 
-_THINK_PAIRS = [
-    (r"<think>", r"</think>"), (r"<thinking>", r"</thinking>"), (r"<reasoning>", r"</reasoning>"),
-    (r"\[THINK\]", r"\[/THINK\]"), (r"<\|begin_of_thought\|>", r"<\|end_of_thought\|>"),
-    (r"<[|｜]begin[▁_ ]of[▁_ ]thinking[|｜]>", r"<[|｜]end[▁_ ]of[▁_ ]thinking[|｜]>"),
+# (opener, closer) regexes. The closer is searched only after its own opener.
+_THINKING: list[tuple[str, str]] = [
+    (r"(?i:<think>)", r"(?i:</think>)"),
+    (r"(?i:<thinking>)", r"(?i:</thinking>)"),
+    (r"(?i:<reasoning>)", r"(?i:</reasoning>)"),
+    (r"(?i:<seed:think>)", r"(?i:</seed:think>)"),
+    (r"\[THINK\]", r"\[/THINK\]"),
+    (r"<\|begin_of_thought\|>", r"<\|end_of_thought\|>"),
+    (r"<[|｜]begin[▁_ ]of[▁_ ]thinking[|｜]>", r"<?[|｜]end[▁_ ]of[▁_ ]thinking[|｜]>?"),
+    (r"◁think▷", r"◁/think▷"),
+    (r"<\|START_THINKING\|>", r"<\|END_THINKING\|>"),
+    # gpt-oss harmony: the analysis channel ends with <|end|> or where the next message starts.
+    (r"(?:<\|start\|>\s*(?:assistant\s*)?)?<\|channel\|>\s*analysis\s*(?:<\|message\|>)?",
+     r"<\|end\|>|(?=<\|start\|>|<\|channel\|>)"),
+    # The same with the special tokens dropped from the text: "analysisWe need…assistantfinalParis."
+    # At the start only when glued to the next word or line ("analysis of…" is an answer), and the
+    # final/commentary header ends it ("assistant" of "assistantcommentary" goes with the thinking).
+    (r"\A\s*analysis(?=[A-Z\n])|assistantanalysis",
+     r"assistantfinal|assistant(?=commentary)|(?=assistantanalysis)"),
 ]
-# An end marker with no opener (the opener was in the prompt, e.g. Qwen3 / DeepSeek-R1 templates).
-_END_MARKERS = [r"</think>", r"</thinking>", r"\[/THINK\]", r"<[|｜]end[▁_ ]of[▁_ ]thinking[|｜]>",
-                r"[|｜]end[▁_ ]of[▁_ ]thinking[|｜]"]
-# Compiled once (grading throughput); _ANY_THINKING finds any opener or end marker, so text without one
-# skips the loop below unchanged.
-_THINK_BLOCKS = [re.compile(f"{o}(.*?)(?:{c}|$)", re.S) for o, c in _THINK_PAIRS]
-_END_RES = [re.compile(e) for e in _END_MARKERS]
-_ANY_THINKING = re.compile("|".join([o for o, _ in _THINK_PAIRS] + _END_MARKERS))
+# End markers that, without their opener (it was in the prompt), cut everything before them.
+_LONE_ENDS = [r"(?i:</think>)", r"(?i:</thinking>)", r"(?i:</reasoning>)", r"(?i:</seed:think>)", r"\[/THINK\]",
+              r"<\|end_of_thought\|>", r"<?[|｜]end[▁_ ]of[▁_ ]thinking[|｜]>?", r"◁/think▷",
+              r"<\|END_THINKING\|>", r"assistantfinal"]
+_THINK_AT = re.compile("|".join([f"(?P<o{i}>{o})" for i, (o, _) in enumerate(_THINKING)]
+                                + [f"(?P<e{i}>{e})" for i, e in enumerate(_LONE_ENDS)]))
+_THINK_CLOSE = [re.compile(c) for _, c in _THINKING]
+# Where a marker can start. Named groups (above), or a branch that starts with (?i:…), make the regex
+# engine try every position (0.3 s per MB); this alternation's branches all start with a literal, which
+# keeps its first-character scan, and _THINK_AT then reads the hit. Texts with none of the hints skip it.
+_THINK_ANCHOR = re.compile(r"<(?:/?(?i:think|thinking|reasoning|seed:think)>|\|(?:begin_of_thought|end_of_thought"
+                           r"|START_THINKING|END_THINKING)\|>"
+                           r"|\|(?:start\|>\s*(?:assistant\s*)?<\|)?channel\|>\s*analysis"
+                           r"|[|｜](?:begin|end)[▁_ ]of[▁_ ]thinking)"
+                           r"|\[/?THINK\]|◁/?think▷|\|end[▁_ ]of[▁_ ]thinking|｜end[▁_ ]of[▁_ ]thinking"
+                           r"|assistant(?:final|analysis)")
+_THINK_HINTS = ("<", "[THINK]", "[/THINK]", "◁", "end_of_thinking", "end▁of▁thinking", "end of thinking",
+                "assistant", "analysis")
+
+
+def _thinking_marker(text: str, pos: int) -> re.Match | None:
+    """The next thinking opener or lone end marker at or after pos (a match of _THINK_AT)."""
+    if pos == 0:
+        if not any(h in text for h in _THINK_HINTS):
+            return None
+        m = _THINK_AT.match(text, 0)      # also "\A\s*analysis…", which can only match here
+        if m is not None:
+            return m
+    while (a := _THINK_ANCHOR.search(text, pos)) is not None:
+        m = _THINK_AT.match(text, a.start())
+        if m is not None:
+            return m
+        pos = a.start() + 1
+    return None
 
 
 def strip_thinking(text: str) -> tuple[str, str]:
-    """(text without thinking, the thinking). Closed blocks are cut; an opener never closed cuts to the
-    end; a lone end marker cuts everything before it."""
-    if not _ANY_THINKING.search(text):
+    """(text without thinking, the thinking), both stripped. Closed blocks are cut; an opener never
+    closed cuts to the end; a lone end marker cuts everything before it. Linear in len(text)."""
+    m = _thinking_marker(text, 0)
+    if m is None:
         return text.strip(), ""
+    visible: list[str] = []
     thinking: list[str] = []
-    for pattern in _THINK_BLOCKS:
-        thinking += [m.group(1) for m in pattern.finditer(text)]
-        text = pattern.sub("", text)
-    for end_re in _END_RES:
-        m = None
-        for m in end_re.finditer(text):
-            pass
+    pos = 0
+    while m is not None:
+        kind = m.lastgroup or ""
+        if kind.startswith("e"):
+            thinking += visible + [text[pos:m.start()]]
+            visible, pos = [], m.end()
+        else:
+            visible.append(text[pos:m.start()])
+            close = _THINK_CLOSE[int(kind[1:])].search(text, m.end())
+            if close is None:
+                thinking.append(text[m.end():])
+                pos = len(text)
+                break
+            thinking.append(text[m.end():close.start()])
+            pos = close.end()
+        m = _thinking_marker(text, pos)
+    visible.append(text[pos:])
+    return "".join(visible).strip(), "\n".join(t.strip() for t in thinking if t.strip())
+
+
+# ----------------------------------------------------------------------------- scanning, findings, budgets
+
+class _LineRegex:
+    """A pattern matched only at line starts. `(?m)^…` makes the regex engine try every position (8x
+    slower on 16 KB than a literal first character), so this searches for "\n" + pattern and matches the
+    pattern itself at the start of the text."""
+
+    def __init__(self, pattern: str):
+        self.first = re.compile(pattern)
+        self.rest = re.compile("\n" + pattern)
+
+    def finditer(self, text: str) -> Iterator[tuple[int, re.Match]]:
+        """(start of the line, match) for every match, in text order."""
+        m = self.first.match(text)
         if m is not None:
-            thinking.append(text[:m.start()])
-            text = text[m.end():]
-    return text.strip(), "\n".join(t.strip() for t in thinking if t.strip())
+            yield 0, m
+        for m in self.rest.finditer(text):
+            yield m.start() + 1, m
 
 
-# ----------------------------------------------------------------------------- xml
+@dataclass(slots=True)
+class _Finding:
+    """A span of the text an extractor read: its calls, or the problem of a call attempt that does not
+    parse, or neither (data or a tool description: text that still claims its span)."""
 
-_XML_FUNC = re.compile(r"<function=\s*([^>\s]+?)\s*>(.*?)</function>", re.S)
-_XML_PARAM = re.compile(r"<parameter=\s*([^>\s]+?)\s*>(.*?)</parameter>", re.S)
-_XML_MARKERS = re.compile(r"<tool_call>|</tool_call>|<function=|<parameter=")
+    start: int
+    end: int
+    form: str
+    calls: list[Call]
+    problem: str | None = None
 
 
-def _strip_one_newline(value: str) -> str:
+def _found(start: int, end: int, form: str, got: Call | str | None) -> _Finding:
+    """The finding of one call, of the call attempt whose problem `got` is, or (None) of a call template:
+    text that claims its span."""
+    if isinstance(got, Call):
+        return _Finding(start=start, end=end, form=form, calls=[got])
+    return _Finding(start=start, end=end, form=form, calls=[], problem=got)
+
+
+_JSON = json.JSONDecoder()
+_WINDOW = 256                  # first decode window; grows 4x while the value runs past it
+_MAX_INT_BITS = (sys.get_int_max_str_digits() or 10 ** 9) * 3.32   # json.dumps can still print it
+_MAX_ARG_DEPTH = 16            # nesting inside arguments (no tool has nested parameters)
+_MAX_WRAP_DEPTH = 6            # wrappers around a call object ({"candidates": [{"content": {"parts": ...
+_MAX_LIST = 256                # a longer list is data, not calls
+_MAX_NAME = 100
+_MAX_CALL_CHARS = 16_384       # a pythonic call's text
+_MAX_LITERAL = 65_536          # a Python-literal call object (or a broken one's bracket scan)
+_MAX_CALL_LINES = 64
+_NAME = r"[A-Za-z_][\w.\-]{0,%d}" % _MAX_NAME
+# A value literal the scanners skip: strings do not span lines (JSON and Python both), so an apostrophe
+# in prose costs at most its line.
+_BRACKET_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*+"|\'(?:[^\'\\\n]|\\.)*+\'|[(\[{]|[)\]}]')
+
+
+class _Scan:
+    """The text under extraction and the work budgets every extractor draws on.
+
+    Budgets are proportional to len(text), so extraction is linear: `chars` bounds the characters that
+    failed decodes and bracket scans may cover (a failed decode at every opener of `[[[[…` would be
+    quadratic); `decodes` bounds decode attempts; `steps` bounds the Python-level visits of anchors that
+    may find nothing (lines read for pythonic calls, [ARGS] / [TOOL_CALLS] anchors, call markup left
+    over), `findings` the findings of all extractors. Real outputs use a small fraction of each.
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self.n = n = len(text)
+        self.chars = 4 * n + 8192
+        self.decodes = n // 256 + 64
+        self.steps = n // 64 + 256
+        self.findings = n // 256 + 64
+
+    def decode_json(self, i: int) -> tuple[Any, int] | None:
+        """The JSON value at text[i] as (value, end), or None. Decodes a window that grows 4x while the
+        value runs past it: the decoder's error costs O(error position) (it counts lines from the start
+        of its input), so decoding the whole text at every opener would be quadratic."""
+        if self.decodes <= 0 or self.chars <= 0:
+            return None
+        self.decodes -= 1
+        text, n, size = self.text, self.n, _WINDOW
+        while True:
+            stop = min(n, i + size)
+            try:
+                value, end = _JSON.raw_decode(text[i:stop])
+                return value, i + end
+            except json.JSONDecodeError as e:
+                cut = stop < n and (e.pos >= stop - i - 8 or e.msg.startswith("Unterminated string"))
+                if cut and self.chars > 0:
+                    self.chars -= stop - i
+                    size *= 4
+                    continue
+                self.chars -= e.pos + 1
+                return None
+            except (ValueError, RecursionError, MemoryError):
+                # ValueError: an integer over Python's digit limit; RecursionError: nesting ~1000 deep.
+                self.chars -= stop - i
+                return None
+
+    def balanced_end(self, i: int) -> int | None:
+        """The end of the bracket-balanced span opening at text[i] (quotes respected), or None when it
+        does not close within the budget."""
+        depth = 0
+        limit = i + min(max(self.chars, 0), _MAX_LITERAL)
+        for m in _BRACKET_TOKEN.finditer(self.text, i, min(self.n, limit)):
+            c = self.text[m.start()]
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+                if depth == 0:
+                    self.chars -= m.end() - i
+                    return m.end()
+        self.chars -= min(self.n, limit) - i
+        return None
+
+    def value_at(self, i: int, attempt: bool) -> tuple[Any, int] | int:
+        """The JSON value at text[i] as (value, end). When none decodes: i + 1, or, when `attempt` (the
+        text there is a call attempt), the Python literal of its bracket-balanced span (single quotes,
+        True/None, trailing commas), else the end of the region the attempt covers (that span, or the
+        rest of the text when it never closes)."""
+        got = self.decode_json(i)
+        if got is not None or not attempt:
+            return got if got is not None else i + 1
+        end = self.balanced_end(i)
+        if end is None:
+            return self.n
+        try:
+            return ast.literal_eval(self.text[i:end]), end
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, OverflowError):
+            return end
+
+    def whole_reply(self, start: int, end: int) -> bool:
+        """Whether text[start:end] is all of the text but whitespace, fences and call wrappers."""
+        return (_ONLY_WRAPPERS.fullmatch(self.text, 0, start) is not None
+                and _ONLY_WRAPPERS.fullmatch(self.text, end, self.n) is not None)
+
+
+_ONLY_WRAPPERS = re.compile(r"(?:\s|```[\w+\-]*|~~~[\w+\-]*|</?tool_call>|<\|tool_call\|>|<\|python_tag\|>)*")
+
+
+# ----------------------------------------------------------------------------- reading call objects
+
+_NAME_KEYS = ("name", "tool_name", "tool", "function", "function_name", "action")
+_ARGS_KEYS = ("arguments", "parameters", "args", "input", "action_input", "tool_input", "kwargs", "params")
+_STRING_INPUT_KEYS = frozenset({"input", "action_input", "tool_input"})   # LangChain allows a bare string
+_WRAPPER_KEYS = ("tool_calls", "toolCalls", "tool_call", "toolCall", "function_call", "functionCall",
+                 "function", "tool_use", "calls", "parts", "content", "candidates", "message", "choices",
+                 "delta")
+_LISTING_KEYS = ("tools", "functions", "available_tools", "tool_definitions")
+_CALL_KEYS = frozenset(_NAME_KEYS + _ARGS_KEYS + ("id", "type", "call_id", "tool_call_id", "index"))
+_DESCRIPTION_KEYS = frozenset({"description", "type", "id", "title", "summary", "required", "returns",
+                               "example", "examples", "usage", "enum"})
+# Pseudo-tools that mean "no tool": LangChain's final answer, Cohere's directly_answer.
+_NOT_CALLS = frozenset({"final answer", "final_answer", "finalanswer", "directly_answer", "directly answer",
+                        "answer", "none", "respond", "reply"})
+_FUNCTION_LIKE = re.compile(r"[a-z][a-z0-9]*(?:[_.\-][a-z0-9]+)+")   # book_flight, functions.x
+
+
+class _Reading:
+    """Calls and problems found in a decoded value."""
+
+    __slots__ = ("calls", "problems")
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.problems: list[str] = []
+
+    def add(self, got: Call | str | None) -> None:
+        if isinstance(got, Call):
+            self.calls.append(got)
+        elif got:
+            self.problems.append(got)
+
+
+def _is_schema(value: Any) -> bool:
+    """A JSON schema (or a bare properties map) where arguments should be: a tool description."""
+    if not isinstance(value, dict) or not value:
+        return False
+    if isinstance(value.get("properties"), dict) or value.get("type") == "object":
+        return True
+    return all(isinstance(v, dict) and ("type" in v or "description" in v) for v in value.values())
+
+
+def _call_name(obj: dict) -> str | None:
+    """The tool name a call object gives (LangChain's "action" only beside "action_input")."""
+    for k in _NAME_KEYS:
+        v = obj.get(k)
+        if isinstance(v, str) and v.strip() and (k != "action" or "action_input" in obj):
+            return v.strip()
+    return None
+
+
+def _args_key(obj: dict) -> str | None:
+    return next((k for k in _ARGS_KEYS if k in obj), None)
+
+
+def _names_a_tool(value: Any) -> bool:
+    """A dict that names a tool without giving arguments: {"name": …} alone or with a description or
+    schema; also inside OpenAI's {"type": "function", "function": {…}}."""
+    if not isinstance(value, dict):
+        return False
+    if _call_name(value) is None:
+        return _names_a_tool(value.get("function"))
+    key = _args_key(value)
+    return ((key is None or _is_schema(value[key]))
+            and all(k in _CALL_KEYS or k in _DESCRIPTION_KEYS for k in value))
+
+
+def _json_safe(value: Any, depth: int = 0) -> bool:
+    """Only what a results file can hold: str keys; str/int/float/bool/None/list/dict values; ints that
+    print within Python's digit limit; bounded nesting. (A Python literal may hold sets, bytes, tuples or
+    a 4,000-digit hex number, which json.dumps or str() would raise on later.)"""
+    if value is None or isinstance(value, (str, bool, float)):
+        return True
+    if isinstance(value, int):
+        return value.bit_length() <= _MAX_INT_BITS
+    if depth >= _MAX_ARG_DEPTH:
+        return False
+    if isinstance(value, list):
+        return all(_json_safe(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_safe(v, depth + 1) for k, v in value.items())
+    return False
+
+
+# Values that stand for an argument instead of being one: <city>, {city}, [city], ..., a JSON-schema type.
+_PLACEHOLDER = re.compile(r"<[^<>]{1,60}>|\{\{?[^{}]{1,60}\}?\}|\[[^\[\]]{1,60}\]|\.\.\.|…"
+                          r"|(?i:string|str|number|integer|int|float|boolean|bool|array|object)")
+
+
+def _is_template(args: dict) -> bool:
+    """Arguments that are all placeholders: a call described (`{"city": "<city>"}`), not made."""
+    return bool(args) and all(isinstance(v, str) and _PLACEHOLDER.fullmatch(v.strip()) for v in args.values())
+
+
+def _single_required(tool: str) -> str | None:
+    t = TOOLS.get(tool)
+    return t.required[0] if t is not None and len(t.required) == 1 else None
+
+
+def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | None:
+    """A Call of `name` with `args` (an object, a JSON string of one, None or ""), the problem, or None
+    when the arguments are placeholders (a template). With `string_ok`, a plain string is the value of
+    the tool's only required parameter. Every format builds its calls here."""
+    tool = canonical_tool_name(name)
+    if isinstance(args, str):
+        s = args.strip()
+        if not s:
+            args = {}
+        elif s[0] in "{[":
+            try:
+                args = json.loads(s)
+            except (ValueError, RecursionError) as e:   # ValueError: also a number over the digit limit
+                why = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
+                return f"arguments of {name!r} are a string that is not JSON ({why})"
+        elif string_ok and _single_required(tool):
+            args = {_single_required(tool): s}
+        else:
+            return f"arguments of {name!r} are a string that is not JSON"
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        return f"arguments of {name!r} are not an object"
+    if not _json_safe(args):
+        return f"arguments of {name!r} hold values JSON cannot (sets, bytes, huge numbers or deep nesting)"
+    if _is_template(args):
+        return None
+    return Call(name=name, arguments=type_arguments(tool, args))
+
+
+def _call_object(name: str, obj: dict) -> Call | str | None:
+    """Read a dict that names a tool: a Call, the problem of a broken call, or None (data or a
+    description of the tool)."""
+    if name.casefold() in _NOT_CALLS:
+        return None
+    key = _args_key(obj)
+    args = obj.get(key) if key else None
+    # A description: a schema where the arguments go, parameter names listed, or a "description" and no
+    # argument object.
+    if (_is_schema(args) or (isinstance(args, list) and all(isinstance(a, str) for a in args))
+            or ("description" in obj and not (isinstance(args, dict) and args))):
+        return None
+    tool = canonical_tool_name(name)
+    known = tool in TOOLS
+    if key is None:
+        # Arguments written flat beside the name: {"name": "get_weather", "city": "Paris"}.
+        args = {k: v for k, v in obj.items() if k not in _CALL_KEYS}
+        if not (known or _FUNCTION_LIKE.fullmatch(name)):
+            return None                  # {"name": "Alice", "age": 30}: data
+        if known and not all(k in TOOLS[tool].param_index for k in args):
+            return None                  # {"tool": "calculator", "purpose": "maths"}: a listing entry
+        if args and not known:
+            return f"{name!r} is called with its arguments written beside the name"
+    elif not known and not all(k in _CALL_KEYS for k in obj):
+        return None                      # an object that has a name and, say, "input" among other data
+    return _make_call(name, args, string_ok=key in _STRING_INPUT_KEYS)
+
+
+def _read(value: Any, out: _Reading, depth: int = 0) -> None:
+    """Collect the calls and broken calls in a decoded JSON value: a call object, a list of them, or
+    wrappers around them (tool_calls, function_call, functionCall, parts, candidates, ...)."""
+    if depth > _MAX_WRAP_DEPTH:
+        return
+    if isinstance(value, list):
+        # A list of tools named without arguments is a listing ("which tools do you have?").
+        if len(value) > _MAX_LIST or (len(value) > 1 and all(_names_a_tool(v) for v in value)):
+            return
+        for v in value:
+            _read(v, out, depth + 1)
+        return
+    if not isinstance(value, dict) or any(isinstance(value.get(k), (list, dict)) for k in _LISTING_KEYS):
+        return
+    name = _call_name(value)
+    if name is not None:
+        out.add(_call_object(name, value))
+        return
+    for k in _WRAPPER_KEYS:
+        v = value.get(k)
+        if isinstance(v, (dict, list)):
+            _read(v, out, depth + 1)
+
+
+def _bare_args_call(value: Any) -> Call | None:
+    """An argument object whose keys fit exactly one tool's schema (all its required parameters, no
+    unknown key)."""
+    if not isinstance(value, dict) or not value or not _json_safe(value):
+        return None
+    keys = set(value)
+    fits = [t for t in TOOLS.values() if keys <= set(t.param_index) and set(t.required) <= keys]
+    return Call(name=fits[0].name, arguments=type_arguments(fits[0].name, value)) if len(fits) == 1 else None
+
+
+# ----------------------------------------------------------------------------- json
+
+# Where a decode is tried: an object that starts like one (a quoted key, or empty); a "[" right before it
+# (whitespace between) is tried first, as a list of objects. Only "{" is searched for: a pattern that also
+# starts at "[" loses the regex engine's literal scan and costs 8x more.
+_JSON_START = re.compile(r"\{(?=\s*[\"'}])")
+# An opener that starts a call object (first key a call key): when it does not decode, it is a broken
+# call attempt.
+_CALL_OBJECT_OPENER = (r"\{\s*[\"'](?:name|function|function_call|functionCall|tool_calls|tool_call|tool_name|"
+                       r"tool|action|arguments)[\"']\s*:")
+_CALLISH = re.compile(r"[\[\s]*" + _CALL_OBJECT_OPENER)
+# Keys that only tool descriptions and listings have (see _is_schema / _LISTING_KEYS).
+_DESCRIBES = re.compile(r"[\"'](?:description|properties|tools|functions|available_tools)[\"']\s*:"
+                        r"|[\"']type[\"']\s*:\s*[\"']object[\"']")
+
+
+def _list_opener(text: str, i: int, floor: int) -> int | None:
+    """The "[" that opens a list whose first element is the object at text[i], if any (not before floor)."""
+    k = i
+    while k > floor and i - k < 64 and text[k - 1] in " \t\r\n":
+        k -= 1
+    return k - 1 if k > floor and text[k - 1] == "[" else None
+
+
+def _extract_json(scan: _Scan) -> Iterator[_Finding]:
+    text = scan.text
+    i = 0
+    while scan.decodes > 0 and scan.chars > 0:
+        m = _JSON_START.search(text, i)
+        if m is None:
+            return
+        opener = _list_opener(text, m.start(), i)
+        got: tuple[Any, int] | int = m.start() + 1
+        for start in ((opener, m.start()) if opener is not None else (m.start(),)):
+            attempt = _CALLISH.match(text, start) is not None
+            got = scan.value_at(start, attempt)
+            if not isinstance(got, int):
+                break
+            if attempt:
+                # A listing cut off (max tokens) already shows what it is: text, not a call attempt.
+                listing = _DESCRIBES.search(text, start, got) is not None
+                yield _found(start, got, "json", None if listing else "a JSON call object that does not parse")
+                break
+        if isinstance(got, int):
+            i = got
+            continue
+        value, end = got
+        reading = _Reading()
+        _read(value, reading)
+        if reading.calls or reading.problems:
+            yield _Finding(start=start, end=end, form="json", calls=reading.calls,
+                           problem="; ".join(reading.problems) or None)
+        else:
+            bare = _bare_args_call(value) if scan.whole_reply(start, end) else None
+            yield _found(start, end, "bare_args", bare) if bare else _found(start, end, "json", None)
+        i = end
+
+
+# ----------------------------------------------------------------------------- tag formats
+
+@dataclass(frozen=True)
+class _TagForm:
+    """A call written as an opening tag naming the tool, argument pairs, and a closing tag."""
+
+    form: str
+    opener: re.Pattern      # group "name"
+    closer: re.Pattern
+    pair: re.Pattern        # groups "key", "value"
+    pair_open: str          # literal that opens a pair (counted against the pairs parsed)
+    pair_close: str         # literal that closes a pair (bounds the lazy pair search)
+    hint: str               # a literal every such call contains
+
+
+_TAG_FORMS = (
+    _TagForm("xml", re.compile(r"<function=\s{0,20}(?P<name>[^<>\s]{1,%d})\s{0,20}>" % _MAX_NAME),
+             re.compile(r"</function>"),
+             re.compile(r"<parameter=\s{0,20}(?P<key>[^<>\s]{1,%d})\s{0,20}>(?P<value>.*?)</parameter>" % _MAX_NAME,
+                        re.S),
+             "<parameter=", "</parameter>", "<function="),
+    _TagForm("invoke", re.compile(r"<(?:[\w\-]{1,30}:)?invoke\s+name\s*=\s*[\"'](?P<name>[^\"'<>]{1,%d})[\"']\s*>"
+                                  % _MAX_NAME),
+             re.compile(r"</(?:[\w\-]{1,30}:)?invoke>"),
+             re.compile(r"<(?:[\w\-]{1,30}:)?parameter\s+name\s*=\s*[\"'](?P<key>[^\"'<>]{1,%d})[\"']\s*>"
+                        r"(?P<value>.*?)</(?:[\w\-]{1,30}:)?parameter>" % _MAX_NAME, re.S),
+             "parameter name", "parameter>", "invoke"),
+    _TagForm("glm", re.compile(r"<tool_call>[ \t]*(?P<name>%s)[ \t]*(?=\s*(?:<arg_key>|</tool_call>|\{))" % _NAME),
+             re.compile(r"</tool_call>"),
+             re.compile(r"<arg_key>\s*(?P<key>[^<>]{1,%d}?)\s*</arg_key>\s*<arg_value>(?P<value>.*?)</arg_value>"
+                        % _MAX_NAME, re.S),
+             "<arg_key>", "</arg_value>", "<tool_call>"),
+)
+
+
+def _clean_value(value: str) -> str:
+    """A tag value without the newline the formats put after the opening and before the closing tag."""
     if value.startswith("\n"):
         value = value[1:]
     if value.endswith("\n"):
@@ -95,310 +639,538 @@ def _strip_one_newline(value: str) -> str:
     return value.strip()
 
 
-def _after_last(text: str, closing: str) -> int:
-    """The end of the last `closing` in text, or 0 when there is none."""
-    k = text.rfind(closing)
-    return k + len(closing) if k >= 0 else 0
+def _tag_call(scan: _Scan, spec: _TagForm, m: re.Match, close: re.Match) -> _Finding:
+    text, name = scan.text, m.group("name").strip()
+    start, end = m.start(), close.end()
+    bs, be = m.end(), close.start()
+    n_pairs = text.count(spec.pair_open, bs, be)
+    args: Any = {}
+    if n_pairs:
+        bound = text.rfind(spec.pair_close, bs, be)
+        pairs = list(spec.pair.finditer(text, bs, bound + len(spec.pair_close))) if bound >= 0 else []
+        if len(pairs) != n_pairs or text.count(spec.pair_close, bs, be) != n_pairs:
+            return _found(start, end, spec.form, f"unbalanced argument tags in the call of {name!r}")
+        args = {p.group("key").strip(): _clean_value(p.group("value")) for p in pairs}
+    else:
+        body = text[bs:be]
+        j = bs + len(body) - len(body.lstrip())
+        if j < be and text[j] == "{":        # Llama 3.1 <function=NAME>{json}</function>
+            got = scan.value_at(j, True)
+            if isinstance(got, int) or got[1] > be:
+                return _found(start, end, spec.form, f"the JSON arguments of {name!r} do not parse")
+            args = got[0]
+    return _found(start, end, spec.form, _make_call(name, args))
 
 
-def _cut(text: str, spans: list[tuple[int, int]]) -> str:
-    """text without the given (sorted, disjoint) spans."""
-    out, last = [], 0
-    for start, end in spans:
-        out.append(text[last:start])
-        last = end
-    out.append(text[last:])
-    return "".join(out)
+def _extract_tags(scan: _Scan, spec: _TagForm) -> Iterator[_Finding]:
+    """Each opener with the first closer after it. An opener whose closer comes only after the next
+    opener (or never) is not closed: a broken attempt up to that next opener. Linear: one pass over the
+    openers and one over the closers."""
+    openers = list(spec.opener.finditer(scan.text))
+    if not openers:
+        return
+    closers = list(spec.closer.finditer(scan.text))
+    ci = 0
+    for k, m in enumerate(openers):
+        nxt = openers[k + 1].start() if k + 1 < len(openers) else scan.n
+        while ci < len(closers) and closers[ci].start() < m.end():
+            ci += 1
+        if ci == len(closers):
+            # No closer left: this and every later opener are unclosed; one attempt to the end (one
+            # finding per opener made `<function=x>` * 100,000 slow).
+            yield _found(m.start(), scan.n, spec.form, f"the call of {m.group('name')!r} is not closed")
+            return
+        if closers[ci].start() >= nxt:
+            yield _found(m.start(), nxt, spec.form, f"the call of {m.group('name')!r} is not closed")
+        else:
+            yield _tag_call(scan, spec, m, closers[ci])
 
 
-def _extract_xml(text: str) -> tuple[list[Call], list[tuple[int, int]], str | None]:
-    if "<function=" not in text:
-        return [], [], None
-    calls: list[Call] = []
-    spans: list[tuple[int, int]] = []
-    # Matching stops at the last closing tag: an opener after it can never match, and trying each one
-    # against the rest of the text made many unclosed openers quadratic (same for <parameter= below).
-    for m in _XML_FUNC.finditer(text, 0, _after_last(text, "</function>")):
-        name = canonical_tool_name(m.group(1))
-        body = m.group(2)
-        args: dict[str, Any] = {}
-        param_spans = []
-        for p in _XML_PARAM.finditer(body, 0, _after_last(body, "</parameter>")):
-            args[p.group(1)] = _strip_one_newline(p.group(2))
-            param_spans.append(p.span())
-        leftover = _cut(body, param_spans)
-        if "<parameter=" in leftover or "</parameter>" in leftover:
-            return [], [], f"unbalanced <parameter> in <function={m.group(1)}>"
-        calls.append(Call(m.group(1).strip(), type_arguments(name, args)))
-        spans.append(m.span())
-    if calls:
-        # A second <function= opened but never closed means the output was cut or broken.
-        rest = _cut(text, spans)
-        if "<function=" in rest:
-            return [], [], "a <function=...> block is not closed"
-    return calls, spans, None
+# ----------------------------------------------------------------------------- header + JSON formats
+
+# gpt-oss: the recipient "to=functions.NAME", found by its literal; the header before it (read backwards
+# within 64 characters) and the channel/constrain/message tokens after it belong to the call.
+# "to=" alone also occurs in prose and URLs (?lang=en&to=de): a call needs the functions. namespace, or a
+# harmony token or JSON arguments right after the name (the lookahead keeps plain "to=" out of Python).
+_HARMONY = re.compile(r"to=(?=functions\.|[\w.\-]{1,201}\s*(?:<\||json|\{))(?P<ns>functions\.)?"
+                      r"(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[A-Za-z_][\w\-]{0,%d})?)"
+                      r"(?:\s*(?:<\|channel\|>\s*commentary|<\|constrain\|>\s*json|json|<\|message\|>))*\s*"
+                      % (_MAX_NAME, _MAX_NAME))
+_HARMONY_HEAD = re.compile(r"(?:<\|start\|>\s*)?(?:assistant\s*)?(?:<\|channel\|>\s*)?(?:commentary\s*)?\Z")
+_KIMI = re.compile(r"<\|tool_call_begin\|>\s*(?:functions\.)?(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[\w\-]{1,%d})?)"
+                   r"(?::\d{1,6})?\s*<\|tool_call_argument_begin\|>\s*" % (_MAX_NAME, _MAX_NAME))
+_DS_SEP = r"<[|｜]tool[▁_ ]sep[|｜]>"
+_DEEPSEEK = re.compile(r"<[|｜]tool[▁_ ]call[▁_ ]begin[|｜]>\s*(?:function\s*%s\s*(?P<name>%s)|(?P<name2>%s)\s*%s)"
+                       r"\s*(?:```(?:json)?\s*)?" % (_DS_SEP, _NAME, _NAME, _DS_SEP))
+_MISTRAL = re.compile(r"\[TOOL_CALLS\]\s*(?:(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[\w\-]{1,%d})?)\s*"
+                      r"(?:\[CALL_ID\]\s*[\w\-]{1,64}\s*)?(?:\[ARGS\]\s*)?)?" % (_MAX_NAME, _MAX_NAME))
+# `NAME[ARGS]` without [TOOL_CALLS] is matched backwards from [ARGS] on the reversed text (a forward
+# search would try every word start with a 100-character name pattern).
+_MISTRAL_BACK = re.compile(r"\s*(?:[\w\-]{1,64}\s*\]DI_LLAC\[\s*)?(?P<eman>[\w.\-]{1,%d})" % (_MAX_NAME + 1))
+_ARGS_TOKEN = re.compile(r"\[ARGS\]\s*")
+_REACT = _LineRegex(r"[ \t]*Action[ \t]*:[ \t]*`?(?P<name>[^`\n]{1,%d}?)`?[ \t]*\r?\n[ \t]*Action[ \t]*Input[ \t]*:"
+                    r"[ \t]*" % _MAX_NAME)
 
 
-# ----------------------------------------------------------------------------- json
-
-_JSON_DECODER = json.JSONDecoder()
-_OPENER = re.compile(r"[{\[]")
-_CALL_KEYS = ("name", "function", "tool_calls", "tool", "tool_name")
-_JSONISH_CALL = re.compile(r"\{\s*[\"'](name|function|tool_calls|tool_name|tool|arguments)[\"']\s*:")
-
-
-# Characters the Python-literal fallback may scan per text, all starts together. Each failed start can
-# scan to the end of the text, so without a budget `{'a':` * 20000 took minutes (quadratic); real
-# outputs never come near it.
-_LITERAL_SCAN_BUDGET = 200_000
-# Failed decode attempts per text before the scan gives up. A failed json attempt costs O(length of text)
-# (the decoder's error position and recursion), so `[` * 100000 took 30 s; real outputs have a few dozen
-# braces. What the scan has found by then still counts; a `{"name": ...` after it makes the output malformed.
-_MAX_FAILED_DECODES = 500
-
-
-def _json_compatible(value: Any) -> bool:
-    """Only what JSON can hold (str keys; str/int/float/bool/None/list/dict values): a Python literal
-    with sets, bytes, complex or tuple keys is not a call and would break the results file."""
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _json_compatible(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_json_compatible(v) for v in value)
-    return value is None or isinstance(value, (str, int, float, bool))
+def _header_call(scan: _Scan, start: int, name: str, pos: int, form: str,
+                 string_ok: bool = False) -> _Finding:
+    """The call whose header (naming the tool) spans text[start:pos] and whose arguments follow: a JSON
+    object, or with `string_ok` the rest of the line as the value of the tool's only required parameter.
+    Without either, the header is a broken call attempt."""
+    text = scan.text
+    if pos < scan.n and text[pos] == "{":
+        got = scan.value_at(pos, True)
+        if isinstance(got, int):
+            return _found(start, got, form, f"the JSON arguments of {name!r} do not parse")
+        return _found(start, got[1], form, _make_call(name, got[0]))
+    if string_ok:
+        end = text.find("\n", pos)
+        end = scan.n if end < 0 else end
+        return _found(start, end, form, _make_call(name, text[pos:end].strip().strip("\"'`"), string_ok=True))
+    return _found(start, max(pos, start + 1), form, f"no JSON arguments after the call of {name!r}")
 
 
-def _decode_at(text: str, i: int, budget: list[int] | None = None) -> tuple[Any, int] | None:
-    try:
-        return _JSON_DECODER.raw_decode(text, i)
-    except (ValueError, RecursionError):
-        # ValueError covers JSONDecodeError and also an integer literal over Python's 4300-digit limit,
-        # which raw_decode raises as a plain ValueError (it used to escape extract()).
-        pass
-    if text[i] != "{":
-        return None
-    if budget is not None and budget[0] <= 0:
-        return None
-    span = _balanced_span(text, i)
-    if budget is not None:
-        budget[0] -= (span or len(text)) - i
-    if span is None:
-        return None
-    try:
-        value = ast.literal_eval(text[i:span])
-    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
-        return None
-    return (value, span) if isinstance(value, dict) and _json_compatible(value) else None
+def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
+    text = scan.text
+    if "to=" in text:
+        for m in _HARMONY.finditer(text):
+            if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+                continue                 # redirect_to=…: not the recipient
+            lo, head = max(0, m.start() - 64), m.start()
+            if any(h in text[lo:head] for h in ("<|", "assistant", "commentary")):
+                head = _HARMONY_HEAD.search(text, lo, head).start()
+            yield _header_call(scan, head, m.group("name"), m.end(), "harmony")
+    if "tool_call_begin" in text or "tool▁call▁begin" in text:
+        for m in _KIMI.finditer(text):
+            yield _header_call(scan, m.start(), m.group("name"), m.end(), "kimi")
+        for m in _DEEPSEEK.finditer(text):
+            yield _header_call(scan, m.start(), m.group("name") or m.group("name2"), m.end(), "deepseek")
+    if "[TOOL_CALLS]" in text:
+        for m in _MISTRAL.finditer(text):
+            scan.steps -= 1
+            if scan.steps < 0:
+                break
+            if m.group("name"):
+                yield _header_call(scan, m.start(), m.group("name"), m.end(), "mistral")
+    if "[ARGS]" in text:
+        for a in _ARGS_TOKEN.finditer(text):
+            q = a.start()
+            scan.steps -= 1
+            if scan.steps < 0:
+                break
+            if not q or not (text[q - 1].isalnum() or text[q - 1] in "_-. \t\n"):
+                continue                 # [ARGS][ARGS]…: no name before it
+            back = _MISTRAL_BACK.match(text[max(0, q - 2 * _MAX_NAME - 80):q][::-1])
+            if back is None:
+                continue
+            name_end = q - back.start("eman")
+            name = text[q - back.end("eman"):name_end].lstrip("0123456789.-")
+            if name:
+                yield _header_call(scan, name_end - len(name), name, a.end(), "mistral")
+    if "Action" in text:
+        for start, m in _REACT.finditer(text):
+            if m.group("name").casefold() in _NOT_CALLS:     # "Action: Final Answer": the answer, text
+                end = text.find("\n", m.end())
+                yield _found(start, scan.n if end < 0 else end, "react", None)
+            else:
+                yield _header_call(scan, start, m.group("name"), m.end(), "react", string_ok=True)
 
 
-def _balanced_span(text: str, i: int) -> int | None:
-    """The end of the brace-balanced span that starts at text[i] == "{" (quotes respected), or None."""
-    # Python-literal dicts ({'name': 'calc', ...}) are a common near-JSON; find the balanced span.
-    depth, j, quote = 0, i, None
-    while j < len(text):
-        ch = text[j]
-        if quote:
-            if ch == "\\":
-                j += 1
-            elif ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        j += 1
+# ----------------------------------------------------------------------------- pythonic
+
+# A line that starts a call (or a list of calls): optional indentation and Llama's <|python_tag|> /
+# <|python_start|>, then NAME( or [NAME(. The match ends where the expression starts.
+_PY_START = _LineRegex(r"[ \t]*(?:<\|python_tag\|>|<\|python_start\|>|<tool_call>|```[\w\-]*)?[ \t]*"
+                       r"(?=\[?\s{0,40}[A-Za-z_][\w.]{0,%d}[ \t]*\()" % _MAX_NAME)
+_PY_TAILS = ("<|python_end|>", "<|eom_id|>", "<|eot_id|>", "</tool_call>", ";", "```")
+
+
+def _call_span_end(scan: _Scan, start: int) -> int | None:
+    """Where the call expression starting at text[start] ends: the end of the first line (of at most
+    _MAX_CALL_LINES) where its brackets balance. Counting is per appended line, so the cost is linear in
+    the expression's length."""
+    text, n = scan.text, scan.n
+    end, depth = start, 0
+    for _ in range(_MAX_CALL_LINES):
+        if scan.steps <= 0:
+            return None
+        scan.steps -= 1
+        nl = text.find("\n", end + 1 if end > start else end)
+        nl = n if nl < 0 else nl
+        line = text[end:nl]
+        depth += sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
+        end = nl
+        if depth <= 0:
+            return end
+        if end >= n or end - start > _MAX_CALL_CHARS:
+            return None
     return None
 
 
-def _json_values(text: str) -> list[tuple[Any, int, int]]:
-    """Every top-level JSON (or Python-literal) object/array in text, with its span."""
-    out: list[tuple[Any, int, int]] = []
-    budget = [_LITERAL_SCAN_BUDGET]
-    failures = 0
-    i = 0
-    while True:
-        m = _OPENER.search(text, i)   # jump to the next "{" or "[" (same scan as char by char, faster)
-        if m is None or failures >= _MAX_FAILED_DECODES:
-            return out
-        i = m.start()
-        found = _decode_at(text, i, budget)
-        if found is not None and isinstance(found[0], (dict, list)):
-            out.append((found[0], i, found[1]))
-            i = found[1]
-            continue
-        failures += 1
-        i += 1
+def _literal(node: ast.AST) -> tuple[bool, Any]:
+    try:
+        return True, ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, OverflowError):
+        return False, None
 
 
-_CALL_OBJECT_KEYS = frozenset({"name", "tool", "tool_name", "function", "arguments", "parameters", "args",
-                               "input", "id", "type", "call_id"})
-
-
-class _BadCall(Exception):
-    pass
-
-
-def _call_from_obj(obj: Any) -> list[Call] | None:
-    """Interpret a JSON value as call(s); None if it is not call-shaped; _BadCall if call-shaped but broken."""
-    if isinstance(obj, list):
-        if not obj:
-            return None
-        parts = [_call_from_obj(x) for x in obj]
-        if any(p is None for p in parts):
-            return None
-        return [c for p in parts for c in p]  # type: ignore[union-attr]
-    if not isinstance(obj, dict):
+def _python_call(node: ast.AST) -> Call | str | None:
+    """A Call from an ast.Call whose callee is a (dotted) name and whose arguments are literals; None
+    otherwise (or a template), a problem string when the arguments cannot be held."""
+    if not isinstance(node, ast.Call):
         return None
-    if isinstance(obj.get("tool_calls"), list):
-        return _call_from_obj(obj["tool_calls"]) or None
-    if isinstance(obj.get("function"), dict):
-        return _call_from_obj(obj["function"])
-    name = next((obj[k] for k in ("name", "tool", "tool_name", "function") if isinstance(obj.get(k), str)), None)
-    if name is None:
+    if (isinstance(node.func, ast.Name) and node.func.id == "print" and len(node.args) == 1
+            and not node.keywords and isinstance(node.args[0], ast.Call)):
+        node = node.args[0]              # Gemma's ```tool_code print(get_weather(city="Paris"))
+    parts = []
+    func = node.func
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name):
         return None
-    args: Any = next((obj[k] for k in ("arguments", "parameters", "args", "input") if k in obj), {})
-    if isinstance(args, str):
-        try:
-            args = json.loads(args) if args.strip() else {}
-        except (ValueError, RecursionError) as e:
-            # ValueError, not only JSONDecodeError: a 5000-digit number or deep nesting in the string
-            # raised out of extract() before.
-            why = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
-            raise _BadCall(f"arguments of {name!r} are a string that is not JSON ({why})") from None
-    if args is None:
-        args = {}
-    if not isinstance(args, dict):
-        raise _BadCall(f"arguments of {name!r} are not an object")
-    if not _CALL_OBJECT_KEYS.issuperset(obj) and canonical_tool_name(name) not in TOOLS:
-        return None  # e.g. {"name": "Alice", "age": 30}: data, not a call
+    name = ".".join([func.id, *reversed(parts)])
+    name = name[:-5] if name.endswith(".call") else name      # Llama 3.1 built-ins: brave_search.call(...)
     tool = canonical_tool_name(name)
-    return [Call(name, type_arguments(tool, args))]
+    params = [p.name for p in TOOLS[tool].params] if tool in TOOLS else []
+    # An unknown name counts only with keyword arguments: sqrt(144) or print(x) on a line is code.
+    if (not params and (node.args or not node.keywords)) or len(node.args) > len(params):
+        return None
+    args: dict[str, Any] = {}
+    for key, value in [*zip(params, node.args), *((k.arg, k.value) for k in node.keywords)]:
+        ok, args_value = _literal(value)
+        if key is None or not ok:        # **kwargs, or a value that is not a literal
+            return None
+        args[key] = args_value
+    return _make_call(name, args)
 
 
-def _extract_json(text: str) -> tuple[list[Call], list[tuple[int, int]], str | None]:
-    calls: list[Call] = []
-    spans: list[tuple[int, int]] = []
-    for value, start, end in _json_values(text):
-        try:
-            found = _call_from_obj(value)
-        except _BadCall as e:
-            return [], [], str(e)
-        if found:
-            calls += found
-            spans.append((start, end))
-    return calls, spans, None
-
-
-def _extract_bare_args(text: str) -> tuple[list[Call], list[tuple[int, int]]]:
-    for value, start, end in _json_values(text):
-        if not isinstance(value, dict) or not value:
+def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
+    text = scan.text
+    for line_start, m in _PY_START.finditer(text):
+        if scan.steps <= 0:
+            return
+        start = m.end()
+        end = _call_span_end(scan, start)
+        if end is None:
             continue
-        keys = set(value)
-        fits = [t for t in TOOLS.values() if keys <= set(t.param_index) and set(t.required) <= keys]
-        if len(fits) == 1:
-            return [Call(fits[0].name, type_arguments(fits[0].name, value))], [(start, end)]
-    return [], []
+        expr = text[start:end].rstrip()
+        while expr.endswith(_PY_TAILS):
+            expr = expr[:-len(next(t for t in _PY_TAILS if expr.endswith(t)))].rstrip()
+        if not expr.endswith((")", "]")):
+            continue                     # text after the call: a mention inside a sentence
+        try:
+            tree = ast.parse(expr, mode="exec")
+        except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError):
+            continue
+        calls: list[Call] = []
+        for stmt in tree.body:
+            node = stmt.value if isinstance(stmt, ast.Expr) else None
+            items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
+            got = [_python_call(item) for item in items] if items else [None]
+            if not all(isinstance(c, Call) for c in got):
+                break                    # code, a template, or values no results file can hold: not calls
+            calls += got                 # type: ignore[arg-type]
+        else:
+            if calls:
+                yield _Finding(start=line_start, end=end, form="pythonic", calls=calls)
 
 
 # ----------------------------------------------------------------------------- plain
 
 # "TOOL RESULT" lines echo the history's tool results; they are not calls.
-_PLAIN_LINE = re.compile(r"^[ \t]*TOOL:?[ \t]+(?!RESULT\b)(.*)$", re.M)
-_PLAIN_NAME = re.compile(r"^([A-Za-z_][\w.\-]*)\s*(.*)$", re.S)
-_PLAIN_PAIR = re.compile(r"\s*([A-Za-z_]\w*)\s*=\s*(\"(?:[^\"\\]|\\.)*\"|[^|]*?)\s*(?:\||$)")
+_PLAIN_LINE = _LineRegex(r"[ \t]*TOOL:?[ \t]+(?!RESULT\b)([^\n]*)")
+_PLAIN_NAME = re.compile(r"([A-Za-z_][\w.\-]{0,%d})\s*" % _MAX_NAME)
+_PLAIN_KEY = re.compile(r"\s*([A-Za-z_]\w{0,%d})\s*=\s*" % _MAX_NAME)
+_PLAIN_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*+"')
+_PLAIN_SEP = re.compile(r"\s*(?:\||\Z)")
 
 
-def _extract_plain(text: str) -> tuple[list[Call], list[tuple[int, int]], str | None]:
-    if "TOOL" not in text:
-        return [], [], None
-    calls: list[Call] = []
-    spans: list[tuple[int, int]] = []
-    for m in _PLAIN_LINE.finditer(text):
-        head = _PLAIN_NAME.match(m.group(1).strip())
-        if not head:
-            return [], [], f"cannot read a tool name in line {m.group(0).strip()!r}"
-        name, rest = head.group(1), head.group(2).strip()
-        args: dict[str, Any] = {}
-        if rest:
-            if not rest.startswith("|"):
-                return [], [], f"expected '|' after the tool name in {m.group(0).strip()!r}"
-            rest = rest[1:]
-            pos = 0
-            while pos < len(rest):
-                pm = _PLAIN_PAIR.match(rest, pos)
-                if not pm or pm.end() == pos:
-                    return [], [], f"cannot read 'key=value' in {m.group(0).strip()!r}"
-                raw = pm.group(2)
-                if raw.startswith('"'):
-                    if len(raw) < 2 or not raw.endswith('"'):
-                        # An opened quote never closed: the old raw[1:-1] cut the value's last letter
-                        # ('text="unterminated' -> 'unterminate') and called it a call.
-                        return [], [], f"unterminated quoted value in {m.group(0).strip()!r}"
-                    try:
-                        raw = json.loads(raw)
-                    except json.JSONDecodeError:
-                        raw = raw[1:-1]
-                args[pm.group(1)] = raw
-                pos = pm.end()
-        calls.append(Call(name, type_arguments(canonical_tool_name(name), args)))
-        spans.append(m.span())
-    return calls, spans, None
+def _plain_args(rest: str, line: str) -> dict[str, str] | str:
+    """The `k=v | k="v"` pairs after the tool name, or the problem. One left-to-right pass."""
+    args: dict[str, str] = {}
+    pos = 0
+    while pos < len(rest):
+        key = _PLAIN_KEY.match(rest, pos)
+        if key is None:
+            return f"cannot read 'key=value' in {line!r}"
+        pos = key.end()
+        if rest.startswith('"', pos):
+            quoted = _PLAIN_QUOTED.match(rest, pos)
+            if quoted is None:
+                # An opened quote never closed: not a value with its last letter cut off.
+                return f"unterminated quoted value in {line!r}"
+            sep = _PLAIN_SEP.match(rest, quoted.end())
+            if sep is None:
+                return f"text after a quoted value in {line!r}"
+            try:
+                value = json.loads(quoted.group())
+            except ValueError:
+                value = quoted.group()[1:-1]
+            pos = sep.end()
+        else:
+            bar = rest.find("|", pos)
+            bar = len(rest) if bar < 0 else bar
+            value, pos = rest[pos:bar].strip(), bar + 1
+        args[key.group(1)] = value
+    return args
 
 
-# ----------------------------------------------------------------------------- chain
-
-def _remove_spans(text: str, spans: list[tuple[int, int]]) -> str:
-    out, last = [], 0
-    for start, end in sorted(spans):
-        out.append(text[last:start])
-        last = end
-    out.append(text[last:])
-    rest = _WRAPPERS.sub("", "".join(out))
-    return _BLANK_LINES.sub("\n\n", rest).strip()
-
-
-_WRAPPERS = re.compile(r"</?tool_call>|```[a-zA-Z]*")
-_BLANK_LINES = re.compile(r"\n{3,}")
-_TOOL_LINE = re.compile(r"^[ \t]*TOOL\b(?!\s+RESULT\b)", re.M)
+def _plain_call(content: str, line: str) -> Call | str | None:
+    """The call on a `TOOL name | k=v | …` line (content after "TOOL"), the problem, or None (a template)."""
+    head = _PLAIN_NAME.match(content)
+    if head is None:
+        return f"cannot read a tool name in line {line!r}"
+    rest = content[head.end():]
+    if rest and not rest.startswith("|"):
+        return f"expected '|' after the tool name in {line!r}"
+    args = _plain_args(rest[1:], line)
+    return args if isinstance(args, str) else _make_call(head.group(1), args)
 
 
-def _looks_like_call_attempt(text: str) -> str | None:
-    if _XML_MARKERS.search(text):
-        return "call markup (<tool_call>/<function=/<parameter=) that does not parse"
-    if _TOOL_LINE.search(text):
-        return "a TOOL line that does not parse"
-    m = _JSONISH_CALL.search(text)
-    if m:
-        return "a JSON call that does not parse"
+def _extract_plain(scan: _Scan) -> Iterator[_Finding]:
+    if "TOOL" not in scan.text:
+        return
+    for start, m in _PLAIN_LINE.finditer(scan.text):
+        yield _found(start, m.end(), "plain", _plain_call(m.group(1).strip(), m.group(0).strip()))
+
+
+# ----------------------------------------------------------------------------- extractors
+
+def _extractors(scan: _Scan) -> Iterator[_Finding]:
+    """Every extractor's findings (each starts only where its format's anchor occurs), up to the
+    findings budget."""
+    for found in _all_findings(scan):
+        if scan.findings <= 0:
+            return
+        scan.findings -= 1
+        yield found
+
+
+def _all_findings(scan: _Scan) -> Iterator[_Finding]:
+    text = scan.text
+    if "{" in text:
+        yield from _extract_json(scan)
+    for spec in _TAG_FORMS:
+        if spec.hint in text:
+            yield from _extract_tags(scan, spec)
+    yield from _extract_headers(scan)
+    if "(" in text:
+        yield from _extract_pythonic(scan)
+    yield from _extract_plain(scan)
+
+
+def _claim(findings: list[_Finding]) -> list[_Finding]:
+    """The findings that own their spans: in text order, the longest first at the same start; one that
+    starts inside a span already claimed is part of that span (nested or the same region) and dropped."""
+    findings.sort(key=lambda f: (f.start, -f.end))
+    kept: list[_Finding] = []
+    claimed_to = -1
+    for f in findings:
+        if f.start >= claimed_to:
+            kept.append(f)
+            claimed_to = f.end
+    return kept
+
+
+# Wrapper markup around calls (Hermes/Qwen <tool_call>, Anthropic-style <function_calls>, Mistral
+# [TOOL_CALLS], Granite <|tool_call|>, Phi-4 functools, Llama <|python_tag|>, Kimi/DeepSeek sections,
+# Cohere actions, harmony <|call|>): adjacent to a claimed span, it belongs to that span.
+_WRAP_BEFORE = re.compile(r"(?:(?:<(?:[\w\-]{1,30}:)?tool_calls?>|<function_calls>|<\|tool_call\|>|\[TOOL_CALLS\]"
+                          r"|<\|python_tag\|>|<\|python_start\|>|<\|tool_calls_section_begin\|>"
+                          r"|<[|｜]tool[▁_ ]calls[▁_ ]begin[|｜]>|<\|START_ACTION\|>|functools)\s*)+\Z")
+_WRAP_AFTER = re.compile(r"(?:\s*(?:</(?:[\w\-]{1,30}:)?tool_calls?>|</function_calls>|<\|python_end\|>|<\|eom_id\|>"
+                         r"|<\|call\|>|<\|tool_call_end\|>|<\|tool_calls_section_end\|>|<[|｜]tool[▁_ ]calls?[▁_ ]end[|｜]>"
+                         r"|<\|END_ACTION\|>))+")
+
+
+def _take_wrappers(text: str, kept: list[_Finding]) -> None:
+    """Extend each claimed span over the wrapper markup right around it (up to its neighbours)."""
+    for k, f in enumerate(kept):
+        lo = kept[k - 1].end if k else 0
+        before = _WRAP_BEFORE.search(text, max(lo, f.start - 160), f.start)
+        if before is not None:
+            f.start = before.start()
+        after = _WRAP_AFTER.match(text, f.end, kept[k + 1].start if k + 1 < len(kept) else len(text))
+        if after is not None:
+            f.end = after.end()
+
+
+# ----------------------------------------------------------------------------- code blocks and examples
+
+_FENCE = _LineRegex(r"[ \t]{0,3}(`{3,}|~{3,})([^\n]*)")
+# A code span on one line: a run of 1-3 backticks, text, the same run (and not right after a backtick:
+# checked in _build, a lookbehind first would cost the regex engine its literal scan).
+_INLINE_CODE = re.compile(r"(`{1,3})(?!`)[^\n]{1,2000}?(?<!`)\1(?!`)")
+_LEAD_IN = 300
+# Words by which the text before a code block presents it as an example (EN, RU). "I'd"/"you can" only
+# with a verb of calling, so "I'd be happy to help, let me check:" stays ordinary prose.
+_EXAMPLE_MARKER = re.compile(
+    r"\bfor (?:example|instance)\b|\be\.\s?g\.|\bexamples?\b|\bsample\b|\bsuch as\b|\bwould look\b"
+    r"|\blike (?:this|so)\b|\busage\b|\bsyntax\b|\bsignature\b|\btemplate\b|\bhypothetical(?:ly)?\b"
+    r"|\bhow (?:to|you(?:['’]d| would| could| can)?|one (?:would|could|can)) (?:call|use|invoke|write|format)\b"
+    r"|\b(?:you|one)(?:['’]d| would| could| can| might| may| should| need to| have to)(?: \w+)? "
+    r"(?:call|use|invoke|send|write|pass|make|run|format)\b"
+    r"|\b(?:I|we)(?:['’]d| would| could| might)(?: \w+)? (?:call|use|invoke|send|write|pass|make|run|do)\b"
+    r"|\bif (?:I|you|we) (?:were|was|wanted|asked)\b|\billustrat|\bdemonstrat|\bto (?:call|invoke|use) it\b"
+    r"|(?<!\bI )(?<!\bwe )\bwould be\b|\bsomething like\b|\blook(?:s|ed)? like\s*:|\bformat\s*:|\bthe format is\b"
+    r"|\bformat of (?:the|a) call\b|\bdemo\b"
+    r"|\bнапример\b|\bк примеру\b|\bпример\w*|\bобраз(?:ец|ца)\b|\bвыгляд\w*|\bсинтаксис\w*|\bшаблон\w*"
+    r"|\bгипотетическ\w*|\bиспользовани[ея]\b|\bбы\b|\bвот так\b|\bчтобы (?:вызвать|использовать)\b"
+    r"|\bможн\w*(?: \w+)? (?:вызвать|вызывать|использовать|написать|отправить|так)\b"
+    r"|\bможете(?: \w+)? (?:вызвать|вызывать|использовать|написать|отправить)\b"
+    r"|\bкак (?:вызвать|вызывается|использовать|выглядит)\b|\bформат вызова\b",
+    re.I)
+
+
+class _CodeBlocks:
+    """The fenced blocks of a text (``` or ~~~; an unclosed one runs to the end) and the inline `code`
+    spans outside them; which of them the paragraph before presents as an example. Built on first use:
+    most outputs never ask."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._blocks: list[tuple[int, int, bool]] | None = None     # (start, end, fenced), sorted
+
+    def _build(self) -> list[tuple[int, int, bool]]:
+        text = self.text
+        fences: list[tuple[int, int, bool]] = []
+        if "```" in text or "~~~" in text:
+            opened: tuple[int, str] | None = None
+            for start, m in _FENCE.finditer(text):
+                if opened is None:
+                    opened = (start, m.group(1))
+                elif (m.group(1)[0] == opened[1][0] and len(m.group(1)) >= len(opened[1])
+                      and not m.group(2).strip()):
+                    fences.append((opened[0], m.end(), True))
+                    opened = None
+            if opened is not None:
+                fences.append((opened[0], len(text), True))
+        self._fence_ends = [e for _, e, _ in fences]
+        starts = [s for s, _, _ in fences]
+        inline = [(m.start(), m.end(), False) for m in _INLINE_CODE.finditer(text)
+                  if not text.startswith("`", m.start() - 1) and _holder(fences, starts, m.start()) is None
+                  ] if "`" in text else []
+        self._blocks = sorted(fences + inline)
+        self._starts = [s for s, _, _ in self._blocks]
+        return self._blocks
+
+    def block_at(self, pos: int) -> tuple[int, int, bool] | None:
+        """The block holding pos, or None."""
+        blocks = self._blocks if self._blocks is not None else self._build()
+        k = _holder(blocks, self._starts, pos)
+        return None if k is None else blocks[k]
+
+    def is_example(self, pos: int) -> bool:
+        """Whether pos lies in a code block that the paragraph right before it presents as an example."""
+        block = self.block_at(pos)
+        if block is None:
+            return False
+        start = block[0]
+        f = bisect_right(self._fence_ends, start) - 1      # the last fence that ended before this block
+        lead = self.text[max(start - _LEAD_IN, self._fence_ends[f] if f >= 0 else 0):start].rstrip()
+        lead = lead[lead.rfind("\n\n") + 1:]
+        return _EXAMPLE_MARKER.search(lead) is not None
+
+    def is_quoted(self, pos: int) -> bool:
+        """Whether pos lies in inline code (a mention) or in an example block."""
+        block = self.block_at(pos)
+        return block is not None and (not block[2] or self.is_example(pos))
+
+
+def _holder(spans: list, starts: list[int], pos: int) -> int | None:
+    """The index of the span (sorted, disjoint, (start, end, ...)) that holds pos, or None."""
+    k = bisect_right(starts, pos) - 1
+    return k if k >= 0 and pos < spans[k][1] else None
+
+
+# ----------------------------------------------------------------------------- markup left over, prose
+
+# Call markup that, outside every parsed call (and outside inline code and examples), shows a call
+# attempt that did not parse. Three patterns so that each starts with a literal (fast scan).
+_RESIDUE = (
+    re.compile(r"<(?:function=|parameter=|/?tool_call>|\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
+               r"(?:section[▁_ ])?begin[|｜]>|(?:[\w\-]{1,30}:)?invoke\b|function_calls>|arg_key>|\|START_ACTION\|>)"
+               r"|\[(?:TOOL_CALLS|ARGS)\]|" + _CALL_OBJECT_OPENER),
+    re.compile(r"to=functions\."),
+    _LineRegex(r"[ \t]*(?:TOOL\b(?![ \t]+RESULT\b)|Action[ \t]*Input[ \t]*:)"),
+)
+# Wrapper markup removed from the prose: harmony headers, special tokens, call wrapper tags, fences.
+_MARKUP = re.compile(
+    r"<\|start\|>\s*(?:assistant\s*)?(?=<\|channel\|>)|<\|channel\|>\s*\w{1,20}(?:\s+to=[\w.\-]{1,200})?"
+    r"(?:\s*<\|constrain\|>\s*\w{1,20})?\s*<\|message\|>"
+    r"|<\|[A-Za-z_][\w\- ]{0,40}\|>|<｜[^｜<>\n]{1,40}｜>"
+    r"|</?(?:[\w\-]{1,30}:)?(?:tool_calls?|function_calls)>|\[/?(?:TOOL_CALLS|ARGS|CALL_ID)\]"
+    r"|```[\w+\-]*|~~~[\w+\-]*")
+_MARKUP_HINTS = ("<|", "<｜", "tool_call", "function_calls", "[TOOL_CALLS]", "[/TOOL_CALLS]", "[ARGS]", "[CALL_ID]",
+                 "```", "~~~")
+_BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+
+
+def _residue(scan: _Scan, kept: list[_Finding], blocks: _CodeBlocks) -> str | None:
+    """The first call markup outside every claimed span, inline code and example block, as a problem."""
+    text = scan.text
+    starts = [f.start for f in kept]
+    spans = [(f.start, f.end) for f in kept]
+    for rx in _RESIDUE:
+        hits = rx.finditer(text) if isinstance(rx, _LineRegex) else ((m.start(), m) for m in rx.finditer(text))
+        for pos, m in hits:
+            if _holder(spans, starts, pos) is None and not blocks.is_quoted(pos):
+                return f"call markup {m.group().strip()!r} that does not parse"
+            scan.steps -= 1
+            if scan.steps < 0:           # markup everywhere, all of it claimed or quoted: stop looking
+                return None
     return None
 
 
-def extract(text: str, protocol: str | None = None) -> Extraction:
-    """Parse a model output into calls, a label and prose. Never raises on any string input.
+def _prose(text: str, spans: list[tuple[int, int]]) -> str:
+    """text without the given spans (sorted, disjoint), wrapper markup and runs of blank lines."""
+    out, last = [], 0
+    for start, end in spans:
+        out.append(text[last:start])
+        last = end
+    out.append(text[last:])
+    prose = "".join(out)
+    if any(h in prose for h in _MARKUP_HINTS):
+        prose = _MARKUP.sub("", prose)
+    return _BLANK_LINES.sub("\n\n", prose).strip()
 
-    `protocol` is accepted for API stability and recorded by callers; every protocol's format is
-    recognised in every protocol, because a model that answers in another well-formed format still
-    made (or did not make) a call, and the benchmark measures that decision and its arguments.
+
+# ----------------------------------------------------------------------------- extract
+
+def extract(text: str, protocol: str | None = None) -> Extraction:
+    """Parse a model output into calls, examples, a label and prose (see the module docstring).
+
+    Never raises on any input (a non-string reads as ""); time linear in len(text). `protocol` is
+    accepted for API stability: every format is recognised in every protocol, because a model that
+    answers in another well-formed format still made (or did not make) a call.
     """
     text = text if isinstance(text, str) else ""
     body, thinking = strip_thinking(text)
-    problem: str | None = None
-    for form, fn in (("xml", _extract_xml), ("json", _extract_json), ("plain", _extract_plain)):
-        calls, spans, bad = fn(body)
-        if calls:
-            return Extraction(calls, "call", _remove_spans(body, spans), form=form, thinking=thinking)
-        problem = problem or bad
-    # A bare argument object counts only when there is no broken call object around it: in a truncated
-    # `{"name": "get_weather", "arguments": {"city": "Berlin"}` the inner object fits get_weather, but the
-    # output is a call that does not parse (malformed), not a well-formed bare-arguments call.
-    if problem is None and not _JSONISH_CALL.search(body):
-        calls, spans = _extract_bare_args(body)
-        if calls:
-            return Extraction(calls, "call", _remove_spans(body, spans), form="bare_args", thinking=thinking)
-    problem = problem or _looks_like_call_attempt(body)
-    if problem:
-        return Extraction([], "malformed", body, problem=problem, thinking=thinking)
-    return Extraction([], "text", body, thinking=thinking)
+    scan = _Scan(body)
+    kept = _claim(list(_extractors(scan)))
+    _take_wrappers(body, kept)
+    blocks = _CodeBlocks(body)
+    calls: list[Call] = []
+    examples: list[Call] = []
+    broken: list[str] = []
+    call_forms: list[str] = []
+    example_forms: list[str] = []
+    removed: list[tuple[int, int]] = []
+    for f in kept:
+        example = bool(f.calls or f.problem) and blocks.is_example(f.start)
+        if f.calls:
+            (examples if example else calls).extend(f.calls)
+            (example_forms if example else call_forms).append(f.form)
+            removed.append((f.start, f.end))
+        if f.problem and not example:
+            broken.append(f.problem)
+    if not calls and not broken:
+        left_over = _residue(scan, kept, blocks)
+        if left_over:
+            broken.append(left_over)
+    forms = sorted(set(call_forms or example_forms))
+    label: Label = "call" if calls else "malformed" if broken else "text"
+    return Extraction(calls=calls, label=label, prose=_prose(body, removed), form="+".join(forms) or None,
+                      problem=broken[0] if label == "malformed" else None, thinking=thinking,
+                      examples=examples, broken=broken)
