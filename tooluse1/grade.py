@@ -1,7 +1,7 @@
 """Stage 5: (case, extraction) -> Verdict, exactly as SPEC.md §3.2-3.3 says. Public API: `grade`.
 
 Call cases pass only with exactly one call — counted over every format in the output, an example call
-included (in a call case it is read as the call the user asked for) — of the expected tool (aliases
+included (in a call case it is read as the call the user asked for), and no broken call attempt beside it — of the expected tool (aliases
 accepted) whose arguments match the expected ones parameter by parameter (tools.py says how each parameter
 compares); extra arguments are tolerated and flagged. No-call and clarify cases pass only when the output
 makes no call (a call shown as an example is not one), is not malformed, and its text meets the case's
@@ -103,6 +103,8 @@ def _grade_call(case: Case, ex: Extraction) -> Verdict:
                                   if tool_ok and first is not None else (False, [], []))
     if malformed:
         reason = f"malformed output: {ex.problem}"
+    elif ex.broken:
+        reason = f"a call attempt that does not parse beside the call(s): {ex.broken[0]}"
     elif first is None:
         reason = f"no call; expected {want.name}"
     elif not tool_ok:
@@ -113,7 +115,8 @@ def _grade_call(case: Case, ex: Extraction) -> Verdict:
         reason = f"{n_calls} calls where exactly one is required: {_describe_calls(calls)}"
     else:
         reason = "ok" + (f" (extra arguments tolerated: {extra})" if extra else "")
-    passed = not malformed and n_calls == 1 and tool_ok and args_ok
+    # A broken second attempt is half a call: "exactly one call" cannot hold.
+    passed = not malformed and not ex.broken and n_calls == 1 and tool_ok and args_ok
     return Verdict(passed=passed, expectation="call", label="call" if calls else ex.label, n_calls=n_calls,
                    tool_ok=tool_ok, args_ok=args_ok, extra_args=extra, malformed=malformed, reason=reason,
                    arg_mismatches=mismatches, n_examples=len(ex.examples))

@@ -74,6 +74,7 @@ holds call markup), it never rescans from every opener.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import re
 import sys
@@ -84,7 +85,7 @@ from typing import Any, Iterator
 from tooluse1.tools import TOOLS, Call, canonical_tool_name, type_arguments
 from tooluse1.types import Label
 
-__all__ = ["Call", "Extraction", "extract", "strip_thinking"]
+__all__ = ["Call", "Extraction", "extract", "extract_completion", "strip_thinking"]
 
 
 @dataclass
@@ -1174,3 +1175,30 @@ def extract(text: str, protocol: str | None = None) -> Extraction:
     return Extraction(calls=calls, label=label, prose=_prose(body, removed), form="+".join(forms) or None,
                       problem=broken[0] if label == "malformed" else None, thinking=thinking,
                       examples=examples, broken=broken)
+
+
+def extract_completion(completion: Any, protocol: str | None = None) -> Extraction:
+    """The Extraction of a backend Completion: its text as `extract` reads it, plus the calls a server
+    returned as structured `tool_calls` (native protocol over the OpenAI API), which come first, in order,
+    as form "api". A structured call whose arguments are not an object (a string that is not JSON) is a
+    broken attempt. Never raises."""
+    ex = extract(getattr(completion, "text", "") or "", protocol)
+    structured = getattr(completion, "tool_calls", None) or []
+    if not structured:
+        return ex
+    calls: list[Call] = []
+    broken: list[str] = []
+    for tc in structured:
+        name = tc.get("name") if isinstance(tc, dict) else None
+        got = _make_call(name, tc.get("arguments")) if isinstance(name, str) and name else \
+            "a structured tool call without a name"
+        if isinstance(got, Call):
+            calls.append(got)
+        elif got is not None:
+            broken.append(got)
+    calls += ex.calls
+    broken += ex.broken
+    forms = sorted({"api", *(ex.form.split("+") if ex.form and ex.calls else ())}) if calls else []
+    label: Label = "call" if calls else "malformed" if broken else ex.label
+    return dataclasses.replace(ex, calls=calls, label=label, broken=broken, form="+".join(forms) or ex.form,
+                               problem=broken[0] if label == "malformed" else None)
