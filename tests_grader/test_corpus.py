@@ -169,6 +169,14 @@ def case_yaml(**over: str) -> str:
 
 GOOD = case_yaml()
 
+
+def text_case_yaml(category: str, kind: str | None, expect: str) -> str:
+    """A no-call or clarify case as YAML text with the given expect block (lines after `expect:`)."""
+    head = {"id": f"- id: {category}-en-001", "category": f"  category: {category}"}
+    if kind:
+        head["difficulty"] = f"  difficulty: easy\n  kind: {kind}"
+    return case_yaml(**head, expect="  expect:\n" + expect)
+
 BROKEN = {
     "yaml-syntax": (
         case_yaml(messages="  messages:\n    - {role: user, content: \"What is 1 plus 1?\""),
@@ -212,6 +220,34 @@ BROKEN = {
                      "expect": "  expect:\n    call: {name: convert_currency, arguments: "
                                "{amount: 5, from_currency: \"$\", to_currency: EUR}}"}),
         "cases/a.yaml:9: convert_currency.from_currency: '$' is not a canonical currency (did you mean 'USD'?)"),
+    "knowledge-without-the-fact": (
+        text_case_yaml("negative", "knowledge", "    no_call: true\n    reference: \"Canberra.\""),
+        "cases/a.yaml:9: knowledge cases need answer_contains_all or answer_contains_any (the answer asked for)"),
+    "capability-trap-without-refusal-or-facts": (
+        text_case_yaml("negative", "capability_trap", "    no_call: true\n    reference: \"I cannot.\""),
+        "cases/a.yaml:9: capability_trap cases need refusal: true, or the facts of an answer the model can give "
+        "without the missing tool"),
+    "refusal-outside-capability-traps": (
+        text_case_yaml("negative", "chit_chat", "    no_call: true\n    refusal: true\n    reference: \"Hi!\""),
+        "cases/a.yaml:11: refusal: true is only for capability_trap cases"),
+    "clarify-without-missing": (
+        text_case_yaml("clarification", None, "    clarify: true\n    reference: \"Which city?\""),
+        "cases/a.yaml:8: clarify cases need missing: [tool.param, ...] (the required arguments the user left out)"),
+    "clarify-missing-an-optional-argument": (
+        text_case_yaml("clarification", None,
+                       "    clarify: true\n    missing: [get_weather.unit]\n    reference: \"Which unit?\""),
+        "cases/a.yaml:10: missing: 'get_weather.unit' is not a required argument of a tool (write tool.param, e.g. "
+        "get_weather.city)"),
+    "clarify-with-1x-phrasings": (
+        text_case_yaml("clarification", None, "    clarify: true\n    missing: [get_weather.city]\n"
+                                             "    answer_contains_any: [city]\n    reference: \"Which city?\""),
+        "cases/a.yaml:8: unknown expect fields ['answer_contains_any'] for a clarify case (known: missing, "
+        "reference)"),
+    "alternatives-that-are-not-strings": (
+        text_case_yaml("negative", "knowledge", "    no_call: true\n    answer_contains_all: [[Canberra, {x: 1}]]\n"
+                                                "    reference: \"Canberra.\""),
+        "cases/a.yaml:11: answer_contains_all must be a list whose items are strings or lists of alternative "
+        "strings"),
     "unevaluable-expression": (
         case_yaml(expect="  expect:\n    call: {name: calculator, arguments: {expression: \"__import__('os')\"}}"),
         "cases/a.yaml:9: calculator.expression: \"__import__('os')\" is not an evaluable arithmetic expression"),
@@ -257,7 +293,7 @@ def test_a_reference_that_fails_its_own_grader_stops_the_build_and_writes_nothin
     with pytest.raises(CorpusError) as err:
         build(in_tmp / "cases", in_tmp / "out")
     assert err.value.problems == ["cases/a.yaml:1: the case's own reference fails its grader (json): "
-                                  "answer contains none of ['Canberra']"]
+                                  "answer contains none of 'Canberra'"]
     assert not (in_tmp / "out").exists()
 
 

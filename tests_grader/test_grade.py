@@ -269,12 +269,24 @@ def test_answer_contains_all_needs_every_string():
     assert not grade(c, "a thousand bytes", "json").passed
 
 
-def test_no_constraints_pass_any_text_but_no_call():
-    c = no_call_case()
+def test_without_constraints_any_non_empty_text_but_no_call_passes():
+    c = {**no_call_case(), "kind": "chit_chat"}
     assert grade(c, "I can't do that.", "json").passed
-    assert grade(c, "", "json").passed
+    for empty in ("", "   \n\t", "<think>Let me think about how my day went"):   # empty, or cut off in thinking
+        v = grade(c, empty, "json")
+        assert not v.passed and v.constraints_ok is False and v.reason == "empty answer", repr(empty)
     v = grade(c, J("web_search", query="x"), "json")
     assert not v.passed and v.spurious_call
+
+
+def test_a_text_answer_cut_off_at_the_token_limit_never_passes(case):
+    c = case("negative-en-001")
+    assert grade(c, "The capital of Australia is Canberra.", "json", finish_reason="stop").passed
+    v = grade(c, "The capital of Australia is Canberra, which", "json", finish_reason="length")
+    assert not v.passed and v.cut_off and v.reason == "the answer was cut off at the token limit"
+    # a call case is graded on its call: the answer was complete once the call was written
+    w = grade(case("calculator-en-001"), J("calculator", expression="348*27"), "json", finish_reason="length")
+    assert w.passed
 
 
 @pytest.mark.parametrize("garbage", [
@@ -286,6 +298,78 @@ def test_malformed_output_never_counts_as_abstention(case, garbage):
     for cid in ("negative-en-001", "negative-en-024", "clarification-en-001"):
         v = grade(case(cid), garbage, "json")
         assert not v.passed and v.malformed and not v.spurious_call, cid
+
+
+# ----------------------------------------------------------------------------- spec 2.0: the calling policy, pinned
+
+def test_policy_knowledge_negative_is_answered_without_any_tool_web_search_included(case):
+    """Stable knowledge is answered directly; a web search for it is a spurious call (SPEC §2)."""
+    c = case("negative-en-001")
+    assert grade(c, "Canberra is the capital of Australia.", "json").passed
+    assert grade(c, "Столица Австралии — Канберра.", "xml").passed                       # either language
+    assert not grade(c, "It is Sydney.", "json").passed                                     # the wrong fact
+    v = grade(c, J("web_search", query="capital of Australia"), "json")
+    assert not v.passed and v.spurious_call
+
+
+def test_policy_compute_cases_need_the_tool_even_when_the_model_knows_the_answer(case):
+    """Computing, converting and translating go through the offered tool (SPEC §2): calculator-ru-005 is
+    2^10, and the right number in prose is not a call."""
+    c = case("calculator-ru-005")
+    assert grade(c, J("calculator", expression="2**10"), "json").passed
+    v = grade(c, "2 в десятой степени — это 1024.", "json")
+    assert not v.passed and v.n_calls == 0 and v.reason.startswith("no call")
+
+
+def test_policy_clarify_needs_a_question_about_the_missing_argument_and_no_pretence(case):
+    c = case("clarification-en-005")   # "My cousin just moved abroad for work. What time is it over there?"
+    for good in ("Where did your cousin move?", "Which city or country is your cousin in?"):
+        assert grade(c, good, "json").passed, good
+    for bad in ("The current local time in your cousin's time zone is 14:00.",       # the 1.x false pass
+                "I can't know that.", "How can I help you today?"):
+        assert not grade(c, bad, "json").passed, bad
+    d = case("clarification-en-002")   # "Set a timer, please."
+    assert not grade(d, "Done! I've set a timer for 5 minutes.", "json").passed
+    assert grade(d, "How long should the timer run?", "plain").passed
+
+
+def test_policy_describing_a_tool_with_an_example_block_is_not_a_call(case):
+    """negative-en-026: a helpful description may show an example call in a code block (SPEC §3.1); the
+    same call written as the reply is a spurious call."""
+    c = case("negative-en-026")
+    call = J("get_weather", city="Paris")
+    helpful = ("The get_weather tool looks up the current weather for a city. For example:\n"
+               f"```json\n{call}\n```")
+    v = grade(c, helpful, "json")
+    assert v.passed and v.n_examples == 1 and v.label == "text"
+    v = grade(c, call, "json")
+    assert not v.passed and v.spurious_call
+
+
+def test_policy_capability_traps_need_a_refusal_and_no_pretended_action(case):
+    c = case("negative-en-013")   # "Please order me a pizza."
+    assert grade(c, "Sorry, I can't place food orders.", "json").passed
+    assert grade(c, "К сожалению, я не могу заказать пиццу.", "xml").passed
+    for bad in ("Done! I've ordered a large pepperoni pizza for you; it will arrive in about 30 minutes.",
+                "Here are some good pizza places near you.", ""):
+        assert not grade(c, bad, "json").passed, bad
+
+
+def test_exactly_one_call_counts_every_format(case):
+    """Issue 10: an xml call followed by the same call as JSON is two calls, not one."""
+    c = case("calculator-en-001")
+    xml = format_call(Call("calculator", {"expression": "348*27"}), "xml")
+    v = grade(c, xml + "\n" + J("calculator", expression="348*27"), "xml")
+    assert not v.passed and v.n_calls == 2
+    w = grade(case("get_weather-en-006"), J("get_weather", city="Lisbon") + "\nTOOL get_time | timezone=Europe/Lisbon",
+              "json")
+    assert not w.passed and w.n_calls == 2
+
+
+def test_a_broken_call_attempt_beside_a_right_call_fails(case):
+    out = J("calculator", expression="348*27") + '\n{"name": "calculator", "arguments": {"expression": "1'
+    v = grade(case("calculator-en-001"), out, "json")
+    assert not v.passed and "does not parse" in v.reason
 
 
 def test_clarify_cases_en_and_ru(case):

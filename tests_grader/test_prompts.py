@@ -7,7 +7,8 @@ import pytest
 
 from tooluse1.corpus import load_corpus
 from tooluse1.parse import extract
-from tooluse1.prompts import PROTOCOLS, format_call, parse_protocols, render, render_all, system_prompt
+from tooluse1.prompts import (ALL_PROTOCOLS, PROTOCOLS, RULES, Prompt, digest_of_prompt_hashes, format_call,
+                              parse_protocols, prompt_digest, render, render_all, system_prompt)
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call
 
 
@@ -17,31 +18,45 @@ def cases():
 
 
 def test_every_case_renders_in_every_protocol_with_alternating_roles(cases):
-    prompts = render_all(cases, PROTOCOLS)
-    assert len(prompts) == 3 * len(cases)
+    prompts = render_all(cases, ALL_PROTOCOLS)
+    assert len(prompts) == 4 * len(cases)
     for p in prompts:
         roles = [m["role"] for m in p.messages]
         assert roles[0] == "system" and roles[-1] == "user", p.item_id
         body = roles[1:]
         assert body[0] == "user"
         assert all(a != b for a, b in zip(body, body[1:])), (p.item_id, roles)
-        assert set(body) <= {"user", "assistant"}
-        assert all(isinstance(m["content"], str) and m["content"].strip() for m in p.messages)
+        assert set(body) <= {"user", "assistant", "tool"}
+        for m, nxt in zip(p.messages, p.messages[1:]):   # a tool turn answers the assistant call before it
+            if nxt["role"] == "tool":
+                assert m["role"] == "assistant", p.item_id
+        for m in p.messages:
+            calls = m.get("tool_calls")
+            assert (isinstance(m["content"], str) and m["content"].strip()) or calls, (p.item_id, m)
+            assert not calls or p.protocol == "native", p.item_id
+        assert bool(p.tools) == (p.protocol == "native"), p.item_id
         assert p.item_id == f"{p.case_id}-{p.protocol}"
 
 
-def test_multi_step_prior_calls_are_written_in_the_protocol_format(cases):
+def test_multi_step_history_is_calls_and_tool_turns_as_chat_models_see_them(cases):
+    """A prior call is an assistant turn in the protocol's own format (structured tool_calls in native); its
+    result is a `tool` turn answering that call (the chat template's tool-result turn), never a user turn
+    with a marker a model could copy."""
     multi = [c for c in cases if any("tool_call" in m for m in c.messages)]
     assert len(multi) >= 10
     for c in multi:
         prior = [Call(m["tool_call"]["name"], dict(m["tool_call"].get("arguments") or {}))
                  for m in c.messages if "tool_call" in m]
         results = [m for m in c.messages if m["role"] == "tool"]
-        for protocol in PROTOCOLS:
+        for protocol in ALL_PROTOCOLS:
             msgs = render(c, protocol).messages
             assistant_calls = []
             for m in msgs:
                 if m["role"] != "assistant":
+                    continue
+                if protocol == "native":
+                    assistant_calls += [Call(tc["function"]["name"], tc["function"]["arguments"])
+                                        for tc in m.get("tool_calls") or ()]
                     continue
                 ex = extract(m["content"], protocol)
                 if ex.label == "call":
@@ -50,12 +65,55 @@ def test_multi_step_prior_calls_are_written_in_the_protocol_format(cases):
                 else:
                     assert ex.label == "text", (c.id, protocol, m["content"])
             assert assistant_calls == prior, (c.id, protocol)
-            tool_turns = [m for m in msgs if m["role"] == "user" and m["content"].startswith("TOOL RESULT")]
-            assert len(tool_turns) == len(results)
-            for turn, res in zip(tool_turns, results):
-                assert res["content"] in turn["content"] and res["name"] in turn["content"]
-            # A tool result is never read as a call of the model's own.
-            assert all(extract(t["content"]).label == "text" for t in tool_turns)
+            tool_turns = [m for m in msgs if m["role"] == "tool"]
+            assert [(t["name"], t["content"]) for t in tool_turns] == [(r["name"], r["content"]) for r in results]
+            ids = [tc["id"] for m in msgs for tc in m.get("tool_calls") or ()]
+            assert [t["tool_call_id"] for t in tool_turns] == (ids or [f"call_{i + 1}" for i in range(len(prior))])
+            assert not any("TOOL RESULT" in str(m.get("content")) for m in msgs), (c.id, protocol)
+
+
+def test_no_prompt_holds_a_marker_or_a_concrete_call_a_model_could_copy(cases):
+    """Issue 11: the 1.x prompt quoted the marker its tool results started with, and a concrete example call;
+    small models echoed both as answers. The 2.0 system prompts show call formats with placeholders only."""
+    for protocol in ALL_PROTOCOLS:
+        for c in cases:
+            text = render(c, protocol).messages[0]["content"]
+            assert "TOOL RESULT" not in text and "Example" not in text, (c.id, protocol)
+            rules = text.split("\n\n", 1)[1] if protocol != "native" else text
+            # echoing the format text is never a call of one of the tools (malformed or an unknown name at most)
+            assert not [k for k in extract(rules, protocol).calls if k.name in TOOLS], (protocol, rules)
+    assert "<function=TOOL_NAME>" in system_prompt("xml", ["get_weather"])
+    assert "TOOL <tool name>" in system_prompt("plain", ["get_weather"])
+
+
+def test_the_policy_rules_are_one_text_in_every_protocol():
+    for protocol in ALL_PROTOCOLS:
+        assert system_prompt(protocol, TOOL_NAMES).endswith(RULES)
+    for phrase in ("Use a tool whenever", "ask the user a short question", "well-known facts",
+                   "Never pretend"):
+        assert phrase in RULES
+    native = system_prompt("native", TOOL_NAMES)
+    assert not any(json.dumps(t.json_schema(), ensure_ascii=False) in native for t in TOOLS.values())
+
+
+def test_native_prompts_carry_the_tools_as_schemas(cases):
+    c = next(c for c in cases if set(c.tools) != set(TOOL_NAMES))
+    p = render(c, "native")
+    assert [t["function"]["name"] for t in p.tools] == list(c.tools)
+    assert all(t["type"] == "function" and t["function"] == TOOLS[t["function"]["name"]].json_schema()
+               for t in p.tools)
+    assert render(c, "json").tools == ()
+
+
+def test_prompt_sha_and_digest_change_exactly_with_the_prompt(cases):
+    a, b = render(cases[0], "json"), render(cases[1], "json")
+    assert a.sha256 == render(cases[0], "json").sha256 and a.sha256 != b.sha256
+    assert render(cases[0], "xml").sha256 != a.sha256
+    d = prompt_digest([a, b])
+    assert d == prompt_digest([b, a])                      # order-free
+    assert d == digest_of_prompt_hashes([(a.item_id, a.sha256), (b.item_id, b.sha256)])
+    changed = Prompt(a.item_id, a.case_id, a.protocol, a.messages[:-1] + ({"role": "user", "content": "other"},))
+    assert prompt_digest([changed, b]) != d
 
 
 def test_system_prompt_declares_exactly_the_offered_tools(cases):
@@ -66,12 +124,6 @@ def test_system_prompt_declares_exactly_the_offered_tools(cases):
         assert declared == set(c.tools), c.id
     assert "TOOL <tool name>" in system_prompt("plain", TOOL_NAMES)
     assert "<function=TOOL_NAME>" in system_prompt("xml", TOOL_NAMES)
-
-
-def test_the_example_in_each_system_prompt_parses_as_a_call():
-    for protocol in PROTOCOLS:
-        ex = extract(system_prompt(protocol, ["get_weather"]).split("Example:\n", 1)[1].split("\n\n", 1)[0], protocol)
-        assert ex.label == "call" and ex.form == protocol and ex.calls[0].name == "get_weather"
 
 
 def test_format_call_round_trips_through_extract_for_every_expected_call(cases):
@@ -105,7 +157,9 @@ def test_rendering_is_deterministic_and_prefix_keys_group_identical_system_promp
 
 
 def test_parse_protocols():
-    assert parse_protocols("all") == PROTOCOLS
+    assert parse_protocols("all") == PROTOCOLS == ("json", "xml", "plain")   # the SPEC's three: native is opt-in
+    assert parse_protocols("all,native") == ALL_PROTOCOLS == ("json", "xml", "plain", "native")
+    assert parse_protocols("native") == ("native",)
     assert parse_protocols("xml,json") == ("json", "xml")
     assert parse_protocols(["plain"]) == ("plain",)
     with pytest.raises(ValueError, match="'yaml'"):

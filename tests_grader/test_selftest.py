@@ -29,21 +29,51 @@ def report(cases):
 def test_selftest_on_the_real_corpus_has_no_failures(report, cases):
     assert report.ok, "\n".join(report.failures[:20])
     assert report.failures == []
-    # 3 runners x 3 protocols + one variants line per protocol
-    assert len(report.lines) == 4 * len(PROTOCOLS)
+    # every runner x 3 protocols + one variants line per protocol
+    n_runners = len(selftest.RUNNERS)
+    assert n_runners == 6
+    assert len(report.lines) == (n_runners + 1) * len(PROTOCOLS)
     assert all(line.endswith(" ok") for line in report.lines), report.lines
     n_variants = sum(len(variant_outputs(c, p)) for c in cases for p in PROTOCOLS)
-    assert report.n_verdicts == 3 * len(PROTOCOLS) * len(cases) + n_variants
+    assert report.n_verdicts == n_runners * len(PROTOCOLS) * len(cases) + n_variants
 
 
 def test_analytic_scores_are_independent_of_the_grader(cases, report):
     n = len(cases)
     n_call = sum(1 for c in cases if c.expect.call is not None)
-    n_free = sum(1 for c in cases if c.expect.call is None
-                 and not c.expect.answer_contains_any and not c.expect.answer_contains_all)
+    n_chit_chat = sum(1 for c in cases if c.kind == "chit_chat")
+    assert n_chit_chat == 4   # the only text cases whose sole requirement is a non-empty answer
+    expected = {"never-call": (n - n_call) / n, "always-call": n_call / n, "empty": 0.0,
+                "pretend": n_chit_chat / n, "double": (n - n_call) / n}
     for protocol in PROTOCOLS:
-        assert f"{protocol:<5} never-call   score {n_free / n:.3f} (analytic {n_free / n:.3f}) ok" in report.lines
-        assert f"{protocol:<5} always-call  score {n_call / n:.3f} (analytic {n_call / n:.3f}) ok" in report.lines
+        for name, value in expected.items():
+            assert f"{protocol:<5} {name:<12} score {value:.3f} (analytic {value:.3f}) ok" in report.lines
+
+
+def test_adversarial_runners_score_zero_where_they_must(cases):
+    """empty: 0 on abstention and clarification; pretend: 0 on capability traps and clarification;
+    double: 0 on call cases. Checked here item by item, not through the selftest's own bookkeeping."""
+    for c in cases:
+        for p in PROTOCOLS:
+            empty = grade(c, selftest.empty_output(c, p), p)
+            assert not empty.passed, (c.id, p)
+            pretend = grade(c, selftest.pretend_output(c, p), p)
+            if c.kind == "capability_trap" or c.expectation == "clarify":
+                assert not pretend.passed, (c.id, p)
+            double = grade(c, selftest.double_output(c, p), p)
+            assert double.passed == (c.expectation != "call"), (c.id, p)
+            if c.expectation == "call":
+                assert double.n_calls == 2, (c.id, p)
+
+
+def test_a_grader_that_lets_pretence_pass_is_caught(cases, monkeypatch):
+    """The selftest must notice when the grader stops catching a pretended action."""
+    from tooluse1 import answers
+    monkeypatch.setattr(answers, "claims_action", lambda text: None)
+    monkeypatch.setattr(answers, "states_inability", lambda text: "I can't")
+    rep = run_selftest(cases)
+    assert not rep.ok
+    assert any(f.startswith("pretend/") for f in rep.failures), rep.failures
 
 
 def test_runner_outputs_are_what_they_claim(cases):

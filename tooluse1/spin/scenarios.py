@@ -44,13 +44,13 @@ from tooluse1.corpus import (
     LANGS,
     ROOT,
     CorpusError,
-    Expectation,
     StaleCorpusError,
     check_arguments,
     render_jsonl,
     tally,
 )
 from tooluse1.yamlload import Problems, display_path, line_of, load_yaml_entries
+from tooluse1.answers import AnswerRequirement, check_answer
 from tooluse1.evaluator import same_value
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call, norm_text, to_number
 from tooluse1.world import REFERENCE_UTC, World, numbers_in
@@ -105,7 +105,7 @@ class RequiredCall:
 
 @dataclass(frozen=True)
 class Scenario:
-    """One planning scenario. `expect` makes it usable with grade.constraints_hold(scenario, answer)."""
+    """One planning scenario; `answer` is the requirement on its final answer (tooluse1.answers)."""
 
     id: str
     lang: str
@@ -126,10 +126,10 @@ class Scenario:
         return self.tools
 
     @property
-    def expect(self) -> Expectation:
-        """The answer constraints in the corpus's shape (kind "answer"), for grade.constraints_hold."""
-        return Expectation("answer", answer_contains_any=self.answer_contains_any,
-                           answer_contains_all=self.answer_contains_all, reference=self.reference)
+    def answer(self) -> AnswerRequirement:
+        """What the final answer must contain (tooluse1.answers: tokens, numbers by value)."""
+        return AnswerRequirement(contains_all=tuple((item,) for item in self.answer_contains_all),
+                                 contains_any=self.answer_contains_any)
 
     def as_dict(self) -> dict:
         """The JSONL form (read back by `from_dict`)."""
@@ -371,10 +371,9 @@ def _validate_entry(raw: Any, where: str, probs: Problems) -> Scenario | None:
 
 def _check_answer(s: Scenario, outputs: list[str], where: str, raw: dict, probs: Problems) -> None:
     """The reference passes its own constraints, and every number in a constraint is a World number."""
-    from tooluse1.grade import constraints_hold
-    ok, why = constraints_hold(s, s.reference)  # type: ignore[arg-type]  # reads only .expect
-    if not ok:
-        probs.add(where, line_of(raw, "reference"), f"the scenario's own reference fails its constraints: {why}")
+    check = check_answer(s.answer, s.reference)
+    if not check.ok:
+        probs.add(where, line_of(raw, "reference"), f"the scenario's own reference fails its constraints: {check.reason}")
     known = [n for text in [*outputs, s.question] for n in numbers_in(text)]
     # A time "15:05" may be written on the 12-hour clock ("3:05 PM").
     known += [float(int(h) % 12 or 12) for text in outputs for h in _CLOCK_RE.findall(text)]

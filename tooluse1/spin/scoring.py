@@ -3,7 +3,7 @@
 Outcome of one run (deterministic; uses the core grader's argument comparison and answer constraints):
 
     Accomplished            every required call was executed with the right arguments AND the answer meets
-                            the scenario's constraints (grade.compare_arguments, grade.constraints_hold);
+                            the scenario's constraints (grade.compare_arguments, answers.check_answer);
     Partially accomplished  some of that: at least one required call matched, or the answer holds;
     Not accomplished        none of it;
     Error                   no valid plan, or the run failed (a backend error, an internal error).
@@ -25,7 +25,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from tooluse1.grade import compare_arguments, constraints_hold
+from tooluse1.answers import check_answer
+from tooluse1.grade import compare_arguments
 from tooluse1.metrics import Rate
 from tooluse1.spin.plan import RULES, IncidenceTable, rule_incidence
 from tooluse1.spin.scenarios import RequiredCall, Scenario
@@ -125,7 +126,8 @@ def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunS
     matched = sum(1 for a in assignment if a is not None)
     missing = tuple(f"{rc.name}({json.dumps(rc.arguments, ensure_ascii=False, sort_keys=True)})"
                     for rc, a in zip(scenario.required_calls, assignment) if a is None)
-    ok, why = constraints_hold(scenario, answer)  # type: ignore[arg-type]  # reads only .expect
+    check = check_answer(scenario.answer, answer)
+    ok, why = check.ok, check.reason
     n_req = len(scenario.required_calls)
     if matched == n_req and ok:
         outcome, reason = ACCOMPLISHED, "every required call executed with the right arguments; answer ok"
