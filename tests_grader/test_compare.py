@@ -189,21 +189,36 @@ def test_refuses_different_spec_corpus_or_prompts_naming_each(runs):
     base = load_results(runs["oracle"])
     doc = copy.deepcopy(base.document)
     doc["provenance"]["corpus"]["sha256"] = "f" * 64
-    doc["provenance"]["spec_version"] = "2.0.0"
+    doc["provenance"]["spec_version"] = "1.0.0"
     other = ResultsFile.from_document(doc, "other.json")
     with pytest.raises(IncomparableError) as e:
         compare(base, other)
-    assert "spec version (1.0.0 vs 2.0.0)" in str(e.value) and "corpus digest" in str(e.value)
+    assert "spec version (2.0.0 vs 1.0.0)" in str(e.value) and "corpus digest" in str(e.value)
     assert "other.json" in str(e.value)
-    a, b = copy.deepcopy(base.document), copy.deepcopy(base.document)
-    a["provenance"]["prompt_sha256"], b["provenance"]["prompt_sha256"] = "a" * 64, "b" * 64
-    ra, rb = ResultsFile.from_document(a, "a.json"), ResultsFile.from_document(b, "b.json")
+    # prompts are checked item by item where records carry their prompt's hash ...
+    b = copy.deepcopy(base.document)
+    b["records"][5]["prompt_sha256"] = "b" * 64
+    rb = ResultsFile.from_document(b, "b.json")
+    item = b["records"][5]["item_id"]
+    with pytest.raises(IncomparableError, match=f"prompts of 1 of 564 paired items \\(e.g. {item}\\).*"
+                                                f"--allow-different-prompts"):
+        compare(base, rb)
+    allowed = compare(base, rb, allow_different_prompts=True)
+    assert any("prompts of 1 of 564 paired items" in n for n in allowed.notes)
+    # ... and by the provenance digests for files whose records do not carry hashes
+    a, c = copy.deepcopy(base.document), copy.deepcopy(base.document)
+    for d in (a, c):
+        for r in d["records"]:
+            r["prompt_sha256"] = None
+    a["provenance"]["prompt_sha256"], c["provenance"]["prompt_sha256"] = "a" * 64, "c" * 64
+    ra, rc = ResultsFile.from_document(a, "a.json"), ResultsFile.from_document(c, "c.json")
     with pytest.raises(IncomparableError, match="prompt digest .*--allow-different-prompts"):
-        compare(ra, rb)
-    allowed = compare(ra, rb, allow_different_prompts=True)
-    assert any("prompt digests differ" in n for n in allowed.notes)
+        compare(ra, rc)
+    assert any("prompt digests differ" in n for n in compare(ra, rc, allow_different_prompts=True).notes)
     # one side without a digest (written before digests existed): compared, with a note saying so
-    assert any("prompts not checked" in n and "b.json" not in n for n in compare(ra, base).notes)
+    del c["provenance"]["prompt_sha256"]
+    rc = ResultsFile.from_document(c, "c.json")
+    assert any("prompts not checked" in n and "a.json" not in n for n in compare(ra, rc).notes)
 
 
 def test_compare_cli_exit_statuses(runs, failable, tmp_path):

@@ -57,7 +57,7 @@ def test_schema_is_valid_and_the_writer_conforms(runs):
         assert all(r["expect"] is not None for r in doc["records"])
 
 
-def test_schema_is_strict_except_verdict_and_extraction(runs):
+def test_schema_is_strict_about_every_record_field(runs):
     doc = json.loads(runs["oracle"].read_text(encoding="utf-8"))
     bad = copy.deepcopy(doc)
     bad["records"][3]["surprise"] = 1
@@ -74,16 +74,24 @@ def test_schema_is_strict_except_verdict_and_extraction(runs):
     bad = copy.deepcopy(doc)
     bad["summary"]["overall"]["score"]["k"] = -1
     assert schema_errors(bad)
-    # Fields the grader is adding (Extraction.examples, new Verdict fields) are allowed already ...
+    # Verdict and extraction are strict too (spec 2.0 fixed their fields) ...
+    for part, field in (("extraction", "examples"), ("verdict", "n_examples")):
+        bad = copy.deepcopy(doc)
+        del bad["records"][0][part][field]
+        assert any("records[0]" in e for e in schema_errors(bad)), part
+        bad = copy.deepcopy(doc)
+        bad["records"][0][part]["answer_check"] = "ok"
+        assert any("records[0]" in e for e in schema_errors(bad)), part
+    # ... while the native protocol, the chit_chat kind and the prompt digest are valid values.
     ok = copy.deepcopy(doc)
-    ok["records"][0]["extraction"]["examples"] = [{"name": "calculator"}]
-    ok["records"][0]["verdict"]["answer_check"] = "ok"
-    # ... and so are the coming protocol, negative kind and prompt digest.
     ok["records"][1]["protocol"] = "native"
+    ok["records"][2]["kind"] = "chit_chat"
     ok["provenance"]["prompt_sha256"] = "ab" * 32
     assert schema_errors(ok) == []
     # from_dict reads a record with a field it does not know (a newer grader's) and keeps what it knows.
-    rec = ItemRecord.from_dict(ok["records"][0])
+    newer = copy.deepcopy(doc["records"][0])
+    newer["verdict"]["answer_check"] = "ok"
+    rec = ItemRecord.from_dict(newer)
     assert rec.verdict.passed and rec.extraction.label == "call"
 
 

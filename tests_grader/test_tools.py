@@ -510,12 +510,11 @@ def test_timezone_lookup_gives_a_loadable_zone(value, zone):
         zoneinfo.ZoneInfo(zone)
 
 
-def test_timezone_samples_cover_this_year_and_the_next():
-    import datetime
+def test_timezone_samples_cover_the_fixed_reference_years_not_the_clock():
     from tooluse1 import tools
-    year = datetime.datetime.now(datetime.timezone.utc).year
-    assert {t.year for t in tools._SAMPLES} == {year, year + 1}
-    assert len(tools._SAMPLES) in (730, 731)
+    assert tools.TZ_REFERENCE_YEARS == (2026, 2027)
+    assert {t.year for t in tools._SAMPLES} == {2026, 2027}
+    assert len(tools._SAMPLES) == 730 and len({t.date() for t in tools._SAMPLES}) == 730
 
 
 def test_timezone_data_names_zones_of_places():

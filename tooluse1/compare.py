@@ -186,14 +186,18 @@ class Comparison:
 
 
 def provenance_differences(base: dict, new: dict, allow_different_prompts: bool = False,
-                           names: tuple[str, str] = ("BASE", "NEW")) -> tuple[list[str], list[str]]:
+                           names: tuple[str, str] = ("BASE", "NEW"),
+                           check_prompt_digest: bool = True) -> tuple[list[str], list[str]]:
     """(differences that make two runs incomparable, notes) from their provenance: spec version, corpus
-    digest, and the prompt digest where both record one (a difference there is a note when allowed)."""
+    digest, and (with `check_prompt_digest`) the prompt digest where both record one (a difference there is a
+    note when allowed). `compare` checks prompts item by item instead when the records carry their hashes."""
     diffs, notes = [], []
     if base["spec_version"] != new["spec_version"]:
         diffs.append(f"spec version ({base['spec_version']} vs {new['spec_version']})")
     if base["corpus"]["sha256"] != new["corpus"]["sha256"]:
         diffs.append(f"corpus digest ({base['corpus']['sha256'][:12]}… vs {new['corpus']['sha256'][:12]}…)")
+    if not check_prompt_digest:
+        return diffs, notes
     bd, nd = base.get("prompt_sha256"), new.get("prompt_sha256")
     if bd and nd and bd != nd:
         if allow_different_prompts:
@@ -208,11 +212,32 @@ def provenance_differences(base: dict, new: dict, allow_different_prompts: bool 
     return diffs, notes
 
 
+def _prompt_differences(base: ResultsFile, new: ResultsFile, allow: bool) -> tuple[list[str], list[str]] | None:
+    """The prompt check item by item, over the paired items whose records both carry their prompt's sha256
+    (a selection, -k, compares fine against a full baseline); None when no paired item has both."""
+    b_sha = {_key(r): r.completion.prompt_sha256 for r in base.records if r.completion.prompt_sha256}
+    n_sha = {_key(r): r.completion.prompt_sha256 for r in new.records if r.completion.prompt_sha256}
+    both = sorted(set(b_sha) & set(n_sha))
+    if not both:
+        return None
+    differ = [k for k in both if b_sha[k] != n_sha[k]]
+    if not differ:
+        return [], []
+    what = (f"prompts of {len(differ)} of {len(both)} paired items (e.g. {differ[0][0]}-{differ[0][1]})")
+    if allow:
+        return [], [f"{what} differ, compared as asked (--allow-different-prompts)"]
+    return [f"{what}; pass --allow-different-prompts for a deliberate prompt study"], []
+
+
 def check_comparable(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool = False) -> list[str]:
     """Raise IncomparableError naming every difference that makes the runs incomparable (spec version,
-    corpus digest, prompt digest unless allowed). Returns notes about what could not be checked."""
+    corpus digest, prompts unless allowed: item by item where the records carry prompt hashes, else by the
+    provenance digests). Returns notes about what could not be checked."""
+    per_item = _prompt_differences(base, new, allow_different_prompts)
     diffs, notes = provenance_differences(base.provenance, new.provenance, allow_different_prompts,
-                                          (base.source, new.source))
+                                          (base.source, new.source), check_prompt_digest=per_item is None)
+    if per_item is not None:
+        diffs, notes = diffs + per_item[0], notes + per_item[1]
     if diffs:
         raise IncomparableError(f"{base.source} and {new.source} are not comparable: they differ in "
                                 + "; ".join(diffs))

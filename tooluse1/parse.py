@@ -431,8 +431,11 @@ def _json_safe(value: Any, depth: int = 0) -> bool:
     return False
 
 
-# Values that stand for an argument instead of being one: <city>, {city}, [city], ..., a JSON-schema type.
-_PLACEHOLDER = re.compile(r"<[^<>]{1,60}>|\{\{?[^{}]{1,60}\}?\}|\[[^\[\]]{1,60}\]|\.\.\.|…"
+# Values that stand for an argument instead of being one: <city>, {city}, [city name], ..., a JSON-schema
+# type. Inside the brackets only a name (a letter first, then letters, digits, spaces, - or _): "[1, 2]" or
+# "{1: 2}" are values (wrong ones, maybe), not placeholders.
+_PLACEHOLDER = re.compile(r"<[^\W\d][\w \-]{0,59}>|\{\{?\s*[^\W\d][\w \-]{0,59}\s*\}?\}|\[[^\W\d][\w \-]{0,59}\]"
+                          r"|\.\.\.|…"
                           r"|(?i:string|str|number|integer|int|float|boolean|bool|array|object)")
 
 

@@ -304,7 +304,7 @@ def upgrade_document(document: dict) -> tuple[dict, int]:
         doc = {k: v for k, v in document.items() if k != "tooluse1_results"}
         doc = {"format": RESULTS_FORMAT, "format_version": RESULTS_FORMAT_VERSION, **doc}
         if isinstance(doc.get("records"), list):
-            doc["records"] = [{**r, "expect": r.get("expect")} if isinstance(r, dict) else r for r in doc["records"]]
+            doc["records"] = [_upgrade_record(r) if isinstance(r, dict) else r for r in doc["records"]]
         return doc, 1
     if version is None:
         raise ResultsFileError("not a ToolUse.1 results file (no format_version and no tooluse1_results marker)")
@@ -312,6 +312,21 @@ def upgrade_document(document: dict) -> tuple[dict, int]:
         raise ResultsFileError(f"results format_version {version!r} is not supported by this tooluse1 "
                                f"(it reads 1 and {RESULTS_FORMAT_VERSION})")
     return document, RESULTS_FORMAT_VERSION
+
+
+# What format-1 records lack, filled with the value a 1.x run had (no examples, nothing broken, no structured
+# calls, no prompt hash, never cut off: 1.x graded cut-off answers like any other).
+_FORMAT_1_DEFAULTS = {"record": {"expect": None, "tool_calls": None, "prompt_sha256": None},
+                      "extraction": {"examples": [], "broken": []},
+                      "verdict": {"n_examples": 0, "cut_off": False}}
+
+
+def _upgrade_record(r: dict) -> dict:
+    out = {**_FORMAT_1_DEFAULTS["record"], **r}
+    for part in ("extraction", "verdict"):
+        if isinstance(out.get(part), dict):
+            out[part] = {**_FORMAT_1_DEFAULTS[part], **out[part]}
+    return out
 
 
 @dataclass

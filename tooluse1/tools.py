@@ -1055,7 +1055,7 @@ TZ_REFERENCE_YEARS = (2026, 2027)
 def _sample_instants() -> tuple[_dt.datetime, ...]:
     """Noon UTC on every day of the reference years."""
     first = _dt.datetime(TZ_REFERENCE_YEARS[0], 1, 1, 12, tzinfo=_dt.timezone.utc)
-    days = (_dt.datetime(TZ_REFERENCE_YEARS[-1] + 1, 1, 1, tzinfo=_dt.timezone.utc) - first).days
+    days = (_dt.datetime(TZ_REFERENCE_YEARS[-1] + 1, 1, 1, tzinfo=_dt.timezone.utc) - first).days + 1
     return tuple(first + _dt.timedelta(days=d) for d in range(days))
 
 
