@@ -26,20 +26,19 @@ import json
 import re
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tooluse1 import prompts as P  # noqa: E402
-from tooluse1.compare import compare_documents, format_comparison  # noqa: E402
+from tooluse1.compare import compare, format_comparison  # noqa: E402
 from tooluse1.corpus import Case, load_corpus  # noqa: E402
 from tooluse1.harness import BenchmarkRun, RunConfig  # noqa: E402
 from tooluse1.metrics import Rate  # noqa: E402
 from tooluse1.prompts import Prompt, item_id  # noqa: E402
-from tooluse1.results import build_results, write_json_atomic  # noqa: E402
+from tooluse1.results import ResultsFile, build_results, write_json_atomic  # noqa: E402
 from tooluse1.tools import TOOLS, Call  # noqa: E402
 
 # ----------------------------------------------------------------------------- the 1.x prompt, verbatim
@@ -150,7 +149,8 @@ class VariantRun(BenchmarkRun):
 
 
 def run_variant(model: str, variant: str, cases: list[Case], manifest: dict, protocols: Sequence[str],
-                resume_dir: Path, threads: int | None, progress: Callable[[int], None] | None) -> dict:
+                resume_dir: Path, threads: int | None) -> tuple[dict, dict[str, bool]]:
+    """(the variant's results document, {item id: the answer echoes prompt text})."""
     config = RunConfig(model=model, protocols=tuple(protocols), threads=threads,
                        resume=resume_dir / f"{Path(model).name}-{variant}.resume.jsonl")
     run = VariantRun(config, {c.id: c for c in cases}, manifest)
@@ -158,27 +158,24 @@ def run_variant(model: str, variant: str, cases: list[Case], manifest: dict, pro
     items = [(c.id, p) for c in cases for p in protocols]
     t0 = time.perf_counter()
     try:
-        generated = run.generate(items, progress)
-        records = [run.record(c, p).as_dict() for c, p in items]
-        for r in records:
-            case = run.cases[r["case_id"]]
-            prompt = render_variant(variant, case, r["protocol"])
-            r["echo"] = echoes_prompt(r["output"], prompt, case)
+        generated = run.generate(items)
+        records = [run.record(c, p) for c, p in items]
+        echo = {r.item_id: echoes_prompt(r.completion.text, render_variant(variant, r.case, r.protocol), r.case)
+                for r in records}
         prov = {**run.provenance(), "prompt_variant": variant, "generation_s": round(time.perf_counter() - t0, 1),
                 "generated_now": generated}
-        return build_results(prov, records)
+        return build_results(prov, records), echo
     finally:
         run.close()
 
 
-def echo_table(docs: dict[str, dict], protocols: Sequence[str]) -> list[str]:
+def echo_table(echoes: dict[str, dict[str, bool]], protocols: Sequence[str]) -> list[str]:
     lines = ["| variant | " + " | ".join(protocols) + " | all |", "|---" * (len(protocols) + 2) + "|"]
-    for variant, doc in docs.items():
+    for variant, echo in echoes.items():
         cells = []
         for p in [*protocols, None]:
-            recs = [r for r in doc["records"] if p is None or r["protocol"] == p]
-            k = sum(1 for r in recs if r.get("echo"))
-            cells.append(Rate(k, len(recs)).fmt().strip())
+            flags = [v for item, v in echo.items() if p is None or item.endswith(f"-{p}")]
+            cells.append(Rate(sum(flags), len(flags)).fmt().strip())
         lines.append(f"| {variant} | " + " | ".join(cells) + " |")
     return lines
 
@@ -201,22 +198,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     resume_dir = Path(args.resume_dir)
     resume_dir.mkdir(parents=True, exist_ok=True)
     docs: dict[str, dict] = {}
+    echoes: dict[str, dict[str, bool]] = {}
     for v in variants:
         print(f"== {v}: {len(cases) * len(protocols)} items", flush=True)
-        docs[v] = run_variant(args.model, v, cases, manifest, protocols, resume_dir, args.threads, None)
+        docs[v], echoes[v] = run_variant(args.model, v, cases, manifest, protocols, resume_dir, args.threads)
         s = docs[v]["summary"]["overall"]["score"]
         print(f"   score {Rate(s['k'], s['n']).fmt()}  ({docs[v]['provenance']['generation_s']} s)", flush=True)
-    pairs = {}
-    for a, b in zip(variants, variants[1:]):
-        pairs[f"{a} -> {b}"] = compare_documents(docs[a], docs[b], allow_different_prompts=True)
-    if len(variants) > 2:
-        pairs[f"{variants[0]} -> {variants[-1]}"] = compare_documents(docs[variants[0]], docs[variants[-1]],
-                                                                      allow_different_prompts=True)
+    files = {v: ResultsFile.from_document(d, v, validate=False) for v, d in docs.items()}
+    steps = list(zip(variants, variants[1:])) + ([(variants[0], variants[-1])] if len(variants) > 2 else [])
+    pairs = {f"{a} -> {b}": compare(files[a], files[b], allow_different_prompts=True) for a, b in steps}
     for name, comparison in pairs.items():
         print(f"\n## {name}\n" + format_comparison(comparison, max_flips=0))
-    print("\n## answers that echo prompt text\n" + "\n".join(echo_table(docs, protocols)))
+    print("\n## answers that echo prompt text\n" + "\n".join(echo_table(echoes, protocols)))
     out = Path(args.out)
-    write_json_atomic(out, {"model": args.model, "variants": variants, "documents": docs,
+    write_json_atomic(out, {"model": args.model, "variants": variants, "documents": docs, "echo": echoes,
                             "pairs": {k: v.as_dict() for k, v in pairs.items()}})
     print(f"\nwritten: {out}")
     return 0
