@@ -387,7 +387,6 @@ def test_an_example_in_an_earlier_paragraph_does_not_make_a_later_call_an_exampl
 def test_an_example_and_a_real_call_in_one_reply():
     text = f"A call looks like this:\n```json\n{WJ}\n```\n\nNow the real one:\n```json\n" \
            '{"name": "get_time", "arguments": {"timezone": "UTC"}}\n```'
-    ex = extract(text)
     assert calls_of(text) == [("get_time", {"timezone": "UTC"})] and examples_of(text) == PARIS
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tooluse1.report import clean_text, esc, render_report
-from tooluse1.results import ItemRecord, ResultsFile, build_results, load_results, write_json_atomic
+from tooluse1.results import build_results, load_results, write_json_atomic
 
 from browser import chromium_path, open_page, png_size
 

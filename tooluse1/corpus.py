@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 from tooluse1.answers import AnswerRequirement
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call, to_integer, to_number
-from tooluse1.types import (DIFFICULTIES, EXPECTATIONS, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, Lang,
+from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, Lang,
                             NegativeKind)
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 

@@ -24,11 +24,12 @@ from typing import Callable, Iterator
 import pytest
 
 from tooluse1 import corpus as corpus_constants
+from tooluse1 import types as vocabulary
 from tooluse1.backends.base import BackendError
 from tooluse1.corpus import CorpusError, StaleCorpusError, check_fresh, load_corpus
 from tooluse1.harness import BACKENDS, BenchmarkRun, RunConfig
 from tooluse1.metrics import format_summary
-from tooluse1.prompts import PROTOCOLS, format_call, item_id, parse_protocols
+from tooluse1.prompts import PROTOCOLS, item_id, parse_protocols
 from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, ResumeMismatch, build_results,
                               load_results, scrub_secrets, track_sections, write_json_atomic)
 
@@ -158,7 +159,8 @@ def _is_xdist_worker(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     c = corpus_constants
-    for name in dict.fromkeys((*PROTOCOLS, *c.LANGS, *c.EXPECTATIONS, *c.DIFFICULTIES, *c.NEGATIVE_KINDS,
+    v = vocabulary
+    for name in dict.fromkeys((*v.ALL_PROTOCOLS, *v.LANGS, *v.EXPECTATIONS, *v.DIFFICULTIES, *v.NEGATIVE_KINDS,
                                *c.CATEGORIES)):
         config.addinivalue_line("markers", f"{name}: ToolUse.1 item attribute")
     config.stash[_SELECTED] = []

@@ -41,7 +41,7 @@ class Prompt:
 
     item_id: str          # "<case-id>-<protocol>"
     case_id: str
-    protocol: str         # json | xml | plain | native
+    protocol: Protocol
     messages: tuple[dict, ...]
     shared_prefix_key: str = ""
     tools: tuple[dict, ...] = ()
