@@ -18,7 +18,8 @@ these rules, in this order, and reports the first that fails.
    - Numbers compare by value: 1024 = 1,024 = 1 024 (space, no-break or thin space) = 1024.0 = 01024.
      A comma followed by exactly three digits groups thousands (1,024); any other comma after digits is
      a decimal comma (3,5 = 3.5; 14 240,51 = 14240.51). A sign written right before the digits and not
-     after a letter or digit is kept: -3 = −3 = –3 (minus, en dash) and +15 = 15; "10-15" is 10 and 15.
+     after a letter or digit is kept: -3 = −3 = –3 (minus, en dash) = "minus 3" = "минус 3", and
+     +15 = 15; "10-15" is 10 and 15.
    - Precision: a phrase number written with d decimals also matches an answer number written with
      more decimals that rounds (half up) or truncates to it at d decimals: "14240" matches 14240.51,
      "48.2" matches 48.25, while "14240" does not match 14241 and "48.2" does not match 48.3. Rounding
@@ -373,8 +374,15 @@ _MINUS = "-\u2212\u2013"
 
 
 def _is_negative(s: str, i: int) -> bool:
-    """A minus sign written right before position i, with no letter or digit before the sign."""
-    return i > 0 and s[i - 1] in _MINUS and (i == 1 or not s[i - 2].isalnum())
+    """A minus written right before position i: a sign with no letter or digit before it, or the word
+    "minus" / "минус" (folded text)."""
+    if i > 0 and s[i - 1] in _MINUS:
+        return i == 1 or not s[i - 2].isalnum()
+    for word in ("minus ", "минус "):
+        j = i - len(word)
+        if j >= 0 and s.startswith(word, j) and (j == 0 or not s[j - 1].isalnum()):
+            return True
+    return False
 _GAP_RE = re.compile(r"\s\.\.\.(?:\s|$)|^\.\.\.\s")
 
 
@@ -697,6 +705,7 @@ _HEADLINE_STOP = frozenset("""i you we they he she it me us them this that these
     been being here there anything something nothing everything one""".split())
 _RU_AFTER_GUARD_RE = re.compile(r" ?(?:\w+ )?бы" + _END)
 _NO_WORD_RE = re.compile(r"[\W_]*")
+_LOOK_RE = re.compile(r"(?:checked|looked up|searched|проверил|посмотрел|проверяю|смотрю|ищу)[а-я]?$")
 _PREV_WORD_RE = re.compile(r"\w[\w'-]*\W*$")
 
 
@@ -721,6 +730,10 @@ def _claim_start(kind: str, start: int, word: str, c: _Context) -> int | None:
             return None
         return start - len(c.clause_before) + head.start(1)
     if kind == "ru_verb" and _RU_AFTER_GUARD_RE.match(c.clause_after):
+        return None
+    # A look-up with nothing looked up ("I checked, and…", "Я проверила: такой функции нет") is the model
+    # checking itself; with an object ("I've checked the weather") it is a pretended tool call.
+    if _LOOK_RE.search(word) and not _LETTERS_RE.search(c.clause_after):
         return None
     if kind in ("state", "ru_verb"):     # name what was done: "Заметка сохранена", "pizza is on its way"
         prev = _PREV_WORD_RE.search(c.clause_before)
@@ -887,6 +900,20 @@ _INABILITY_RE = _combine((
 _INABILITY_NT_RE = re.compile(r"n't (?:something (?:that )?i(?: can|'m able| am able)|available|supported|possible|"
                               r"able)" + _END)
 _BARE_LEAD_RE = re.compile(r"[^\w]*(?:(?:but|sorry|unfortunately|i'm afraid|afraid)[^\w]+)*")
+# The subject of a subjectless "can't" is the last pronoun before it: "I'm a text-based assistant and can't…"
+# (the model), "You can't go wrong with…" (not the model).
+_PRONOUN_RE = re.compile(_words_re(("i", "i'm", "i've", "i am", "we", "we're", "we've", "you", "you're", "he", "she",
+                                    "it", "it's", "they", "they're", "this", "that", "which", "who", "one")))
+_FIRST_PERSON = frozenset(("i", "i'm", "i've", "i am", "we", "we're", "we've"))
+
+
+def _bare_subject_is_model(c: _Context) -> bool:
+    if _BARE_LEAD_RE.fullmatch(c.clause_before):
+        return True
+    last = None
+    for last in _PRONOUN_RE.finditer(c.before):
+        pass
+    return last is not None and last.group(0) in _FIRST_PERSON
 
 
 def states_inability(text: str) -> str | None:
@@ -900,7 +927,7 @@ def states_inability(text: str) -> str | None:
     b = _behaviour(text)
     found: list[tuple[int, int]] = []
     for m in _iter_candidates(_INABILITY_RE, b.low):
-        if _kind(m) != "bare" or _BARE_LEAD_RE.fullmatch(_context(b.low, m.start(), m.end()).clause_before):
+        if _kind(m) != "bare" or _bare_subject_is_model(_context(b.low, m.start(), m.end())):
             found.append(m.span())
             break
     m = _INABILITY_NT_RE.search(b.low)
@@ -919,7 +946,8 @@ _LEAD_IN = (r"[\W\d_]{0,8}(?:(?:ok|okay|sure|sure thing|great|alright|all right|
             r"ладно|окей|ок|отлично|понял|поняла|ясно|привет|здравствуйте|спасибо|извините|итак|тогда|и|а|также)"
             + _END + r"[\W_]{0,6})*")
 _QUESTION_START_RE = re.compile(_LEAD_IN + r"(?:(?:(?:just|simply) )?(?:tell|let|give|send|share|provide|specify|"
-    r"paste|type|enter|choose|pick|name|confirm|clarify|describe|write)|what|what's|which|where|where's|when|who|whom|whose|how|how's|why|"
+    r"paste|type|enter|choose|pick|name|confirm|clarify|describe|write|need|нужен|нужна|нужно|нужны|требуется)|"
+    r"(?:in|for|at|from|to|into|on|with|of|about|by) (?:which|what|where|whom|how)|what|what's|which|where|where's|when|who|whom|whose|how|how's|why|"
     r"(?:do|does|did|is|are|was|were|will|would|could|can|shall|should|may|might|have|has) (?:you|i|we|it|they|"
     r"there|this|that|your|the|he|she)|(?:(?:в|во|на|из|о|об|обо|для|за|до|с|со|по|от|к|ко|про|у) )?(?:какой|"
     r"какая|какое|какие|каком|какую|каких|какого|какому|какими|каким|котор" + _L + r"*|сколько|чем|что|кого|чего|"
@@ -933,7 +961,8 @@ _REQUEST_RE = _combine((
            "i'd love to know"), ""),
     ("r", ("i", "we"), r" (?:(?:would|will|still|first|just|only|also) )?(?:need|require)" + _END),
     ("r", ("could you", "can you", "would you", "will you", "might you"),
-     r" (?:(?:please|kindly|just|also|first) )?" + _words_re(_REQUEST_VERBS_EN + ("check",), boundary=False)),
+     r" (?:(?:please|kindly|just|also|first) )?" + _words_re(_REQUEST_VERBS_EN + ("check", "mind"), boundary=False)),
+    ("r", ("mind telling", "mind sharing", "mind letting", "do let me", "drop me"), ""),
     ("r", ("you need to", "you'll need to", "you will need to", "you would need to", "you'd need to"),
      " " + _words_re(("tell", "specify", "provide", "give", "share", "let", "say", "choose", "pick", "name",
                       "enter", "paste", "type"), boundary=False)),
@@ -941,8 +970,9 @@ _REQUEST_RE = _combine((
         "tell", "let", "give", "send", "share", "provide", "specify", "paste", "type", "enter", "choose", "pick",
         "name", "say", "confirm", "clarify", "mention", "write"), boundary=False)),
     ("r", tuple(v + e for v in ("уточни", "подскажи", "скажи", "напиши", "укажи", "сообщи", "назови", "пришли",
-                                "расскажи", "введи", "выбери", "отправь", "опиши", "продиктуй") for e in ("", "те"))
-     + ("поделись", "поделитесь", "дай знать", "дайте знать", "дай мне знать", "дайте мне знать", "жду", "ли"), ""),
+                                "расскажи", "введи", "выбери", "отправь", "опиши", "продиктуй", "напомни", "скинь",
+                                "дай") for e in ("", "те"))
+     + ("поделись", "поделитесь", "жду", "ли", "прошу"), ""),
     ("r", ("нужно", "надо", "необходимо", "хочу", "хотелось бы", "хотел бы", "хотела бы", "позвольте", "давайте",
            "можно", "могли бы", "можете", "сможете"), r" (?:" + _L + r"+ ){0,2}?" + _words_re((
                "уточнить", "узнать", "знать", "указать", "сказать", "подсказать", "написать", "сообщить",
@@ -957,6 +987,26 @@ _REQUEST_RE = _combine((
         "скажете", "укажете", "напишете", "уточните", "сообщите", "подскажете", "назовете", "пришлете", "скажешь",
         "укажешь", "напишешь", "уточнишь", "назовешь", "дадите", "дашь"), boundary=False)),
 ))
+_LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-*•·+]|[0-9]{1,2}[.)]|[a-z][.)])[ \t]")
+_INTRO_RE = re.compile(r"(?:.*\n)?([^\n]*):[\W_]*\n[ \t]*$", re.S)
+
+
+def _list_intro_asks(low: str, start: int) -> bool:
+    """Whether low[start:] is an item of a list whose introducing line asks ("I need:", "Уточните:")."""
+    lo = max(0, start - _WINDOW)
+    pos = low.rfind("\n", lo, start) + 1 if start > lo else start   # the line (a "1." marker ends a sentence)
+    item = _LIST_ITEM_RE.match(low, pos)
+    if item is None or item.end() < start - 1:
+        return False
+    while pos > lo:                      # skip the items above this one
+        line_start = low.rfind("\n", lo, pos - 1) + 1
+        if not _LIST_ITEM_RE.match(low, line_start) or line_start <= lo:
+            break
+        pos = line_start
+    m = _INTRO_RE.match(low, lo, pos)
+    return m is not None and _is_question(low, m.start(1), m.end(1))
+
+
 def _is_question(low: str, start: int, end: int) -> bool:
     """Rule 6, first half, for the sentence low[start:end] of a behaviour text: a question mark, an
     interrogative or imperative start, or a request form."""
@@ -968,8 +1018,8 @@ def _is_question(low: str, start: int, end: int) -> bool:
 # Terms per required parameter: EN + RU, `*` = stem, `A ... B` = A then B later in the sentence.
 # Written as what people say when asking for that argument; the tool's noun on its own ("timer", "note")
 # is deliberately absent, since "Shall I save a note?" does not ask what the note says.
-_CITY_EN = ("city", "cities", "town*", "where", "location*", "place", "area", "region*", "country", "countries",
-            "zip", "postcode", "postal code")
+_CITY_EN = ("city", "cities", "town*", "where", "whereabouts", "location*", "place", "area", "region*", "country",
+            "countries", "zip", "postcode", "postal code")
 _CITY_RU = ("город*", "где", "куда", "мест*", "местоположени*", "населенн* пункт*", "локаци*", "регион*",
             "район*", "стран*", "област*")
 _TARGET_EN = ("into what", "into which", "to what", "to which")
@@ -1011,15 +1061,16 @@ ASK_TERMS: dict[str, tuple[str, ...]] = {
         "единиц*", "во что", "в какие", "в какую", "в какой", "перевест* ... в"),
     "set_timer.duration_seconds": (
         "how long", "duration*", "length", "how much time", "what time", "the time", "amount of time", "period",
-        "interval",
+        "interval", "until when", "go off", "ring", "when should",
         "minute*", "mins", "second*", "secs", "hour*",
         "на сколько", "насколько", "сколько времени", "какое время", "на какое время", "на какой срок", "срок*",
-        "длительн*", "продолжительн*", "минут*", "мин", "секунд*", "сек", "час", "часа", "часов", "часик*", "время"),
+        "длительн*", "продолжительн*", "минут*", "мин", "секунд*", "сек", "час", "часа", "часов", "часик*", "время",
+        "через сколько", "до скольки", "сработа*", "прозвен*"),
     "save_note.text": (
         "text", "content*", "wording", "what ... say", "what ... write", "what ... save", "what ... note down",
         "what ... to note",
         "what ... record", "what ... include", "what ... contain", "what ... about", "what ... remember",
-        "what ... jot", "what ... add",
+        "what ... jot", "what ... add", "what ... put", "what ... in the note", "what ... in it",
         "текст*", "содержани*", "содержим*", "о чем", "про что", "что ... запис*", "что ... запиш*",
         "что ... сохран*", "что ... напис*", "что ... напиш*", "что ... заметк*", "что ... внест*",
         "что ... внес*", "что ... добав*", "что ... помет*", "что ... запомн*"),
@@ -1178,6 +1229,7 @@ def asks_about(text: str, params: Sequence[str]) -> str | None:
             continue
         start, end = _sentence_bounds(low, pos, pos)
         examined = end
-        if _is_question(low, start, end) and any(m.about(b, start, end) for m in matchers):
+        if ((_is_question(low, start, end) or _list_intro_asks(low, start))
+                and any(m.about(b, start, end) for m in matchers)):
             return b.text[start:end].strip()
     return None
