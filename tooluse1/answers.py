@@ -226,7 +226,7 @@ def _check(req: AnswerRequirement, prose: Any) -> AnswerCheck:
         if not any(phrase_occurs(a, text) for a in alts):
             return AnswerCheck(False, f"answer lacks {_quote_alts(alts)}")
     if req.contains_any and not any(phrase_occurs(a, text) for a in req.contains_any):
-        return AnswerCheck(False, f"answer contains none of {', '.join(_q(a) for a in req.contains_any)}")
+        return AnswerCheck(False, f"answer lacks {_quote_alts(req.contains_any)}")
     for phrase in req.excludes:
         if phrase_occurs(phrase, text):
             return AnswerCheck(False, f"answer contains the excluded {_q(phrase)}")
