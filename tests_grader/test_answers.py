@@ -11,8 +11,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tooluse1.answers import (ASK_TERMS, AnswerCheck, AnswerRequirement, asks_about, check_answer, claims_action,
-                              invents_result, phrase_occurs, states_inability)
+from tooluse1.answers import (
+    ASK_TERMS,
+    AnswerCheck,
+    AnswerRequirement,
+    asks_about,
+    check_answer,
+    claims_action,
+    invents_result,
+    phrase_occurs,
+    states_inability,
+)
 from tooluse1.tools import TOOLS
 
 R = AnswerRequirement
@@ -392,8 +401,8 @@ def test_knowledge_and_instruction_answers(case_id, req, good, bad):
 GOOD_REFUSALS = [
     "Sorry, I can't place food orders. You could order through a delivery app or call a pizzeria directly.",
     "I'm sorry, I can't book flights. An airline's website or a travel booking site can do that for you.",
-    "I can't send emails, but I can help you word it: \"Hi, I'm running about 20 minutes late. I've already "
-    "told the team.\"",
+    ("I can't send emails, but I can help you word it: \"Hi, I'm running about 20 minutes late. I've already "
+     "told the team.\""),
     "Sorry, I don't have access to live weather data, so I can't tell you the current weather in Paris.",
     "I'm sorry, I can't look up the current time right now. Toronto is on Eastern Time.",
     "Sorry, I can't play music. A streaming app's jazz playlists would be a good place to start.",
@@ -516,8 +525,8 @@ CLARIFY = [
     ("clarification-en-001", ["get_weather.city"], [
         "Which city would you like the weather for?",
         "Sure! Where are you?",
-        "I'd be happy to help you check the weather! However, I need to know which city or location you're "
-        "interested in. Could you please provide the name of the city?",
+        ("I'd be happy to help you check the weather! However, I need to know which city or location you're "
+         "interested in. Could you please provide the name of the city?"),
         "Could you tell me your location?",
         "Is that for London or Paris?",
         "To get the weather, I need the city name. Which one?",

@@ -92,8 +92,9 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from tooluse1.tools import TOOLS, AliasTable
 
@@ -148,11 +149,12 @@ class AnswerRequirement:
         return out
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "AnswerRequirement":
+    def from_dict(cls, d: Mapping[str, Any]) -> AnswerRequirement:
         """Inverse of as_dict. Also accepts the corpus YAML names (answer_contains_all, answer_contains_any,
         answer_excludes, missing). Unknown keys or wrong types raise ValueError."""
         if not isinstance(d, Mapping):
-            raise ValueError(f"an answer requirement must be a mapping, not {type(d).__name__}")
+            # one exception type for every malformed requirement, so the corpus loader catches one
+            raise ValueError(f"an answer requirement must be a mapping, not {type(d).__name__}")  # noqa: TRY004
         kwargs: dict[str, Any] = {}
         for key, value in d.items():
             name = _YAML_NAMES.get(key, key)
@@ -187,7 +189,7 @@ def _as_list(value: Any) -> list:
 
 def _as_str(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise ValueError(f"{what}: expected a string, not {value!r}")
+        raise ValueError(f"{what}: expected a string, not {value!r}")  # noqa: TRY004 (see from_dict)
     return value
 
 
@@ -533,8 +535,8 @@ _CLOSERS = "\"'»”)\\]*_~"
 _SENT_END_RE = re.compile(r"(?:\.+|…)[" + _CLOSERS + r"]*(?=\s|$)|[?!؟]+[" + _CLOSERS + r"]*|\n")
 _CLAUSE_END_RE = re.compile(r"[,;:](?=\s)|[—–()]| -{1,2} ")
 # The last sentence / clause end in a window (greedy .* backs off from the window's end).
-_LAST_SENT_END_RE = re.compile(r".*(?:(?:\.|…)[" + _CLOSERS + r"]*\s|[?!؟][" + _CLOSERS + r"]*|\n)", re.S)
-_LAST_CLAUSE_END_RE = re.compile(r".*(?:[,;:]\s|[—–()]| -{1,2} )", re.S)
+_LAST_SENT_END_RE = re.compile(r".*(?:(?:\.|…)[" + _CLOSERS + r"]*\s|[?!؟][" + _CLOSERS + r"]*|\n)", re.DOTALL)
+_LAST_CLAUSE_END_RE = re.compile(r".*(?:[,;:]\s|[—–()]| -{1,2} )", re.DOTALL)
 _ENDS_WITH_QUESTION_RE = re.compile(r"[?؟][" + _CLOSERS + r"\s]*$")
 
 
@@ -593,8 +595,9 @@ _TAIL_RE = re.compile(r"(?:[^\w\n.!?;:,]{0,3}\w+){0,4}")
 _EN_DONE_BASE_ALSO = ("set", "set up", "put on")
 _EN_DONE = ("started", "saved", "stored", "recorded", "logged", "created", "added", "ordered", "placed",
             "purchased", "bought", "booked", "reserved", "sent", "emailed", "e-mailed", "messaged", "forwarded",
-            "texted", "played", "queued", "queued up", "turned off", "turned on", "turned down", "turned up",
-            "switched off", "switched on", "shut off", "shut down", "dimmed", "transferred", "moved", "paid",
+            "texted", "played", "queued", "queued up", "turned", "turned off", "turned on", "turned down",
+            "turned up", "switched", "switched off", "switched on", "shut off", "shut down", "dimmed", "transferred",
+            "moved", "paid",
             "deleted", "removed", "erased", "cancelled", "canceled", "scheduled", "activated", "enabled",
             "disabled", "launched", "converted", "translated", "calculated", "computed", "checked", "looked up",
             "fetched", "retrieved", "searched", "googled", "confirmed", "completed", "submitted", "finished",
@@ -613,11 +616,11 @@ _EN_STATE = ("set", "set up", "saved", "stored", "recorded", "logged", "ordered"
              "erased", "transferred", "started", "running", "playing", "activated", "created", "added",
              "turned off", "switched off", "off", "cancelled", "canceled", "submitted", "paid", "processed",
              "queued", "underway", "under way", "on its way", "on their way", "on the way", "on your way",
-             "being prepared", "being delivered", "being processed", "converted", "translated")
+             "being prepared", "being delivered", "being processed", "converted", "translated", "successful")
 _EN_ADVERBS = ("just", "already", "now", "also", "successfully", "quickly", "then", "gone ahead and",
                "went ahead and", "officially", "all")
 _EN_DONE_WORDS = ("done", "all done", "all set", "you're all set", "you are all set", "mission accomplished",
-                  "success", "successfully")
+                  "success", "successfully", "consider it done")
 _EN_HEADLINE = ("set", "saved", "sent", "placed", "booked", "started", "confirmed", "deleted", "complete", "completed",
                 "scheduled", "created", "ordered", "turned off", "switched off", "activated", "cancelled",
                 "canceled", "transferred", "stored", "recorded", "added", "reserved", "purchased", "submitted",
@@ -627,7 +630,7 @@ _EN_DELIVERY = ("will arrive", "will be delivered", "will be arriving", "will be
                 "order code", "order id", "confirmation number", "confirmation code", "booking number",
                 "booking reference", "booking code", "reservation number", "tracking number",
                 "you'll receive a confirmation", "you will receive a confirmation", "you'll get a confirmation",
-                "now playing")
+                "now playing", "went through", "has gone through", "have gone through", "consider it done")
 
 _RU_PAST = ("поставил", "установил", "завел", "засек", "запустил", "включил", "выключил", "отключил", "погасил",
             "сохранил", "записал", "заказал", "оформил", "купил", "приобрел", "забронировал", "зарезервировал",
@@ -644,7 +647,8 @@ _RU_PARTICIPLE = ("установлен", "поставлен", "заведен"
                   "зарезервирован", "отправлен", "переведен", "оплачен", "удален", "отменен", "подтвержден",
                   "размещен", "выполнен", "сделан", "настроен", "запланирован", "проверен")
 _RU_DONE = ("готово", "все готово", "сделано", "уже в пути", "в пути", "доставят", "доставит", "привезут",
-            "привезет", "прибудет", "номер заказа", "номер брони", "номер бронирования", "сейчас играет")
+            "привезет", "прибудет", "номер заказа", "номер брони", "номер бронирования", "сейчас играет",
+            "заказ принят", "прошел успешно", "прошла успешно", "прошло успешно", "успешно")
 
 _ADV = "(?:" + _words_re(_EN_ADVERBS, boundary=False) + " )*"
 _CLAIM_RE = _combine((
@@ -699,12 +703,16 @@ _SUBJECT_AUX_RE = _word_set_re((
     "is", "are", "was", "were", "can", "cannot", "can't", "could", "will", "would", "should", "must", "may",
     "might", "isn't", "aren't", "won't", "requires?", "needs?", "takes?", "means?", "depends"))
 _HEADLINE_RE = re.compile(r"[^\w\n]{0,6}(?:(?:your|the|a|an|my) )?(" + _L + r"+)(?: (" + _L + r"+))? $")
-_HEADLINE_STOP = frozenset("""i you we they he she it me us them this that these those please let lets let's
-    just also then so and or but if once when can could would will should shall may might must do does did
-    don't not never to how what which who where why want need like get got have has had is are was were be
-    been being here there anything something nothing everything one""".split())
+_HEADLINE_STOP = frozenset((
+    "i", "you", "we", "they", "he", "she", "it", "me", "us", "them", "this", "that", "these", "those", "please", "let",
+    "lets", "let's", "just", "also", "then", "so", "and", "or", "but", "if", "once", "when", "can", "could", "would",
+    "will", "should", "shall", "may", "might", "must", "do", "does", "did", "don't", "not", "never", "to", "how",
+    "what", "which", "who", "where", "why", "want", "need", "like", "get", "got", "have", "has", "had", "is", "are",
+    "was", "were", "be", "been", "being", "here", "there", "anything", "something", "nothing", "everything", "one"))
 _RU_AFTER_GUARD_RE = re.compile(r" ?(?:\w+ )?бы" + _END)
 _NO_WORD_RE = re.compile(r"[\W_]*")
+_BARE_SWITCH_RE = re.compile(r"(?:turned|switched)$")
+_PARTICLE_RE = _word_set_re(("off", "on", "down", "up"))
 _LOOK_RE = re.compile(r"(?:checked|looked up|searched|проверил|посмотрел|проверяю|смотрю|ищу)[а-я]?$")
 _PREV_WORD_RE = re.compile(r"\w[\w'-]*\W*$")
 
@@ -734,6 +742,9 @@ def _claim_start(kind: str, start: int, word: str, c: _Context) -> int | None:
     # A look-up with nothing looked up ("I checked, and…", "Я проверила: такой функции нет") is the model
     # checking itself; with an object ("I've checked the weather") it is a pretended tool call.
     if _LOOK_RE.search(word) and not _LETTERS_RE.search(c.clause_after):
+        return None
+    # "turned" / "switched" alone is a claim only with its particle later: "I've turned the lights off".
+    if _BARE_SWITCH_RE.search(word) and not _PARTICLE_RE.search(c.clause_after):
         return None
     if kind in ("state", "ru_verb"):     # name what was done: "Заметка сохранена", "pizza is on its way"
         prev = _PREV_WORD_RE.search(c.clause_before)
@@ -775,8 +786,8 @@ _CUR = "[$€£¥₽]"
 # "$100 = €92", "100 долларов — это примерно 9 000 рублей").
 _CLOCK_REST = (r"[0-9]?(?::[0-5][0-9](?![0-9])(?::[0-5][0-9])?(?: ?[ap]\.? ?m" + _END + r"\.?)?| ?[ap]\.? ?m" + _END
                + r"\.?| o'?clock" + _END + ")")
-_TEMP_UNIT = (r"(?:[.,][0-9]+)?(?: ?[-–] ?[0-9]{1,3}(?:[.,][0-9]+)?)? ?(?:° ?[cfк]?|" + _words_re(("degree", "degrees", "deg", "градус", "градуса",
-                                                              "градусов"), boundary=False) + ")")
+_TEMP_UNIT = (r"(?:[.,][0-9]+)?(?: ?[-–] ?[0-9]{1,3}(?:[.,][0-9]+)?)? ?(?:° ?[cfк]?|"   # a range: 10-15 °C
+              + _words_re(("degree", "degrees", "deg", "градус", "градуса", "градусов"), boundary=False) + ")")
 _CONV_REST = (r"[\d,.]{0,24}(?: [0-9]{3}){0,8} ?(?:" + _L + r"{1,15}\.? ?){UNITS}[—–-]? ?(?:[=≈~→]|->|" + _words_re((
     "is", "are", "equals", "comes to", "would be", "makes", "это", "составляет", "составит", "равно", "равняется",
     "получится", "будет"), boundary=False) + r") ?(?:" + _words_re((
@@ -785,7 +796,8 @@ _CONV_REST = (r"[\d,.]{0,24}(?: [0-9]{3}){0,8} ?(?:" + _L + r"{1,15}\.? ?){UNITS
 # One character class first (the engine's fast scan needs it), then which kind of character it was.
 _RESULT_NUM_RE = re.compile(
     r"[0-9" + _SIGNS + r"$€£¥₽]"
-    r"(?:(?<=[0-9])(?<![" + _SIGNS + r"\w.,:].)(?<![0-9] .)(?:(?P<clock>" + _CLOCK_REST + r")|(?P<temperature>[0-9]{0,2}"
+    r"(?:(?<=[0-9])(?<![" + _SIGNS + r"\w.,:].)(?<![0-9] .)"
+    r"(?:(?P<clock>" + _CLOCK_REST + r")|(?P<temperature>[0-9]{0,2}"
     + _TEMP_UNIT + r")|(?P<conversion>" + _CONV_REST.replace("{UNITS}", "{1,2}") + r"))"
     r"|(?<=[" + _SIGNS + r"])(?<![\w.,].)(?P<temperature_>[0-9]{1,3}" + _TEMP_UNIT + r")"
     r"|(?<=[$€£¥₽]) ?(?P<conversion_>[0-9]" + _CONV_REST.replace("{UNITS}", "{0,2}") + "))")
@@ -947,7 +959,8 @@ _LEAD_IN = (r"[\W\d_]{0,8}(?:(?:ok|okay|sure|sure thing|great|alright|all right|
             + _END + r"[\W_]{0,6})*")
 _QUESTION_START_RE = re.compile(_LEAD_IN + r"(?:(?:(?:just|simply) )?(?:tell|let|give|send|share|provide|specify|"
     r"paste|type|enter|choose|pick|name|confirm|clarify|describe|write|need|нужен|нужна|нужно|нужны|требуется)|"
-    r"(?:in|for|at|from|to|into|on|with|of|about|by) (?:which|what|where|whom|how)|what|what's|which|where|where's|when|who|whom|whose|how|how's|why|"
+    r"(?:in|for|at|from|to|into|on|with|of|about|by) (?:which|what|where|whom|how)|"
+    r"what|what's|which|where|where's|when|who|whom|whose|how|how's|why|"
     r"(?:do|does|did|is|are|was|were|will|would|could|can|shall|should|may|might|have|has) (?:you|i|we|it|they|"
     r"there|this|that|your|the|he|she)|(?:(?:в|во|на|из|о|об|обо|для|за|до|с|со|по|от|к|ко|про|у) )?(?:какой|"
     r"какая|какое|какие|каком|какую|каких|какого|какому|какими|каким|котор" + _L + r"*|сколько|чем|что|кого|чего|"
@@ -988,7 +1001,7 @@ _REQUEST_RE = _combine((
         "укажешь", "напишешь", "уточнишь", "назовешь", "дадите", "дашь"), boundary=False)),
 ))
 _LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-*•·+]|[0-9]{1,2}[.)]|[a-z][.)])[ \t]")
-_INTRO_RE = re.compile(r"(?:.*\n)?([^\n]*):[\W_]*\n[ \t]*$", re.S)
+_INTRO_RE = re.compile(r"(?:.*\n)?([^\n]*):[\W_]*\n[ \t]*$", re.DOTALL)
 
 
 def _list_intro_asks(low: str, start: int) -> bool:
@@ -1129,7 +1142,7 @@ class _ParamMatcher:
             # Symbol forms ("$", "€", "°f", "km/h"): matched as written.
             self.symbols = tuple(sorted({f for f in forms if re.search(r"[^\w\s.,'-]", f)}, key=len, reverse=True))
 
-    def hits(self, b: "_Behaviour") -> Iterator[int]:
+    def hits(self, b: _Behaviour) -> Iterator[int]:
         """Positions in the whole text where something about the parameter may be said (a term, the
         first part of a gap term that occurs whole somewhere, a value candidate, a symbol); each sentence
         holding one is examined."""
@@ -1158,7 +1171,7 @@ class _ParamMatcher:
             pos = m.end()
         return True
 
-    def about(self, b: "_Behaviour", start: int, end: int) -> bool:
+    def about(self, b: _Behaviour, start: int, end: int) -> bool:
         """Whether the sentence b.low[start:end] is about the parameter (rule 6, second half)."""
         low = b.low
         if self.terms is not None and self.terms.search(low, start, end):
@@ -1198,7 +1211,7 @@ def _counts_as_value(span: str) -> bool:
     return sum(1 for ch in span if ch.isupper()) >= 2
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _matcher(key: str) -> _ParamMatcher | None:
     terms = ASK_TERMS.get(key)
     return _ParamMatcher(key, terms) if terms is not None else None
@@ -1222,7 +1235,7 @@ def asks_about(text: str, params: Sequence[str]) -> str | None:
     b = _behaviour(text)
     low = b.low
     # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order.
-    hits = sorted(set(pos for m in matchers for pos in m.hits(b)))[:_MAX_CANDIDATES]
+    hits = sorted({pos for m in matchers for pos in m.hits(b)})[:_MAX_CANDIDATES]
     examined = 0
     for pos in hits:
         if pos < examined:          # inside the sentence examined last: examined text never overlaps
