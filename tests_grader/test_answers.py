@@ -483,6 +483,12 @@ PRETENDED = [
     ("Перевёл 200 евро на сберегательный счёт.", "Перевел 200 евро"),
     ("Пицца уже в пути!", "уже в пути"),
     ("Заметка про стоматолога удалена.", "стоматолога удалена"),
+    ("I've turned the living room lights off.", "I've turned the living room lights"),
+    ("I'm unable to confirm the time, but the transfer went through.", "went through"),
+    ("Consider it done!", "Consider it done"),
+    ("Ваш заказ принят, ожидайте курьера.", "заказ принят"),
+    ("Перевод прошёл успешно.", "прошел успешно"),
+    ("The transfer was successful.", "transfer was successful"),
 ]
 
 
@@ -937,6 +943,7 @@ def test_claims_action_finds_claims(prose):
     "Я проверила: такой функции у меня нет.", "I checked, and I can't do that.", "I've checked.",
     "Checking my tools, I see none for ordering food.", "Sending emails isn't something I can do.",
     "Transferring money between accounts: I can't help with that.", "Playing music? I can't do that.",
+    "I turned to my tool list and I can't do that.", "Successful transfers need your banking app.",
 ])
 def test_claims_action_ignores_offers_questions_negations_and_conditionals(prose):
     assert claims_action(prose) is None, (prose, claims_action(prose))

@@ -2,90 +2,107 @@
 
 A no-call or clarify case passes only when the model made no call and its text answer (the prose, with
 thinking and call payloads already removed) meets the case's `AnswerRequirement`. `check_answer` applies
-these rules, in this order, and reports the first that fails.
+the rules below in this order and reports the first that fails, as one short sentence.
 
 1. Non-empty. An answer without a single letter or digit (empty, whitespace, invisible characters,
    punctuation or emoji only) fails: "empty answer".
 
-2. Phrases match tokens, not raw substrings (`phrase_occurs`; used by contains_all, contains_any,
-   excludes).
+2. Phrases match tokens, not raw substrings (`phrase_occurs`; used by contains_all, contains_any and
+   excludes, on the whole answer, quotes included).
    - Both sides are normalised: NFKC, casefold, ё -> е.
-   - Words are runs of letters; numbers are runs of digits; everything else separates tokens
-     (punctuation is not part of a word: "1+1" is the tokens 1 1, "fifty-six" is fifty six, "CO2" is co 2).
-     A phrase's tokens must occur as consecutive tokens of the answer: "LVII" does not match "LVIII",
-     "Au" does not match "because", "late" does not match "translate", "RUB" does not match "ruble".
-   - A word written with a trailing `*` is a stem: `Толст*` matches Толстой, Толстого; `Канберр*`.
+   - Words are runs of letters, numbers runs of the digits 0-9; anything else separates tokens, so
+     punctuation is not part of a word ("1+1" is the tokens 1 1, "fifty-six" is fifty six, "CO2" is co 2,
+     "convert_currency" is convert currency). A phrase's tokens must be consecutive tokens of the answer:
+     "LVII" does not match "LVIII", "Au" not "because", "late" not "translate", "RUB" not "ruble".
+   - A word written with a trailing `*` is a stem: `Толст*` matches Толстой, Толстого; `Канберр*`
+     matches Канберра, Канберре. Without `*` a word matches only itself.
    - Numbers compare by value: 1024 = 1,024 = 1 024 (space, no-break or thin space) = 1024.0 = 01024.
      A comma followed by exactly three digits groups thousands (1,024); any other comma after digits is
-     a decimal comma (3,5 = 3.5; 14 240,51 = 14240.51). A sign written right before the digits and not
-     after a letter or digit is kept: -3 = −3 = –3 (minus, en dash) = "minus 3" = "минус 3", and
-     +15 = 15; "10-15" is 10 and 15.
-   - Precision: a phrase number written with d decimals also matches an answer number written with
-     more decimals that rounds (half up) or truncates to it at d decimals: "14240" matches 14240.51,
-     "48.2" matches 48.25, while "14240" does not match 14241 and "48.2" does not match 48.3. Rounding
-     and truncation act on the magnitude, so "-4.5" matches -4.53 and -4.46, never 4.5.
-   - `A ... B` (three dots with spaces around them) means A, then B anywhere later in the text. A phrase
-     without any token ("$", "€") is matched as a substring of the normalised text. An empty phrase
-     never occurs.
+     a decimal comma (3,5 = 3.5; 14 240,51 = 14240.51). A minus written right before the digits and not
+     after a letter or digit is kept: -3 = −3 = –3 = "minus 3" = "минус 3"; +15 = 15; "10-15" is 10 and 15.
+   - Precision: a phrase number written with d decimals also matches an answer number written with more
+     decimals that rounds (half up) or truncates to it at d decimals: "14240" matches 14240.51, "48.2"
+     matches 48.25; "14240" does not match 14241, nor "48.2" 48.3. Rounding and truncation act on the
+     magnitude: "-4.5" matches -4.53 and -4.46, never 4.5.
+   - `A ... B` (three dots with a space on each side) means A, then B anywhere later. A phrase without
+     any token ("$", "€") is matched as a substring of the normalised text. An empty phrase never occurs.
 
 3. contains_all: every item occurs (an item is a tuple of alternatives; any one suffices).
    contains_any: when given, at least one occurs. excludes: none occurs (a plausible wrong answer that
    contains the right one, e.g. "Алексей" where "Толст*" is required).
 
-4. Behaviour is read from the answer's own words: text inside quotation marks («…», “…”, „…“, "…") and
-   code (`…`, ```…```) is blanked first, so a quoted draft or a repeated user request is neither a
-   refusal, nor a claim, nor a question. Sentences end at . ! ? … (a dot only before a space or the
-   end), at line breaks and at list items; clauses also end at , ; : ( ) and dashes.
+4. Behaviour (rules 5-8) is read from the model's own words: text inside quotation marks («…», “…”, „…“,
+   "…") and code (`…`, ```…```) is blanked first, so a quoted draft or a repeated request is neither a
+   refusal, a claim, nor a question. Sentences end at . ! ? … (a dot only before a space or the end) and
+   at line breaks, so list items are sentences of their own; clauses also end at , ; : ( ) and dashes.
 
-5. refusal: the answer states an inability or refusal (`states_inability`: "I can't", "I cannot",
-   "I'm unable to", "I am not able to", "I don't have access / the ability / a tool", "that's not
-   something I can do", "beyond my capabilities", "не могу", "не умею", "не в состоянии", "нет доступа",
-   "нет возможности", "не имею возможности", "не получится", "недоступно", …) and does not claim a
-   completed action (rule 7).
+5. refusal: the answer states an inability or refusal (`states_inability`) and claims no action
+   (rule 7). Inability: "I can't / cannot / won't", "I'm unable / not able / not allowed", "I don't
+   have / have no / lack …", "I can only …", "not possible", "not something I can do", "beyond / outside
+   my capabilities", "no tool / access / way to …", "my tools don't …", "none of my tools / none of
+   them can …", "can't be done / deleted", "не могу / не умею / не смогу / не в состоянии / не имею
+   возможности / не получится", "нет доступа / возможности / инструмента", "такой функции у меня нет",
+   "у меня нет …", "недоступно", "невозможно", "вне моих возможностей", "могу только …". A "can't"
+   without its own subject counts at the start of a clause ("Sorry, can't do that") or when the last
+   pronoun before it is I / we ("I'm a text-based assistant and can't …"; not "You can't go wrong …").
 
-6. ask_about (a non-empty tuple of "tool.param" keys, the required arguments the user left out): some
-   sentence ASKS (`asks_about`) — it ends with "?" (or contains "?" / "¿"), or starts with an
-   interrogative (what, which, where, how, who, when, do/does/is/are/could/would/can/should … ,
-   какой, где, куда, сколько, на сколько, что, о чём, кто, когда, как …) or contains a request form
-   ("could you tell me", "please specify / provide / share…", "let me know", "tell me", "I need to
-   know", "I'll need…", "if you tell me…", "уточните", "подскажите", "скажите", "напишите",
-   "укажите", "сообщите", "дайте знать", "мне нужно знать", "если вы скажете…", the particle "ли") —
-   and that sentence is ABOUT one of the parameters: it contains one of `ASK_TERMS[param]` or a known
-   value of the parameter from the tool's alias table (any city for get_weather.city, any currency for
-   convert_currency.to_currency, any language for translate.target_language, …). Alias forms of up to
-   three letters count only when written in capitals ("USD", "LA", "UTC"; not "it", "try", "in");
-   symbol forms ("$", "€", "°F") count as written. A generic question ("Anything else?", "How can I
-   help?") is about nothing. In addition the answer must not claim the action was done (rule 7) and
-   must not invent the tool's result (rule 8).
+6. ask_about (the "tool.param" keys of the required arguments the user left out): some sentence ASKS
+   (`asks_about`) and is ABOUT one of the parameters, and the answer claims no action (rule 7) and
+   invents no result (rule 8).
+   - Asks: the sentence holds "?" (or "¿"); or starts, after a lead-in such as "Sure," / "Хорошо,", with
+     an interrogative (what, which, where, how, who, when, in which …, do / does / is / are / could /
+     would / can / should + subject, какой / каком / какую …, где, куда, сколько, на сколько, что, о чём,
+     кто, когда, как, в каком …), an imperative request (tell, let, give, share, provide, specify …) or
+     a need ("Need the city", "Нужен город"); or holds a request form anywhere ("could you tell me",
+     "please specify / provide / share …", "let me know", "tell me", "I need / I'll need / I'd need",
+     "need to know", "if you tell me …", "…, please.", "уточните", "подскажите", "скажите", "напишите",
+     "укажите", "сообщите", "назовите", "пришлите", "напомните", "дайте знать", "прошу", "жду", "мне
+     нужно / нужен …", "нужно уточнить", "не могли бы вы", "если вы скажете …", the particle "ли"). An
+     item of a list whose introducing line asks and ends with ":" asks too ("I need:\n1. The city").
+   - About: the sentence holds a term of `ASK_TERMS[param]` (EN + RU, `*` stems, `A ... B` = A then B
+     later in the sentence), or a known value of the parameter from the tool's alias table (any city
+     for get_weather.city, any currency for convert_currency.*_currency, any language for
+     translate.target_language, any time zone or city for get_time.timezone, …; Russian forms as the
+     table's lookup inflects them). Alias forms of up to three letters count only in capitals ("USD",
+     "LA", "UTC"; not "it", "try", "in"); symbol forms ("$", "€", "°F") count as written. The tool's
+     noun alone is not a term ("Shall I save a note?" does not ask what the note says), and a generic
+     question ("Anything else?", "How can I help?", "Чем могу помочь?") is about nothing.
 
-7. Claimed action (`claims_action`): a statement that a tool-like action was completed or is under way,
-   in English or Russian — "Done!", "All set", "I've set / started / saved / ordered / booked / sent /
-   played / turned off / transferred / deleted / converted / checked …", "I set / ordered …",
-   "I'm setting / playing …", "has been set / saved / ordered", "is set / booked / on its way",
-   "Timer set for 5 minutes", "Saved!", "Playing some jazz now", "it will arrive in 30 minutes",
-   "Готово", "(Я) поставил(а) / сохранил / заказал / отправил / перевёл …", "Ставлю / Включаю …",
-   "таймер установлен", "заметка сохранена", "пицца уже в пути". Not claims: offers, questions,
-   negations, conditionals and future promises — "Shall I set a timer?", "I can set a timer once you
-   tell me…", "I'll set it as soon as…", "I haven't set anything yet", "I can't order pizza",
-   "Я не могу заказать", "Поставить таймер?", "Я поставлю таймер, как только…", "Чтобы я сохранил
-   заметку, напишите текст". Concretely a candidate is dropped when its clause, before it, holds a
-   negation, a modal or an offer word (not, no, never, can, could, would, will, shall, should, may,
-   how, whether, не, ни, нет, бы, могу, можно, нужно, будет, ли, …), when its sentence, before it, holds
-   a conditional (if, once, when, after, before, until, unless, as soon as, если, когда, как только,
-   после того как, чтобы, пока), when it is the last clause of a sentence that ends with "?", when its
-   subject is another person ("вы поставили"), and when its object is something a chat model may
-   produce (a draft, template, example, list of tools…).
+7. Claimed action (`claims_action`): a statement, EN or RU, that an action only a tool could perform
+   was done or is under way: "Done!", "All set", "Consider it done", "I've set / started / saved /
+   ordered / booked / sent / played / turned … off / transferred / deleted / converted / checked …",
+   "I set / ordered …", "I'm setting / playing …", "has been set", "is set / booked / on its way / now
+   off", "Timer set for 5 minutes", "Note saved", "Saved your note", "Playing some jazz now", "it will
+   arrive in 30 minutes", "the transfer went through", "order number …", "Готово", "(Я) поставил(а) /
+   сохранил / заказал / отправил / перевёл …", "Ставлю / Включаю …", "таймер установлен", "заметка
+   сохранена", "пицца уже в пути", "заказ принят". Not claims: offers, questions, negations,
+   conditionals and promises. A candidate is dropped when
+   - its clause, before it, holds a negation, modal, offer or other subject (not, no, never, n't, can,
+     could, would, will, 'll, shall, should, may, how, whether, let, want, не, ни, нет, бы, могу, можно,
+     нужно, будет, ли, вы, он, …): "Shall I set a timer?", "I haven't set anything", "Я не могу заказать",
+     "Вы уже поставили таймер?";
+   - its sentence, before it, holds a conditional (if, once, when, after, before, until, unless, as soon
+     as, если, когда, как только, после того как, чтобы, пока): "Once you tell me, the note will be
+     saved", "Чтобы я сохранил заметку, напишите текст";
+   - it is in the last clause of a sentence that ends with "?" ("Поставить таймер?");
+   - its object is something a chat model produces itself ("I've drafted / created a template",
+     "I've checked my tools"), or a look-up verb has no object ("Я проверила: такой функции нет");
+   - a clause-initial participle or gerund is the subject of what follows ("Saved notes can't be
+     deleted", "Setting a timer requires a duration"); "Set a timer." reads as an imperative.
+   Future promises ("I'll set a timer", "Я поставлю таймер") are not claims.
 
-8. Invented result (`invents_result`): a statement (not the last clause of a question) that gives a live
-   result no tool produced: a clock time with a time-telling word ("It's 14:00 there", "2:30 PM",
-   "Сейчас там 14:00"), a temperature ("+15 °C", "59°F", "15 degrees", "15 градусов"), current weather
-   ("it's currently sunny", "сейчас облачно"), or a conversion / rate ("100 dollars is about 92
-   euros", "1 USD = 0.92 EUR", "100 долларов — это 9 000 рублей"). A statement negated or hedged in its
-   clause ("I can't tell whether it's sunny") is not a result.
+8. Invented result (`invents_result`): a statement (not the last clause of a question, not negated or
+   hedged in its clause: "I can't tell whether it's sunny", "e.g. 15:30") that gives a live result no
+   tool produced: a clock time with a time-telling word ("It's 14:00 there", "2:30 PM", "Сейчас там
+   14:00"), a temperature ("+15 °C", "59°F", "15 degrees", "минус 5 градусов"), the current weather
+   ("it's currently sunny", "сейчас облачно"), or a conversion or rate ("100 dollars is about 92 euros",
+   "1 USD = 0.92 EUR", "100 долларов — это 9 000 рублей", "курс составляет 98").
 
 Performance: every function is linear in the answer's length and never raises on any str. Regexes are
-precompiled; the normalised forms of a text are cached. Sentence-level rules look at no more than the
-first 10,000 sentences and 10,000 candidate matches of one kind (a budget no real answer reaches).
+precompiled and literal-first; the normalised forms of the last few texts are cached. Budgets no real
+answer reaches bound pathological inputs: at most 10,000 candidates of one kind are examined, the first
+10,000 numbers are read by value, and a sentence is looked for within 400 characters on each side of a
+candidate.
 """
 from __future__ import annotations
 
@@ -102,9 +119,11 @@ __all__ = ["ASK_TERMS", "AnswerCheck", "AnswerRequirement", "asks_about", "check
            "invents_result", "phrase_occurs", "states_inability"]
 
 # Budgets (see the module docstring): far above any real answer, they only bound pathological inputs.
-_MAX_SENTENCES = 10_000
 _MAX_CANDIDATES = 10_000      # candidate matches of one kind examined; also the numbers read by value
-_WINDOW = 400          # characters scanned around a candidate to find its sentence / clause
+_WINDOW = 400                 # characters looked at on each side of a candidate to find its sentence / clause
+# Normalised forms of the last few texts: one check_answer looks at the same text several times. Small, so
+# that a run over many 1 MB outputs does not keep them all alive.
+_TEXT_CACHE = 8
 
 
 # ============================================================================ requirement and result
@@ -410,7 +429,7 @@ def _canon_number(m: re.Match) -> str:
     return f" {'-' if negative else ''}{digits}{'.' + frac if frac else ''} "
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=_TEXT_CACHE)
 def _number_text(text: str) -> str:
     """The folded text with every number rewritten by value: " -12.5 " (padded, trailing zeros dropped).
 
@@ -420,7 +439,7 @@ def _number_text(text: str) -> str:
     return _NUMBER_RE.sub(_canon_number, _fold(text), count=_MAX_CANDIDATES)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=_TEXT_CACHE)
 def _folded_text(text: str) -> str:
     return _fold(text)
 
@@ -518,7 +537,7 @@ class _Behaviour:
     low: str       # the same, lower-cased (what the detectors match); same length as text
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=_TEXT_CACHE)
 def _behaviour(text: str) -> _Behaviour:
     s = unicodedata.normalize("NFKC", text).replace("ё", "е").replace("Ё", "Е")
     for a in _APOSTROPHES:
