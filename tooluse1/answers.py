@@ -292,6 +292,11 @@ _L = r"[^\W\d_]"                       # a letter, any script
 _END = r"(?!" + _L + r")"              # no letter follows
 
 
+def _first(ch: str) -> str:
+    """A word's first character, then the assertion that no letter precedes it (literal-first)."""
+    return re.escape(ch) + r"(?<!" + _L + r".)"
+
+
 def _trie(words: Iterable[str]) -> dict:
     root: dict = {}
     for w in words:
@@ -324,7 +329,7 @@ def _words_re(words: Iterable[str], end: bool = True, boundary: bool = True) -> 
     alts = []
     for ch, rests in sorted(tops.items()):
         rest = _emit(_trie(rests))
-        alts.append(re.escape(ch) + (r"(?<!" + _L + r".)" if boundary else "") + rest)
+        alts.append((_first(ch) if boundary else re.escape(ch)) + rest)
     return "(?:" + "|".join(alts) + ")" + (_END if end else "")
 
 
@@ -355,7 +360,7 @@ def _combine(entries: Iterable[tuple[str, Iterable[str], str]]) -> re.Pattern:
         for (kind, tail), rests in groups.items():
             n += 1
             inner.append(f"(?P<{kind}__{n}>" + _emit(_trie(rests)) + tail + ")")
-        alts.append(re.escape(ch) + r"(?<!" + _L + r".)(?:" + "|".join(inner) + ")")
+        alts.append(_first(ch) + "(?:" + "|".join(inner) + ")")
     return re.compile("|".join(alts))
 
 
@@ -365,7 +370,7 @@ def _kind(m: re.Match) -> str:
 
 # ============================================================================ normalisation
 
-_APOSTROPHES = ("’", "‘", "ʼ", "＇", "´", "`")
+_APOSTROPHES = ("’", "‘", "ʼ", "＇", "´")
 
 
 def _fold(s: str) -> str:
@@ -376,12 +381,7 @@ def _fold(s: str) -> str:
 # ============================================================================ tokens and phrases (rule 2)
 
 _SIGNS = "-+\u2212\u2013"
-# A number as written, digit first (so scans are fast): digits grouped by commas or spaces in threes (a
-# group is exactly three digits), or plain digits; then a fraction. A comma group takes only a dot
-# fraction; a space group or plain digits take a dot or a decimal comma ("3,5", "14 240,51"). The
-# lookbehind after the first digit keeps a match from starting inside a run of digits.
-
-
+_GAP_RE = re.compile(r"\s\.\.\.(?:\s|$)|^\.\.\.\s")       # "A ... B"
 # A number as written, digit first (fast scans; the lookbehind keeps a match from starting inside a run of
 # digits): digits grouped by commas or spaces in threes (a group is exactly three digits), or plain digits;
 # then a fraction. A comma group takes only a dot fraction; a space group or plain digits take a dot or a
@@ -404,7 +404,6 @@ def _is_negative(s: str, i: int) -> bool:
         if j >= 0 and s.startswith(word, j) and (j == 0 or not s[j - 1].isalnum()):
             return True
     return False
-_GAP_RE = re.compile(r"\s\.\.\.(?:\s|$)|^\.\.\.\s")
 
 
 def _number_value(m: re.Match) -> tuple[bool, str, str]:
@@ -488,8 +487,7 @@ def _compile_phrase(phrase: str) -> tuple[tuple[re.Pattern, ...], str, bool]:
                 parts.append("(?:" + "|".join(_number_alternatives(negative, digits, frac)) + ")(?![0-9])")
             else:
                 word = m.group("word")
-                parts.append(re.escape(word[0]) + r"(?<!" + _L + r".)" + re.escape(word[1:])
-                             + (_L + "*" if m.group("star") else _END))
+                parts.append(_first(word[0]) + re.escape(word[1:]) + (_L + "*" if m.group("star") else _END))
         if parts:
             segments.append(re.compile(_SEP.join(parts)))
     return tuple(segments), ("" if segments else folded), numeric
@@ -1122,11 +1120,11 @@ _PARAM_LABELS = {
 
 def _term_regex(term: str) -> str:
     """A term (no gap) as a literal-first regex over lower-cased behaviour text."""
-    words = []
-    for chunk in _fold(term).split():
-        words.append(re.escape(chunk.rstrip("*")) + (_L + "*" if chunk.endswith("*") else _END))
-    first = words[0]
-    return first[0] + r"(?<!" + _L + r".)" + first[1:] + "".join(r"[^\w.!?\n]{1,3}" + w for w in words[1:])
+    words = _fold(term).split()
+
+    def word(w: str) -> str:
+        return re.escape(w.rstrip("*")) + (_L + "*" if w.endswith("*") else _END)
+    return _first(words[0][0]) + word(words[0][1:]) + "".join(r"[^\w.!?\n]{1,3}" + word(w) for w in words[1:])
 
 
 class _ParamMatcher:
