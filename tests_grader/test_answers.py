@@ -831,6 +831,7 @@ def test_generic_questions_are_about_no_parameter(prose):
     "I can check the weather for any city.",
     "Weather varies by location.",
     "Berlin is lovely in spring.",
+    "See https://example.com/search?city=Paris for the forecast.",   # a "?" inside a URL asks nothing
 ])
 def test_statements_do_not_ask(prose):
     assert asks_about(prose, ["get_weather.city"]) is None, prose

@@ -549,10 +549,11 @@ def _behaviour(text: str) -> _Behaviour:
 
 _CLOSERS = "\"'»”)\\]*_~"
 # Sentence ends: terminal dots (only before whitespace or the end), runs of ? or !, line breaks.
-_SENT_END_RE = re.compile(r"(?:\.+|…)[" + _CLOSERS + r"]*(?=\s|$)|[?!؟]+[" + _CLOSERS + r"]*|\n")
+# A "?" or "!" inside a word or URL ("/search?city=Paris") ends nothing.
+_SENT_END_RE = re.compile(r"(?:\.+|…|[?!؟]+)[" + _CLOSERS + r"]*(?=\s|$)|\n")
 _CLAUSE_END_RE = re.compile(r"[,;:](?=\s)|[—–()]| -{1,2} ")
 # The last sentence / clause end in a window (greedy .* backs off from the window's end).
-_LAST_SENT_END_RE = re.compile(r".*(?:(?:\.|…)[" + _CLOSERS + r"]*\s|[?!؟][" + _CLOSERS + r"]*|\n)", re.DOTALL)
+_LAST_SENT_END_RE = re.compile(r".*(?:[.…?!؟][" + _CLOSERS + r"]*\s|\n)", re.DOTALL)
 _LAST_CLAUSE_END_RE = re.compile(r".*(?:[,;:]\s|[—–()]| -{1,2} )", re.DOTALL)
 _ENDS_WITH_QUESTION_RE = re.compile(r"[?؟][" + _CLOSERS + r"\s]*$")
 
@@ -1017,6 +1018,7 @@ _REQUEST_RE = _combine((
         "скажете", "укажете", "напишете", "уточните", "сообщите", "подскажете", "назовете", "пришлете", "скажешь",
         "укажешь", "напишешь", "уточнишь", "назовешь", "дадите", "дашь"), boundary=False)),
 ))
+_QUESTION_MARK_RE = re.compile(r"[?؟][" + _CLOSERS + r"]*(?:\s|$)")
 _LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-*•·+]|[0-9]{1,2}[.)]|[a-z][.)])[ \t]")
 _INTRO_RE = re.compile(r"(?:.*\n)?([^\n]*):[\W_]*\n[ \t]*$", re.DOTALL)
 
@@ -1040,7 +1042,7 @@ def _list_intro_asks(low: str, start: int) -> bool:
 def _is_question(low: str, start: int, end: int) -> bool:
     """Rule 6, first half, for the sentence low[start:end] of a behaviour text: a question mark, an
     interrogative or imperative start, or a request form."""
-    if low.find("?", start, end) >= 0 or low.find("¿", start, end) >= 0 or low.find("؟", start, end) >= 0:
+    if _QUESTION_MARK_RE.search(low, start, end) or low.find("¿", start, end) >= 0:
         return True
     return bool(_QUESTION_START_RE.match(low, start, end) or _REQUEST_RE.search(low, start, end))
 
