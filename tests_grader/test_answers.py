@@ -984,6 +984,30 @@ def test_states_inability_finds_refusals(prose):
     assert states_inability(prose) is not None
 
 
+@pytest.mark.parametrize("prose,expression", [
+    ("I can't do that.", "I can't"), ("I cannot do that.", "I cannot"), ("I'm unable to do that.", "I'm unable"),
+    ("I am not able to do that.", "I am not able"), ("I don't have access to that.", "I don't have"),
+    ("I don't have the ability to do that.", "I don't have"), ("I don't have a tool for that.", "I don't have"),
+    ("That's not something I can do.", "not something I can"), ("It's beyond my capabilities.", "beyond my capabilit"),
+    ("Я не могу.", "не могу"), ("Я не умею.", "не умею"), ("Я не в состоянии.", "не в состоянии"),
+    ("У меня нет доступа.", "У меня нет"), ("Нет доступа к погоде.", "Нет доступа"), ("Нет возможности.", "Нет возможности"),
+    ("Не имею возможности.", "Не имею возможности"), ("Не получится.", "Не получится"),
+    ("Это недоступно.", "недоступно"),
+])
+def test_the_inability_expressions_of_the_spec(prose, expression):
+    found = states_inability(prose)
+    assert found is not None and found.lower().startswith(expression.lower()), found
+
+
+@pytest.mark.parametrize("prose,result", [
+    ("It's 14:00 there.", "14:00"), ("It is 2:30 PM in Tokyo.", "2:30 PM"), ("Сейчас +15 °C.", "+15 °C"),
+    ("It's 59°F outside.", "59°F"), ("It's 15 degrees.", "15 degrees"), ("It is currently sunny.", "currently sunny"),
+])
+def test_the_invented_results_of_the_spec(prose, result):
+    found = invents_result(prose)
+    assert found is not None and result.lower() in found.lower(), found
+
+
 @pytest.mark.parametrize("prose", [
     "I'm a text-based assistant and can't play music.", "As a language model, I am limited and cannot do that.",
     "Я, к сожалению, не могу.", "Sorry, cannot help with that.",
