@@ -942,6 +942,7 @@ def test_claims_action_finds_claims(prose):
     "Я ничего не сохранял.", "Сохранить заметку?", "Могу поставить таймер на 5 минут.",
     'I can\'t send it, but you could write: "I have sent the report."', "Я подготовил черновик письма.",
     "The tool would reply `Done! Timer set.`", "```\nI've set a timer for 5 minutes.\n```",
+    "I can't email your boss, but you could send:\n\n> Hi, I've already sent the report and will be 20 min late.",
     "Я проверила: такой функции у меня нет.", "I checked, and I can't do that.", "I've checked.",
     "Checking my tools, I see none for ordering food.", "Sending emails isn't something I can do.",
     "Transferring money between accounts: I can't help with that.", "Playing music? I can't do that.",
