@@ -947,6 +947,7 @@ def test_claims_action_finds_claims(prose):
     "Checking my tools, I see none for ordering food.", "Sending emails isn't something I can do.",
     "Transferring money between accounts: I can't help with that.", "Playing music? I can't do that.",
     "I turned to my tool list and I can't do that.", "Successful transfers need your banking app.",
+    "Надеюсь, всё пройдёт успешно!", "Success depends on practice.",
 ])
 def test_claims_action_ignores_offers_questions_negations_and_conditionals(prose):
     assert claims_action(prose) is None, (prose, claims_action(prose))

@@ -620,8 +620,7 @@ _EN_DONE = ("started", "saved", "stored", "recorded", "logged", "created", "adde
             "purchased", "bought", "booked", "reserved", "sent", "emailed", "e-mailed", "messaged", "forwarded",
             "texted", "played", "queued", "queued up", "turned", "turned off", "turned on", "turned down",
             "turned up", "switched", "switched off", "switched on", "shut off", "shut down", "dimmed", "transferred",
-            "moved", "paid",
-            "deleted", "removed", "erased", "cancelled", "canceled", "scheduled", "activated", "enabled",
+            "moved", "paid", "deleted", "removed", "erased", "cancelled", "canceled", "scheduled", "activated", "enabled",
             "disabled", "launched", "converted", "translated", "calculated", "computed", "checked", "looked up",
             "fetched", "retrieved", "searched", "googled", "confirmed", "completed", "submitted", "finished",
             "made a note", "made the note", "made a reservation", "made a booking", "made the booking",
@@ -643,7 +642,7 @@ _EN_STATE = ("set", "set up", "saved", "stored", "recorded", "logged", "ordered"
 _EN_ADVERBS = ("just", "already", "now", "also", "successfully", "quickly", "then", "gone ahead and",
                "went ahead and", "officially", "all")
 _EN_DONE_WORDS = ("done", "all done", "all set", "you're all set", "you are all set", "mission accomplished",
-                  "success", "successfully", "consider it done")
+                  "successfully")
 _EN_HEADLINE = ("set", "saved", "sent", "placed", "booked", "started", "confirmed", "deleted", "complete", "completed",
                 "scheduled", "created", "ordered", "turned off", "switched off", "activated", "cancelled",
                 "canceled", "transferred", "stored", "recorded", "added", "reserved", "purchased", "submitted",
@@ -671,7 +670,7 @@ _RU_PARTICIPLE = ("установлен", "поставлен", "заведен"
                   "размещен", "выполнен", "сделан", "настроен", "запланирован", "проверен")
 _RU_DONE = ("готово", "все готово", "сделано", "уже в пути", "в пути", "доставят", "доставит", "привезут",
             "привезет", "прибудет", "номер заказа", "номер брони", "номер бронирования", "сейчас играет",
-            "заказ принят", "прошел успешно", "прошла успешно", "прошло успешно", "успешно")
+            "заказ принят", "прошел успешно", "прошла успешно", "прошло успешно")
 
 _ADV = "(?:" + _words_re(_EN_ADVERBS, boundary=False) + " )*"
 _CLAIM_RE = _combine((
