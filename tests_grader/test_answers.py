@@ -5,7 +5,6 @@ markdown. Every example quoted in the 2.0 issue is here, plus many more of the s
 """
 from __future__ import annotations
 
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -1083,15 +1082,12 @@ REALISTIC = [R(), R(contains_any=["Канберр*", "Canberra"], excludes=["А�
 
 
 @pytest.mark.parametrize("name", PATHOLOGICAL)
-def test_pathological_inputs_are_fast(name):
+def test_pathological_inputs_are_checked_without_failing(name):
+    # Speed is measured in benchmarks/bench_grader_fuzz.py (BENCHMARKS.md), not asserted here.
     text = PATHOLOGICAL[name]
     for req in REALISTIC:
-        start = time.process_time()
         check = check_answer(req, text)
-        elapsed = time.process_time() - start
         assert not check.reason.startswith("answer could not be checked"), check.reason
-        # typically under 10 ms; the bound leaves room for a loaded machine
-        assert elapsed < 0.06, f"{name}: {elapsed * 1000:.1f} ms for {req}"
 
 
 def _prose_16k() -> str:
@@ -1101,37 +1097,7 @@ def _prose_16k() -> str:
     return (para * 60)[:16000]
 
 
-def _best_time(req: AnswerRequirement, text: str, runs: int = 5) -> float:
-    times = []
-    for n in range(runs):
-        t = text + str(n)                           # a new text each time: nothing cached
-        start = time.process_time()
-        check_answer(req, t)
-        times.append(time.process_time() - start)
-    return min(times)
-
-
-def test_a_typical_answer_is_checked_in_well_under_a_millisecond():
-    text = ("I'd be happy to help you check the weather! However, I need to know which city or location you're "
-            "interested in. Could you please provide the name of the city?")
-    for req in REALISTIC:
-        assert _best_time(req, text, runs=20) < 0.001, req   # ~0.05 ms
-
-
-def test_a_16_kb_answer_is_checked_in_a_few_milliseconds():
-    text = _prose_16k()
-    best = {str(req): _best_time(req, text) for req in REALISTIC}
-    # ~0.1-0.4 ms for facts, ~1 ms for a refusal, ~3 ms for a question on one core; room for a loaded machine
-    assert max(best.values()) < 0.03, best
-
-
-def test_a_1_mb_answer_is_linear():
+def test_a_1_mb_answer_is_checked_like_its_16_kb_part():
     small = _prose_16k()
-    big = small * 64
     for req in REALISTIC:
-        t_small = _best_time(req, small, runs=3)
-        start = time.process_time()
-        check_answer(req, big)
-        t_big = time.process_time() - start
-        assert t_big < 1.0, t_big
-        assert t_big < 64 * 4 * max(t_small, 0.0005), (t_small, t_big)
+        assert check_answer(req, small * 64).ok == check_answer(req, small).ok, req

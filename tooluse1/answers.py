@@ -1219,14 +1219,16 @@ def _value_patterns(table: AliasTable) -> tuple[re.Pattern | None, re.Pattern | 
     """(value candidates, short forms in capitals, symbol forms) of an alias table, shared by its parameters.
 
     Candidates, each confirmed afterwards by the table's lookup: a form of several words as written; a
-    one-word form of 4+ letters with any ending (the table's own Russian stems are prefixes of its forms:
-    Москв-а/е/ы); a form of up to 3 letters ("USD", "LA", "UTC") only in capitals, matched case-sensitively
+    one-word form of 4+ letters less its last two letters, with any ending (Москва -> Москв-е/ы, which the
+    table's inflection rule then confirms); a form of up to 3 letters ("USD", "LA", "UTC") only in capitals, matched case-sensitively
     on the text as written. Symbol forms ("$", "€", "°f", "km/h") are matched as written.
     """
     forms = {_fold(f) for c in table.canonicals for f in (c, *table.forms(c))}
     words = {f: _LETTERS_RE.findall(f) for f in forms}
     multi = {" ".join(ws) for ws in words.values() if len(ws) > 1}
-    single = {ws[0] + "*" for ws in words.values() if len(ws) == 1 and len(ws[0]) >= 4}
+    # A stem without the last two letters, so inflected forms (Москва -> Москве, Москвы) are candidates too;
+    # the table's own lookup (its inflection rule) confirms each one.
+    single = {ws[0][:max(4, len(ws[0]) - 2)] + "*" for ws in words.values() if len(ws) == 1 and len(ws[0]) >= 4}
     short = {ws[0].upper() for ws in words.values() if len(ws) == 1 and len(ws[0]) in (2, 3)}
     symbols = tuple(sorted({f for f in forms if re.search(r"[^\w\s.,'-]", f)}, key=len, reverse=True))
     return (_combine([("v", multi | single, "")]) if multi | single else None,

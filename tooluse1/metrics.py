@@ -148,3 +148,24 @@ def format_summary(summary: dict, title: str = "ToolUse.1") -> str:
         for g, metrics in groups.items():
             lines.append(f"    {g:<20}" + "".join(f"  {rate(metrics[c]):<32}" for c in cols))
     return "\n".join(lines)
+
+
+MARKDOWN_COLUMNS = ("score", "correct_call", "correct_abstention", "correct_clarification", "spurious_call_rate",
+                    "malformed_rate")
+
+
+def format_markdown(summary: dict, dim: str = "protocol") -> str:
+    """A Markdown table of the headline metrics (rate [Wilson 95%] and n) per value of one breakdown, then
+    overall; what the README and BENCHMARKS.md show for a reference run."""
+    def cell(d: dict) -> str:
+        if not d["n"]:
+            return "n/a"
+        lo, hi = d["ci95"]
+        return f"{d['rate']:.3f} [{lo:.3f}, {hi:.3f}] n={d['n']}"
+
+    head = f"| {dim} | " + " | ".join(MARKDOWN_COLUMNS) + " |"
+    rows = [head, "|" + "---|" * (len(MARKDOWN_COLUMNS) + 1)]
+    for group, metrics in summary["by"][dim].items():
+        rows.append(f"| {group} | " + " | ".join(cell(metrics[m]) for m in MARKDOWN_COLUMNS) + " |")
+    rows.append("| **all** | " + " | ".join(cell(summary["overall"][m]) for m in MARKDOWN_COLUMNS) + " |")
+    return "\n".join(rows)
