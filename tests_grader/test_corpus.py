@@ -293,7 +293,7 @@ def test_a_reference_that_fails_its_own_grader_stops_the_build_and_writes_nothin
     with pytest.raises(CorpusError) as err:
         build(in_tmp / "cases", in_tmp / "out")
     assert err.value.problems == ["cases/a.yaml:1: the case's own reference fails its grader (json): "
-                                  "answer contains none of 'Canberra'"]
+                                  "answer lacks 'Canberra'"]
     assert not (in_tmp / "out").exists()
 
 
