@@ -118,7 +118,18 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
             r = {**r, "extraction": ex.as_dict(), "verdict": v.as_dict(), "passed": v.passed}
         records.append(r)
     new = build_results({**doc["provenance"], "regraded_from": args.results_file}, records)
-    print(format_summary(new["summary"], title=f"ToolUse.1 regrade of {args.results_file}"))
+    if records:
+        print(format_summary(new["summary"], title=f"ToolUse.1 regrade of {args.results_file}"))
+    if "spin" in doc:   # the SPIN track's section: re-scored from its executed calls and answers
+        from tooluse1.spin.runner import VARIANTS
+        from tooluse1.spin.scenarios import load_scenarios
+        from tooluse1.spin.scoring import format_spin_summary, regrade_section
+        try:
+            new["spin"] = regrade_section(doc["spin"], {s.id: s for s in load_scenarios()[0]}, VARIANTS)
+        except KeyError as e:
+            print(f"error: {e.args[0]}", file=sys.stderr)
+            return 1
+        print(format_spin_summary(new["spin"]))
     if args.out:
         write_json_atomic(Path(args.out), new)
         print(f"results file: {args.out}")
