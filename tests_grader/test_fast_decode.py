@@ -148,6 +148,61 @@ def test_slots_are_refilled_and_prefixes_shared(prompts, fast_run):
     assert stats.decode_row_steps < SLOTS * stats.decode_steps
 
 
+def _same_as_reference_up_to_cap(out: Completion, ref: Completion, cap: int) -> None:
+    """Greedy decoding with a smaller cap is the reference's first `cap` tokens: same text when the
+    reference ended within the cap, else its prefix (a prefix of tokens decodes to a prefix of the text,
+    up to a split multi-byte character)."""
+    if ref.completion_tokens < cap:
+        assert (out.text, out.finish_reason, out.completion_tokens) == \
+               (ref.text, ref.finish_reason, ref.completion_tokens), out.item_id
+    else:
+        assert out.completion_tokens == cap and out.finish_reason == "length", out.item_id
+        assert ref.text.startswith(out.text.rstrip("\ufffd")), (out.item_id, out.text, ref.text)
+
+
+CAPS = (4, 16, MAX_NEW)
+
+
+def test_per_row_caps_in_one_run_keep_the_greedy_text(fast_backend, prompts, reference):
+    """One run serves rows of different caps (the SPIN runner's plans, verdicts and calls together): each
+    row stops at its own cap and its text is the batch-1 reference's."""
+    caps = [CAPS[i % len(CAPS)] for i in range(len(prompts))]
+    out = fast_backend.generate(prompts, DecodingConfig(max_new_tokens=MAX_NEW), max_new_tokens=caps)
+    assert [c.item_id for c in out] == [p.item_id for p in prompts]
+    for c, ref, cap in zip(out, reference, caps):
+        assert c.completion_tokens <= cap
+        _same_as_reference_up_to_cap(c, ref, cap)
+    assert any(c.completion_tokens == 4 for c in out) and any(c.completion_tokens > 16 for c in out)
+
+
+def test_continuous_admission_keeps_the_greedy_text(fast_backend, prompts, reference):
+    """stream(): rows returned by on_complete join the running batch as others finish. Half the prompts
+    start; each completion admits the next waiting prompt (with its own cap), so new rows enter while
+    old ones are mid-answer; every text is still the batch-1 reference's."""
+    by_id = {p.item_id: (p, ref) for p, ref in zip(prompts, reference)}
+    caps = {p.item_id: CAPS[i % len(CAPS)] for i, p in enumerate(prompts)}
+    first, waiting = prompts[:len(prompts) // 2], list(prompts[len(prompts) // 2:])
+    done: list[Completion] = []
+    running_at_admission: list[int] = []
+
+    def on_complete(c: Completion) -> list:
+        done.append(c)
+        if not waiting:
+            return []
+        running_at_admission.append(len(prompts) - len(waiting) - len(done))
+        p = waiting.pop(0)
+        return [(p, caps[p.item_id])]
+
+    fast_backend.stream([(p, caps[p.item_id]) for p in first], on_complete)
+    stats = fast_backend.last_fast_stats
+    assert sorted(c.item_id for c in done) == sorted(by_id)
+    for c in done:
+        _same_as_reference_up_to_cap(c, by_id[c.item_id][1], caps[c.item_id])
+    assert stats.admissions > len(first) and stats.groups > 3 * GROUPS_PER_PROTOCOL // 2
+    assert max(running_at_admission) >= SLOTS - 1     # admitted next to rows still decoding
+    assert stats.reused_tokens > 0
+
+
 def test_repetition_loops_are_decoded_with_verified_drafts(fast_backend, small_model):
     """A thin batch of answers that repeat themselves: drafts are accepted, the output is unchanged."""
     asks = ["Write the letters a b c a b c a b c a b c and continue the pattern for a long time.",
