@@ -29,13 +29,13 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from tooluse1.grade import compare_arguments
-from tooluse1.metrics import Rate, wilson
+from tooluse1.metrics import Rate
 from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, lenient_plan, parse_plan, rule_incidence
 from tooluse1.spin.scenarios import RequiredCall, Scenario, text_meets
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY
