@@ -11,7 +11,7 @@ import pytest
 
 from tooluse1.backends.base import Completion, DecodingConfig
 from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Row, choose_draft_width, common_prefix_len,
-                                          group_tokens, plan_chunks, plan_groups, unsupported_reason)
+                                          group_tokens, ngram_index, plan_chunks, plan_groups, unsupported_reason)
 from tooluse1.backends.transformers_backend import DEFAULT_BATCH_SIZE, DEFAULT_FAST_SLOTS, TransformersBackend
 from tooluse1.corpus import load_corpus
 from tooluse1.harness import RunConfig, open_backend
@@ -311,6 +311,17 @@ def test_answer_lookup_drafts():
     loop = _Row(0, 0, [7, 8, 7, 8, 7], 0.0, 0, 0)
     assert loop.drafts(5) == [8, 7, 8, 7, 8]        # a loop continues itself cyclically, as far as asked
     assert _Row(0, 0, [1, 2, 5], 0.0, 0, 0).drafts(3) == []
+
+
+def test_prompt_lookup_drafts():
+    """An answer copying its prompt is predicted from the prompt; a longer match in the answer (a loop) wins."""
+    prompt = [10, 11, 12, 13, 14, 15, 16, 17]
+    row = _Row(0, 0, [9, 12, 13, 14, 15], 0.0, 0, 0, prompt=prompt, prompt_index=ngram_index(prompt))
+    assert row.drafts(3) == [16, 17]                # copies what follows 12 13 14 15 in the prompt
+    assert _Row(0, 0, [1, 2, 3], 0.0, 0, 0, prompt=prompt, prompt_index=ngram_index(prompt)).drafts(3) == []
+    loop = [7, 12, 13, 14, 15, 7, 12, 13, 14, 15]   # the answer repeats 5 tokens: its own loop matches longer
+    row = _Row(0, 0, loop, 0.0, 0, 0, prompt=prompt, prompt_index=ngram_index(prompt))
+    assert row.drafts(3) == [7, 12, 13]
 
 
 def test_acceptance_record():

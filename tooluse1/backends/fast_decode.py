@@ -36,7 +36,8 @@ ago. Here:
    contiguous and the batch shrinks instead of computing dead rows.
 4. **Verified drafts.** Each row proposes up to ``DRAFT_TOKENS`` tokens by lookup in its own answer: what
    followed the latest earlier occurrence of its last 3 or 2 tokens, continued cyclically (an answer that
-   repeats itself, e.g. a loop running to the token limit, is predicted as far as asked). One forward
+   repeats itself, e.g. a loop running to the token limit, is predicted as far as asked); failing that, by
+   lookup in its prompt (an answer that copies from the prompt, like a plan repeated into a repair). One forward
    verifies them: row r feeds ``[last, d1 .. dk]`` at positions ``len_r ..``, and keeps the greedy tokens up
    to the first draft that differs from the model's own choice. The kept tokens are the ones plain greedy
    decoding would produce; the rejected drafts' cache columns lie beyond the row's length, so they are
@@ -110,7 +111,7 @@ def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
 # costs beyond its query tokens, in query tokens. Measured for the default model on one CPU thread: a step
 # costs about 0.56 s + 37 ms per query token (reading every weight once dominates a thin step), i.e. the
 # overhead of ~15 query tokens. A GPU step is nearly flat in the query count, where a larger value fits.
-DRAFT_TOKENS = 16
+DRAFT_TOKENS = 32
 STEP_OVERHEAD_TOKENS = 15
 
 # A forward pass costs about as much as this many extra tokens beyond its real work (reading every weight
@@ -398,9 +399,26 @@ class _Ready:
     cost_s: float
 
 
+PROMPT_NGRAM = 4
+
+
+def _suffix_match(a: Sequence[int], a_end: int, b: Sequence[int], b_end: int, cap: int = 64) -> int:
+    """How many tokens before a_end in a equal those before b_end in b (at most cap)."""
+    n = 0
+    while n < cap and n < a_end and n < b_end and a[a_end - 1 - n] == b[b_end - 1 - n]:
+        n += 1
+    return n
+
+
+def ngram_index(tokens: Sequence[int], n: int = PROMPT_NGRAM) -> dict[tuple[int, ...], int]:
+    """Each n-gram of `tokens` -> the position right after its latest occurrence (for prompt lookup)."""
+    return {tuple(tokens[i:i + n]): i + n for i in range(len(tokens) - n + 1)}
+
+
 @dataclass
 class _Row:
-    """An item in a decode row: ``length`` tokens in the cache; ``generated[-1]`` is the next input."""
+    """An item in a decode row: ``length`` tokens in the cache; ``generated[-1]`` is the next input.
+    ``prompt`` and ``prompt_index`` (ngram_index of it) let drafts copy from the prompt."""
 
     index: int
     length: int
@@ -410,15 +428,22 @@ class _Row:
     own_len: int
     drafts_checked: int = 0      # draft tokens compared with the model's choice (accepted + rejected)
     drafts_accepted: int = 0
+    prompt: Sequence[int] = ()
+    prompt_index: dict[tuple[int, ...], int] = field(default_factory=dict)
 
     def drafts(self, k: int) -> list[int]:
-        """``k`` tokens predicted from this row's answer so far, or [] when it has no repeat: what followed
-        the latest earlier occurrence of its last 3 (else 2) generated tokens, continued cyclically past the
-        end (a loop of period p seen once predicts itself indefinitely). Only the answer is searched: matches
-        in a long system prompt are mostly chance, while an answer that repeats itself keeps repeating."""
+        """``k`` tokens predicted for this row, or [] when nothing predicts them, from whichever source
+        matches the row's latest tokens further back: its own answer (what followed the latest earlier
+        occurrence of its last 3, else 2, generated tokens, continued cyclically past the end: a loop of
+        period p seen once predicts itself indefinitely) or its prompt (what followed the latest
+        occurrence there of its last PROMPT_NGRAM tokens: an answer that copies from its prompt, like a plan
+        repeated verbatim into a repair, keeps copying). A chance match costs one rejected draft, and the
+        row's acceptance record then narrows what a step verifies."""
         if k <= 0:
             return []
         seq = self.generated
+        own: list[int] = []
+        own_len = 0
         for n in (3, 2):
             if len(seq) <= n:
                 continue
@@ -428,8 +453,15 @@ class _Row:
                     extended = list(seq)
                     for j in range(k):      # index i + n + j is always already known (i + n < len(seq))
                         extended.append(extended[i + n + j])
-                    return extended[len(seq):]
-        return []
+                    own, own_len = extended[len(seq):], _suffix_match(seq, i + n, seq, len(seq))
+                    break
+            if own:
+                break
+        if self.prompt_index and len(seq) >= PROMPT_NGRAM:
+            after = self.prompt_index.get(tuple(seq[-PROMPT_NGRAM:]))
+            if after is not None and _suffix_match(self.prompt, after, seq, len(seq)) > own_len:
+                return list(self.prompt[after:after + k])
+        return own
 
     @property
     def acceptance(self) -> float:
@@ -570,8 +602,9 @@ class FastGreedyDecoder:
                     if not pending[0].todo:
                         pending.popleft()      # the ready items keep their own reference to the prefix KV
                 item = ready.popleft()
+                prompt = rows[item.index]
                 row = _Row(item.index, item.shared_len + item.own_len, [item.first_token], item.cost_s,
-                           item.shared_len, item.own_len)
+                           item.shared_len, item.own_len, prompt=prompt, prompt_index=ngram_index(prompt))
                 if item.first_token in self.stop_ids or caps[item.index] == 1:
                     finish(row)                # done after the prefill: never takes a decode row
                     continue

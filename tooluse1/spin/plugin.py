@@ -75,7 +75,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="trajectory store the simulator retrieves from: sqlite:///path, a path, or postgresql://... "
                      "(default: a SQLite file under ~/.cache/tooluse1/spin; empty is fine)")
     g.addoption("--save-trajectories", default=None,
-                help="add the executed steps of Accomplished runs to this trajectory store (same URL forms)")
+                help="add the executed steps of Accomplished runs of train scenarios to this trajectory store "
+                     "(same URL forms)")
     g.addoption("--save-plans", default=None,
                 help="write every raw and repaired plan text (*.txt + index.json) into this folder")
     g.addoption("--spin-split", default="test", choices=(*SPLITS, "all"),
@@ -269,7 +270,8 @@ class SpinSession:
         if self.save_url:
             model_id = self.run.identity().get("model_id", self.run.config.model)
             # Only train scenarios fill the store: test runs are what the store is used to evaluate.
-            records = [r for rec in done if self.scenarios[rec.scenario_id].split == "train"
+            # Every finished run, resumed ones included (adding is idempotent, keyed by scenario/run/step).
+            records = [r for rec in self.runs.values() if self.scenarios[rec.scenario_id].split == "train"
                        for r in trajectory_records(rec, self.scenarios[rec.scenario_id].question,
                                                    f"{model_id}:{rec.variant}")]
             with contextlib.closing(open_store(self.save_url)) as store:
