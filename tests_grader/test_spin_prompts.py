@@ -99,22 +99,26 @@ def test_critic_prompt_rejects_bad_arguments(prefix_len: int, outputs) -> None:
 def test_simulator_prompt_holds_the_target_and_the_retrieved_steps() -> None:
     example = StepRecord("single-en-001", "r", 1, "convert_units", "Convert 9 C to F", "q", "9°C = 48.2°F",
                          ACCOMPLISHED)
-    prompt = simulator_prompt_text(SCENARIO.question, PLAN, 2, ["Berlin: 14°C, cloudy"], [example])
-    assert "#S2 (convert_units: Convert the temperature to kelvin): (to predict)" in prompt
+    prompt = simulator_prompt_text(SCENARIO.question, PLAN, 2, [example])
+    # The earlier step is described, not predicted (the paper's DAG prefix): predictions are independent.
+    assert "#S1 (get_weather: Get the weather in Berlin)\n#S2 (convert_units: Convert the temperature to kelvin): " \
+           "(to predict)" in prompt
     assert "- task: Convert 9 C to F -> output: 9°C = 48.2°F" in prompt
     assert "uses: #S1" in prompt
     with pytest.raises(ValueError):
-        simulator_prompt_text(SCENARIO.question, PLAN, 2, [], [])
+        simulator_prompt_text(SCENARIO.question, PLAN, 3, [])
 
 
 def test_prompts_of_one_plan_share_long_prefixes() -> None:
-    """Data first, instructions last: critic k and simulator k+1 share everything through step k's
-    output, simulator k and critic k everything through step k's description (what the fast decoder's
-    prefix reuse needs)."""
+    """Data first, instructions last: critic 1 and critic 2 share everything through step 1's output,
+    the simulator prompts and the critics everything through the first step's description (what the
+    fast decoder's prefix reuse needs)."""
     out1 = "Berlin: 14°C, cloudy"
     critic1 = critic_prompt_text(SCENARIO.question, PLAN, 1, [out1])
-    sim2 = simulator_prompt_text(SCENARIO.question, PLAN, 2, [out1], [])
-    sim1 = simulator_prompt_text(SCENARIO.question, PLAN, 1, [], [])
-    shared = os.path.commonprefix([critic1, sim2])
-    assert shared.endswith(f"): {out1}\n") and len(shared) > len(SCENARIO.question) + 100
-    assert os.path.commonprefix([sim1, critic1]).endswith("(get_weather: Get the weather in Berlin): ")
+    critic2 = critic_prompt_text(SCENARIO.question, PLAN, 2, [out1, "14°C = 287.15 K"])
+    sim1 = simulator_prompt_text(SCENARIO.question, PLAN, 1, [])
+    sim2 = simulator_prompt_text(SCENARIO.question, PLAN, 2, [])
+    assert os.path.commonprefix([critic1, critic2]).endswith(f"): {out1}\n")
+    head = "User question:\n" + SCENARIO.question + "\n\nPlan steps:\n#S1 (get_weather: Get the weather in Berlin)"
+    for a, b in ((sim1, critic1), (sim2, critic2), (sim1, sim2)):
+        assert os.path.commonprefix([a, b]).startswith(head)

@@ -97,10 +97,12 @@ class ScriptedModel:
         self.answer, self.fail_role = answer, fail_role
         self.prompts: list[Prompt] = []
         self.caps: dict[str, set[int]] = {}     # role -> token caps it was generated with
+        self.batches: list[list[str]] = []       # the roles of each generate call
         self.calls = 0
 
     def generate(self, prompts: Sequence[Prompt], config: DecodingConfig, on_complete: Any = None) -> list[Completion]:
         self.calls += 1
+        self.batches.append([role_of(p)[0] for p in prompts])
         out = []
         for p in prompts:
             self.prompts.append(p)
@@ -337,6 +339,8 @@ def test_spin_wo_cri_feeds_the_simulation_into_repairs():
     cri = runs["spin_wo_cri"]
     # Round 0 simulated (4 steps), the revision was simulated again (1 step) and revised once more.
     assert [len(e["simulated"]) for e in cri.evaluations] == [4, 1] and cri.repair_rounds == 2
+    # A prediction depends on the plan only (the paper's DAG prefix), so a round's steps are asked together.
+    assert ["simulate"] * 4 in model.batches
     assert all(e["verdicts"] == [] for e in cri.evaluations) and cri.accepted_prefix is None
 
 

@@ -11,10 +11,11 @@ Layout, and why:
   spin_wo_sim) or the simulated step outputs (spin_wo_cri), the validator issues, the original plan, the
   repair rules, and the marker once at the end.
 - Simulator and critic prompts start with the data and end with the instructions: ``User question``,
-  then the plan's steps with their (simulated) outputs, one line each, then the role's instructions.
-  The prompts of one plan therefore share long token prefixes (critic k and simulator k+1 share
-  everything up to step k's output; simulator k and critic k up to step k's description), which the fast
-  decoder encodes once (backends/fast_decode.py, prefix reuse in sorted token order).
+  then the plan's steps, one line each (with their simulated outputs in critic prompts), then the role's
+  instructions. The prompts of one plan therefore share long token prefixes (all simulator prompts up to
+  the step before their target, critic k and critic k+1 everything through step k's output, simulator k
+  and critic k through step k's description), which the fast decoder encodes once (backends/fast_decode.py,
+  prefix reuse from its cache of recent encodings).
 
 Every builder is a pure function of its arguments, so equal inputs give byte-identical prompts (the
 runner de-duplicates prompts across variants by their text).
@@ -164,19 +165,18 @@ def step_line(step: PlanStep) -> str:
 
 def _context(question: str, lines: Sequence[str]) -> str:
     """The shared head of simulator and critic prompts: the question, then one line per plan step."""
-    return f"User question:\n{question.strip()}\n\nPlan steps and their outputs:\n" + "\n".join(lines)
+    return f"User question:\n{question.strip()}\n\nPlan steps:\n" + "\n".join(lines)
 
 
-def simulator_prompt_text(question: str, plan: Plan, k: int, simulated: Sequence[str],
-                          examples: Sequence[StepRecord]) -> str:
-    """Prompt asking for the predicted output of step k: the question, the earlier steps with their
-    simulated outputs (`simulated` has k-1 entries), the target step, the retrieved past steps of the same
-    agent (real outputs from other scenarios), then the instructions. Raises ValueError on a wrong count."""
-    if len(simulated) != k - 1:
-        raise ValueError(f"need {k - 1} simulated outputs before step {k}; got {len(simulated)}")
+def simulator_prompt_text(question: str, plan: Plan, k: int, examples: Sequence[StepRecord]) -> str:
+    """Prompt asking for the predicted output of step k: the question, the earlier steps (descriptions, as
+    the paper's simulator gets its DAG prefix; no predictions, so the steps of a plan can be simulated
+    independently), the target step, the retrieved past steps of the same agent (real outputs from other
+    scenarios), then the instructions. Raises ValueError when k is outside 1..len(plan)."""
+    if not 1 <= k <= len(plan):
+        raise ValueError(f"step {k} is not in 1..{len(plan)}")
     step = plan.steps[k - 1]
-    lines = [f"{step_line(s)}: {out}" for s, out in zip(plan.steps, simulated)]
-    lines.append(f"{step_line(step)}: (to predict)")
+    lines = [step_line(s) for s in plan.steps[:k - 1]] + [f"{step_line(step)}: (to predict)"]
     parts = [_context(question, lines)]
     if examples:
         parts.append(f"Real outputs of {step.agent} for similar tasks in other requests:\n" + "\n".join(

@@ -13,17 +13,19 @@ skipped); every prompt text is built in spin/prompts.py.
    outputs about that plan when it was valid), at most `rounds` times (T, default 3). Every plan, the last
    round's included, is validated; a run that never gets a valid plan is an Error.
 4. Prefix evaluation (spin, spin_wo_sim). For k = 1..N: the simulator predicts step k's output (spin) from
-   the question, the earlier steps with their simulated outputs, and the top-k (5) past steps of the same
-   agent that the trajectory store holds as Accomplished, retrieved with the query "question + agent +
-   task" (the paper's E.2) and never from the scenario being evaluated; then the critic judges the
-   prefix 1..k (spin: with the simulated outputs; spin_wo_sim: from the plan alone). The first prefix the
+   the question, the earlier steps' descriptions (the paper's DAG prefix; not their predictions), and the
+   top-k (5) past steps of the same agent that the trajectory store holds as Accomplished, retrieved with
+   the query "question + agent + task" (the paper's E.2) and never from the scenario being evaluated;
+   then the critic judges the prefix 1..k (spin: with the simulated outputs of steps 1..k; spin_wo_sim:
+   from the plan alone). The first prefix the
    critic accepts (critic.accepts: can_answer_now and Accomplished or Partially accomplished) is the one
    executed. When none is and rounds are left, the planner revises the plan with the SPIN feedback (the
    full plan's verdict) and the revision is validated, repaired and evaluated again; a revision identical
    to the plan just evaluated ends the loop (greedy decoding would repeat the verdicts). When the rounds
    run out, the last valid plan is executed whole.
    spin_wo_cri has no critic, as in the paper's ablation: each round, the simulator predicts every step of
-   the valid plan and the predictions go into the repair prompt (its "Simulated Execution" section); the
+   the valid plan (all at once: a prediction does not depend on another) and the predictions go into the
+   repair prompt (its "Simulated Execution" section); the
    planner revises the plan T times (an unchanged revision ends the loop early) and the last valid plan
    is executed whole. Nothing stops it early.
 5. Execute the accepted prefix, or the whole plan, in dependency order, one dependency level at a time:
@@ -621,7 +623,7 @@ class SpinRunner:
                 else:   # spin_wo_cri: simulate, and let the planner revise with the predictions
                     if rounds == self.rounds:
                         return plan
-                    outputs = yield from self._simulate(scenario, variant, rec, plan)
+                    outputs = yield from self._simulate_all(scenario, variant, rec, plan)
                     evaluated = (plan, rec.final_round)
                     simulated = list(zip(plan.steps, outputs))
             elif rounds == self.rounds:
@@ -647,20 +649,19 @@ class SpinRunner:
         rec.retrieval_s += time.perf_counter() - started
         return [record for record, _ in hits]
 
-    def _simulate_step(self, scenario: Scenario, variant: str, rec: SpinRun, plan: Plan, k: int,
-                       simulated: list[str]) -> _Ask[str]:
-        examples = self._retrieve(scenario, plan.steps[k - 1], rec)
-        out = yield from self._ask1(rec, scenario, variant, "simulate", k,
-                                    simulator_prompt_text(scenario.question, plan, k, simulated, examples))
-        return " ".join(strip_thinking(out)[0].split())[:SIMULATED_MAX_CHARS]
+    def _simulate(self, scenario: Scenario, variant: str, rec: SpinRun, plan: Plan, ks: Sequence[int]
+                  ) -> _Ask[list[str]]:
+        """The simulated outputs of steps `ks`, asked together (each prediction depends on the plan only)."""
+        prompts = [make_prompt(scenario.id, variant, "simulate", k, _user(simulator_prompt_text(
+            scenario.question, plan, k, self._retrieve(scenario, plan.steps[k - 1], rec)))) for k in ks]
+        outs = yield from self._ask(rec, prompts)
+        return [" ".join(strip_thinking(out)[0].split())[:SIMULATED_MAX_CHARS] for out in outs]
 
-    def _simulate(self, scenario: Scenario, variant: str, rec: SpinRun, plan: Plan) -> _Ask[list[str]]:
-        """spin_wo_cri: every step's simulated output, each conditioned on the earlier ones."""
-        simulated: list[str] = []
+    def _simulate_all(self, scenario: Scenario, variant: str, rec: SpinRun, plan: Plan) -> _Ask[list[str]]:
+        """spin_wo_cri: every step's simulated output, recorded as one evaluation without verdicts."""
+        simulated = yield from self._simulate(scenario, variant, rec, plan, range(1, len(plan) + 1))
         rec.evaluations.append({"plan_round": len(rec.plans) - 1, "simulated": simulated, "verdicts": [],
                                 "accepted": None})
-        for k in range(1, len(plan) + 1):
-            simulated.append((yield from self._simulate_step(scenario, variant, rec, plan, k, simulated)))
         return simulated
 
     def _evaluate(self, scenario: Scenario, variant: str, rec: SpinRun, plan: Plan
@@ -674,8 +675,8 @@ class SpinRunner:
         rec.evaluations.append(entry)
         last: CriticVerdict | None = None
         for k in range(1, len(plan) + 1):
-            if spec.simulate:
-                simulated.append((yield from self._simulate_step(scenario, variant, rec, plan, k, simulated)))
+            if spec.simulate:   # one step at a time: a prefix accepted now makes later predictions unneeded
+                simulated += yield from self._simulate(scenario, variant, rec, plan, [k])
             raw = yield from self._ask1(rec, scenario, variant, "critic", k, critic_prompt_text(
                 scenario.question, plan, k, simulated if spec.simulate else None))
             last = parse_critic_output(raw)
