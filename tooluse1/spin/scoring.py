@@ -380,8 +380,9 @@ def _executed(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 def _costs(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Per-run cost statistics over all runs and over executed runs (>= 1 executed task)."""
     ran = _executed(records)
-    return {key: {"all_runs": _stats([float(r["counters"][key]) for r in records]),
-                  "executed_runs": _stats([float(r["counters"][key]) for r in ran])} for key in COST_KEYS}
+    # .get: sections written before tool latency was accounted (format 1) have no model_s / tool_latency_s
+    return {key: {"all_runs": _stats([float(r["counters"].get(key, 0.0)) for r in records]),
+                  "executed_runs": _stats([float(r["counters"].get(key, 0.0)) for r in ran])} for key in COST_KEYS}
 
 
 def _plan_score_means(records: Sequence[Mapping[str, Any]], which: str) -> dict[str, Any] | None:
