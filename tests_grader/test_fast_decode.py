@@ -11,7 +11,7 @@ import pytest
 
 from tooluse1.backends.base import Completion, DecodingConfig
 from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Row, choose_draft_width, common_prefix_len,
-                                          group_tokens, plan_chunks, plan_groups, unsupported_reason)
+                                          group_tokens, ngram_index, plan_chunks, plan_groups, unsupported_reason)
 from tooluse1.backends.transformers_backend import DEFAULT_BATCH_SIZE, DEFAULT_FAST_SLOTS, TransformersBackend
 from tooluse1.corpus import load_corpus
 from tooluse1.harness import RunConfig, open_backend
@@ -148,6 +148,61 @@ def test_slots_are_refilled_and_prefixes_shared(prompts, fast_run):
     assert stats.decode_row_steps < SLOTS * stats.decode_steps
 
 
+def _same_as_reference_up_to_cap(out: Completion, ref: Completion, cap: int) -> None:
+    """Greedy decoding with a smaller cap is the reference's first `cap` tokens: same text when the
+    reference ended within the cap, else its prefix (a prefix of tokens decodes to a prefix of the text,
+    up to a split multi-byte character)."""
+    if ref.completion_tokens < cap:
+        assert (out.text, out.finish_reason, out.completion_tokens) == \
+               (ref.text, ref.finish_reason, ref.completion_tokens), out.item_id
+    else:
+        assert out.completion_tokens == cap and out.finish_reason == "length", out.item_id
+        assert ref.text.startswith(out.text.rstrip("\ufffd")), (out.item_id, out.text, ref.text)
+
+
+CAPS = (4, 16, MAX_NEW)
+
+
+def test_per_row_caps_in_one_run_keep_the_greedy_text(fast_backend, prompts, reference):
+    """One run serves rows of different caps (the SPIN runner's plans, verdicts and calls together): each
+    row stops at its own cap and its text is the batch-1 reference's."""
+    caps = [CAPS[i % len(CAPS)] for i in range(len(prompts))]
+    out = fast_backend.generate(prompts, DecodingConfig(max_new_tokens=MAX_NEW), max_new_tokens=caps)
+    assert [c.item_id for c in out] == [p.item_id for p in prompts]
+    for c, ref, cap in zip(out, reference, caps):
+        assert c.completion_tokens <= cap
+        _same_as_reference_up_to_cap(c, ref, cap)
+    assert any(c.completion_tokens == 4 for c in out) and any(c.completion_tokens > 16 for c in out)
+
+
+def test_continuous_admission_keeps_the_greedy_text(fast_backend, prompts, reference):
+    """stream(): rows returned by on_complete join the running batch as others finish. Half the prompts
+    start; each completion admits the next waiting prompt (with its own cap), so new rows enter while
+    old ones are mid-answer; every text is still the batch-1 reference's."""
+    by_id = {p.item_id: (p, ref) for p, ref in zip(prompts, reference)}
+    caps = {p.item_id: CAPS[i % len(CAPS)] for i, p in enumerate(prompts)}
+    first, waiting = prompts[:len(prompts) // 2], list(prompts[len(prompts) // 2:])
+    done: list[Completion] = []
+    running_at_admission: list[int] = []
+
+    def on_complete(c: Completion) -> list:
+        done.append(c)
+        if not waiting:
+            return []
+        running_at_admission.append(len(prompts) - len(waiting) - len(done))
+        p = waiting.pop(0)
+        return [(p, caps[p.item_id])]
+
+    fast_backend.stream([(p, caps[p.item_id]) for p in first], on_complete)
+    stats = fast_backend.last_fast_stats
+    assert sorted(c.item_id for c in done) == sorted(by_id)
+    for c in done:
+        _same_as_reference_up_to_cap(c, by_id[c.item_id][1], caps[c.item_id])
+    assert stats.admissions > len(first) and stats.groups > 3 * GROUPS_PER_PROTOCOL // 2
+    assert max(running_at_admission) >= SLOTS - 1     # admitted next to rows still decoding
+    assert stats.reused_tokens > 0
+
+
 def test_repetition_loops_are_decoded_with_verified_drafts(fast_backend, small_model):
     """A thin batch of answers that repeat themselves: drafts are accepted, the output is unchanged."""
     asks = ["Write the letters a b c a b c a b c a b c and continue the pattern for a long time.",
@@ -256,6 +311,17 @@ def test_answer_lookup_drafts():
     loop = _Row(0, 0, [7, 8, 7, 8, 7], 0.0, 0, 0)
     assert loop.drafts(5) == [8, 7, 8, 7, 8]        # a loop continues itself cyclically, as far as asked
     assert _Row(0, 0, [1, 2, 5], 0.0, 0, 0).drafts(3) == []
+
+
+def test_prompt_lookup_drafts():
+    """An answer copying its prompt is predicted from the prompt; a longer match in the answer (a loop) wins."""
+    prompt = [10, 11, 12, 13, 14, 15, 16, 17]
+    row = _Row(0, 0, [9, 12, 13, 14, 15], 0.0, 0, 0, prompt=prompt, prompt_index=ngram_index(prompt))
+    assert row.drafts(3) == [16, 17]                # copies what follows 12 13 14 15 in the prompt
+    assert _Row(0, 0, [1, 2, 3], 0.0, 0, 0, prompt=prompt, prompt_index=ngram_index(prompt)).drafts(3) == []
+    loop = [7, 12, 13, 14, 15, 7, 12, 13, 14, 15]   # the answer repeats 5 tokens: its own loop matches longer
+    row = _Row(0, 0, loop, 0.0, 0, 0, prompt=prompt, prompt_index=ngram_index(prompt))
+    assert row.drafts(3) == [7, 12, 13]
 
 
 def test_acceptance_record():

@@ -1,5 +1,7 @@
-"""SPIN critic: output parsing (never raises, safe defaults) and prompt building."""
+"""SPIN critic: output parsing (never raises, safe defaults) and the stopping rule."""
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -8,10 +10,9 @@ from tooluse1.spin.critic import (
     RATIONALE_MAX_CHARS,
     CriticVerdict,
     SpinFeedback,
-    build_critic_prompt,
+    accepts,
     parse_critic_output,
 )
-from tooluse1.spin.plan import parse_plan
 
 GOOD = '{"status": "Accomplished", "can_answer_now": true, "rationale": "Step 1 gives the weather."}'
 EXPECTED = CriticVerdict("Accomplished", True, "Step 1 gives the weather.", True)
@@ -103,38 +104,24 @@ def test_spin_feedback_from_verdict() -> None:
     assert feedback == SpinFeedback("Accomplished", True, 1, "Step 1 gives the weather.")
 
 
-PLAN_TEXT = """\
-#Task1: Get the weather in Berlin
-#Agent1: get_weather
-#Dependency1: None
-#ExpectedOutput1: The current weather in Berlin
-#Task2: Save a note with the weather
-#Agent2: save_note
-#Dependency2: #S1
-#ExpectedOutput2: Confirmation that the note was saved
-"""
-PLAN = parse_plan(PLAN_TEXT, ["get_weather", "save_note"])
+def test_reasoning_is_cut_with_the_core_thinking_stripper() -> None:
+    """parse.strip_thinking knows <thinking> and other markers: a draft verdict inside them is ignored."""
+    draft = '{"status": "Accomplished", "can_answer_now": true, "rationale": "draft"}'
+    final = '{"status": "Not accomplished", "can_answer_now": false, "rationale": "final"}'
+    for opener, closer in (("<thinking>", "</thinking>"), ("<reasoning>", "</reasoning>"), ("[THINK]", "[/THINK]")):
+        verdict = parse_critic_output(f"{opener}{draft}{closer}\n{final}")
+        assert (verdict.status, verdict.rationale) == ("Not accomplished", "final"), opener
 
 
-def test_critic_prompt_with_outputs() -> None:
-    prompt = build_critic_prompt("What is the weather in Berlin?", PLAN, 1, ["Berlin: 14°C, cloudy"])
-    assert "What is the weather in Berlin?" in prompt
-    assert "#Task1: Get the weather in Berlin" in prompt
-    assert "#Task2" not in prompt  # only the prefix is judged
-    assert "steps 1..1 of 2" in prompt
-    assert "#S1: Berlin: 14°C, cloudy" in prompt
-    for key in ('"status"', '"can_answer_now"', '"rationale"', *CRITIC_STATUSES):
-        assert key in prompt
-
-
-def test_critic_prompt_without_simulator() -> None:
-    prompt = build_critic_prompt("What is the weather in Berlin?", PLAN, 2, None)
-    assert "#Dependency2: #S1" in prompt
-    assert "judge from the plan alone" in prompt
-    assert "Step outputs" not in prompt
-
-
-@pytest.mark.parametrize("prefix_len,outputs", [(0, None), (3, None), (2, ["only one"]), (1, ["a", "b"])])
-def test_critic_prompt_rejects_bad_arguments(prefix_len: int, outputs) -> None:
-    with pytest.raises(ValueError):
-        build_critic_prompt("q", PLAN, prefix_len, outputs)
+@pytest.mark.parametrize("status,can_answer_now,accepted", [
+    ("Accomplished", True, True),
+    ("Partially accomplished", True, True),
+    ("Accomplished", False, False),          # the paper's rule needs can_answer_now
+    ("Partially accomplished", False, False),
+    ("Not accomplished", True, False),
+    ("Not accomplished", False, False),
+])
+def test_stopping_rule(status: str, can_answer_now: bool, accepted: bool) -> None:
+    verdict = parse_critic_output(json.dumps({"status": status, "can_answer_now": can_answer_now, "rationale": "r"}))
+    assert accepts(verdict) is accepted
+    assert not accepts(parse_critic_output("not json at all"))

@@ -1,9 +1,8 @@
-"""SPIN plan grammar: validator rules, tolerated deviations, parsing, prefixes, incidence, repair prompt."""
+"""SPIN plan grammar: validator rules, tolerated deviations, strict and lenient parsing, prefixes, incidence."""
 from __future__ import annotations
 
 import pytest
 
-from tooluse1.spin.critic import SpinFeedback
 from tooluse1.spin.plan import (
     RULE_IDS,
     RULES,
@@ -11,7 +10,7 @@ from tooluse1.spin.plan import (
     PlanError,
     PlanIssue,
     PlanStep,
-    build_repair_prompt,
+    lenient_plan,
     parse_plan,
     rule_family,
     rule_incidence,
@@ -268,32 +267,42 @@ def test_rule_family() -> None:
         rule_family("NOPE")
 
 
-def test_repair_prompt_with_issues_only() -> None:
-    text = perturb(CHAIN, "#Agent2: convert_currency", "#Agent2: Currency Agent")
-    issues = validate_plan_text(text, AGENTS)[1]
-    prompt = build_repair_prompt("BASE PLANNING PROMPT", text, issues, None)
-    assert prompt.startswith("BASE PLANNING PROMPT")
-    assert "[AGENT_UNKNOWN] Agent2 unknown 'Currency Agent'" in prompt
-    assert text.strip() in prompt
-    assert "SPIN feedback" not in prompt
-    for phrase in ("bare minimum", "minimal changes", "original plan verbatim", "No commentary",
-                   "output only the plan lines"):
-        assert phrase in prompt
+# ----------------------------------------------------------------------------- BASE's lenient reading
+
+def test_lenient_reading_of_a_valid_plan_is_the_parsed_plan() -> None:
+    for text in (CHAIN, TREE, FAN_IN):
+        read = lenient_plan(text, AGENTS)
+        assert read.plan == parse_plan(text, AGENTS) and read.fixes == ()
 
 
-def test_repair_prompt_with_feedback() -> None:
-    feedback = SpinFeedback(status="Accomplished", can_answer_now=True, stop_index=2,
-                            rationale="Weather and conversion suffice.")
-    prompt = build_repair_prompt("BASE", CHAIN, [], feedback)
-    for part in ("status: Accomplished", "can_answer_now: true", "stop_index: 2",
-                 "critic rationale: Weather and conversion suffice.", "Validator issues:\n- none"):
-        assert part in prompt
-    truncated = prompt.split("plan truncated at stop_index:\n", 1)[1].split("\n\n", 1)[0]
-    assert truncated == parse_plan(CHAIN, AGENTS).prefix(2).render().replace("\n\n", "\n")
-    assert "Original plan:\n" + CHAIN.strip() in prompt
+def test_lenient_reading_runs_what_the_validator_rejects() -> None:
+    """The paper's baseline executes invalid plans: an unknown agent becomes the first agent, a missing
+    dependency is None, a missing expected output is empty, a bad reference is dropped."""
+    text = perturb(perturb(perturb(CHAIN, "#Agent2: convert_currency", "#Agent2: Currency Agent"),
+                           "#Dependency3: #S2", "#Dependency3: #S2 #S7"),
+                   "#ExpectedOutput3: Output of step 3\n", "")
+    assert not validate_plan_text(text, AGENTS)[0]
+    read = lenient_plan(text, AGENTS)
+    assert read.plan is not None
+    assert [s.agent for s in read.plan.steps] == ["get_weather", "get_weather", "save_note"]
+    assert [s.dependencies for s in read.plan.steps] == [(), (1,), (2,)]
+    assert read.plan.steps[2].expected_output == "(not given)"
+    assert any("Agent2 unknown 'Currency Agent'" in f for f in read.fixes)
+    assert any(f.startswith("Dependency3") for f in read.fixes) and any("ExpectedOutput3" in f for f in read.fixes)
 
 
-def test_repair_prompt_without_stop_index() -> None:
-    feedback = SpinFeedback("Not accomplished", False, None, "Nothing answers the question.")
-    prompt = build_repair_prompt("BASE", CHAIN, [], feedback)
-    assert "stop_index: none" in prompt and "can_answer_now: false" in prompt
+def test_lenient_reading_uses_the_public_unanchored_patterns() -> None:
+    # Bold markers and bullets break the validator's anchored lines but not the baseline's patterns.
+    text = CHAIN.replace("#Task", "- #Task").replace("#Agent", "**#Agent")
+    assert not validate_plan_text(text, AGENTS)[0]
+    assert lenient_plan(text, AGENTS).plan == parse_plan(CHAIN, AGENTS)
+
+
+def test_lenient_reading_stops_at_a_task_without_agent_and_errors_only_on_nothing() -> None:
+    two_agents = "".join(ln + "\n" for ln in CHAIN.splitlines() if not ln.startswith("#Agent3"))
+    read = lenient_plan(two_agents, AGENTS)
+    assert read.plan is not None and len(read.plan) == 2 and "Task3 and later have no Agent line" in read.fixes[-1]
+    assert lenient_plan("I would check the weather first.", AGENTS).plan is None
+    assert lenient_plan("#Task1: look it up\n", AGENTS).plan is None          # a task, but no agent line
+    one = lenient_plan("#Task1: look it up\n#Agent1: magic\n", AGENTS).plan
+    assert one is not None and one.steps[0].agent == AGENTS[0] and one.steps[0].dependencies == ()

@@ -214,6 +214,21 @@ def test_reopen_keeps_data_and_rejects_another_embedder(open_backend: OpenFn) ->
         open_backend(HashingEmbedder(dim=128))
 
 
+def test_digest_names_the_content(open_backend: OpenFn) -> None:
+    """Equal content, equal digest, on both back ends (the value is the same: provenance compares across
+    back ends); any added record changes it; reopening does not."""
+    store = open_backend()
+    empty = store.digest()
+    store.add(list(reversed(RECORDS)))   # insertion order does not matter
+    full = store.digest()
+    assert len(full) == 64 and full != empty
+    expected = SQLiteStore(":memory:", HASH)
+    expected.add(RECORDS)
+    assert full == expected.digest()
+    store.add([rec("s9", 0, "get_time", "Time in Oslo", "Europe/Oslo: 07:05, Monday")])
+    assert store.digest() != full
+
+
 def test_search_argument_checks(open_backend: OpenFn) -> None:
     store = open_backend()
     with pytest.raises(ValueError, match="status"):

@@ -267,7 +267,7 @@ def test_search_num_results_and_unknown_queries() -> None:
 
 def test_every_corpus_search_query_finds_a_topic() -> None:
     cases, _ = load_corpus()
-    queries = [c.expect.call.arguments["query"] for c in cases
+    queries = [c.expect.right_call().arguments["query"] for c in cases
                if c.expect.call is not None and c.expect.call.name == "web_search"]
     assert queries
     for q in queries:
@@ -336,6 +336,17 @@ def test_tool_name_aliases_and_undeclared_arguments() -> None:
 
 
 # ----------------------------------------------------------------------------- latency and determinism
+
+def test_every_tool_has_a_simulated_latency() -> None:
+    from tooluse1.world import TOOL_LATENCY_S
+    assert set(TOOL_LATENCY_S) == set(TOOLS) and all(v > 0 for v in TOOL_LATENCY_S.values())
+    # A remote lookup costs more than local arithmetic, the contrast the SPIN time savings rest on.
+    assert TOOL_LATENCY_S["web_search"] > TOOL_LATENCY_S["get_weather"] > TOOL_LATENCY_S["calculator"]
+    world = World(latency_s=TOOL_LATENCY_S, sleep=False)
+    t0 = time.perf_counter()
+    assert world.execute(Call("web_search", {"query": "marathon distance"})).latency_s == TOOL_LATENCY_S["web_search"]
+    assert time.perf_counter() - t0 < 0.5   # accounted, not slept
+
 
 def test_latency_per_tool_is_slept_and_reported() -> None:
     w = World(latency_s={"get_weather": 0.05})

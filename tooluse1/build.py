@@ -20,8 +20,7 @@ def reference_problems(cases: list[Case]) -> list[str]:
     for case in cases:
         for protocol in PROTOCOLS:
             if case.expect.kind == "call":
-                assert case.expect.call is not None
-                output = format_call(case.expect.call, protocol)
+                output = format_call(case.expect.right_call(), protocol)
             else:
                 output = case.expect.reference or ""
             verdict = grade(case, output, protocol)

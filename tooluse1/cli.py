@@ -106,7 +106,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     from tooluse1.corpus import SPEC_VERSION, CorpusError, StaleCorpusError, load_corpus
     from tooluse1.grade import grade_extraction
     from tooluse1.metrics import format_summary
-    from tooluse1.parse import extract
+    from tooluse1.parse import extract_completion
     from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
                                   track_sections, write_json_atomic)
     try:
@@ -135,8 +135,9 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
         if r.is_error:
             records.append(ItemRecord(case, r.protocol, r.completion, None, None))
             continue
-        ex = extract(r.completion.text, r.protocol)
-        records.append(ItemRecord(case, r.protocol, r.completion, ex, grade_extraction(case, ex)))
+        ex = extract_completion(r.completion, r.protocol)
+        records.append(ItemRecord(case, r.protocol, r.completion, ex,
+                                  grade_extraction(case, ex, r.completion.finish_reason)))
     original = {"spec_version": prov["spec_version"], "corpus": prov["corpus"]}
     if prov.get("prompt_sha256"):
         original["prompt_sha256"] = prov["prompt_sha256"]
@@ -146,8 +147,21 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
         "corpus": {"sha256": manifest["sha256"], "version": manifest.get("version"), "n_cases": manifest.get("n_cases")},
         "regrade": {"from": str(args.results_file), "at": now_iso(), "original": original,
                     "corpus_changed": corpus_changed, "spec_changed": spec_changed}})
-    new = build_results(provenance, records, track_sections(old.document))
-    print(format_summary(new["summary"], title=f"ToolUse.1 regrade of {args.results_file}"))
+    sections = track_sections(old.document)
+    if "spin" in sections:   # the SPIN track's section: re-scored from its executed calls and answers
+        from tooluse1.spin.runner import VARIANTS
+        from tooluse1.spin.scenarios import load_scenarios
+        from tooluse1.spin.scoring import regrade_section
+        try:
+            sections["spin"] = regrade_section(sections["spin"], {s.id: s for s in load_scenarios()[0]}, VARIANTS)
+        except KeyError as e:
+            return _usage_error(f"{args.results_file}: {e.args[0]}")
+    new = build_results(provenance, records, sections)
+    if records:
+        print(format_summary(new["summary"], title=f"ToolUse.1 regrade of {args.results_file}"))
+    if "spin" in sections:
+        from tooluse1.spin.scoring import format_spin_summary
+        print(format_spin_summary(new["spin"]))
     if args.out:
         write_json_atomic(Path(args.out), new)
         print(f"results file: {args.out}")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from tooluse1.answers import AnswerRequirement
-from tooluse1.tools import TOOL_NAMES, TOOLS, Call, to_integer, to_number
+from tooluse1.tools import TOOL_NAMES, TOOLS, Call, keywords_example, to_integer, to_number
 from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, Lang,
                             NegativeKind)
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
@@ -62,6 +62,14 @@ class Expectation:
         """The requirement on a text answer (tooluse1.answers), for no-call and clarify expectations."""
         return AnswerRequirement(contains_all=self.answer_contains_all, contains_any=self.answer_contains_any,
                                  excludes=self.answer_excludes, refusal=self.refusal, ask_about=self.missing)
+
+    def right_call(self) -> Call:
+        """A call a right answer makes: the expected call, with each `keywords` argument (web_search's query,
+        which may list alternatives `a|b`) written as a query a user would type (its first alternatives)."""
+        assert self.call is not None
+        tool = TOOLS[self.call.name]
+        return Call(self.call.name, {k: keywords_example(v) if tool.param_index[k].match == "keywords" else v
+                                     for k, v in self.call.arguments.items()})
 
     def describe(self) -> str:
         """One line saying what a right answer is (failure messages, reports)."""

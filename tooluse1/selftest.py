@@ -31,8 +31,7 @@ from tooluse1.tools import TOOL_NAME_ALIASES, TOOLS, Call
 
 def oracle_output(case: Case, protocol: str) -> str:
     if case.expect.kind == "call":
-        assert case.expect.call is not None
-        return format_call(case.expect.call, protocol)
+        return format_call(case.expect.right_call(), protocol)
     return case.expect.reference or ""
 
 
@@ -57,9 +56,9 @@ def pretend_output(case: Case, protocol: str) -> str:
 def double_output(case: Case, protocol: str) -> str:
     if case.expect.kind != "call":
         return oracle_output(case, protocol)
-    assert case.expect.call is not None
     other = "xml" if protocol == "json" else "json"
-    return format_call(case.expect.call, protocol) + "\n\n" + format_call(case.expect.call, other)
+    call = case.expect.right_call()
+    return format_call(call, protocol) + "\n\n" + format_call(call, other)
 
 
 _PLAUSIBLE = {"expression": "2+2", "city": "London", "query": "latest news", "text": "hello",
@@ -100,8 +99,7 @@ def variant_outputs(case: Case, protocol: str) -> list[tuple[str, str]]:
         ref = case.expect.reference or ""
         return [("thinking", f"<think>The user asks something no tool should do.</think>\n{ref}"),
                 ("open-thinking-marker", f"Let me think.<｜end▁of▁thinking｜>{ref}")]
-    assert case.expect.call is not None
-    call = case.expect.call
+    call = case.expect.right_call()
     args = call.arguments
     as_json = json.dumps({"name": call.name, "arguments": args}, ensure_ascii=False)
     out = [

@@ -1225,6 +1225,12 @@ def keywords_match(expected: Any, actual: Any) -> bool:
     return True
 
 
+def keywords_example(expected: str) -> str:
+    """A query a user could type that meets `expected` (keywords_match): the first alternative of each
+    keyword, written out (`курс|цена биткоина` -> "курс биткоина"). What the oracle and the World use."""
+    return " ".join(kw.split("|")[0].strip('"') for kw in _KEYWORD.findall(expected))
+
+
 def word_matches(expected: str, actual: str) -> bool:
     """One expected keyword word against one query word (both normalised), tolerating inflection:
 

@@ -63,6 +63,7 @@ __all__ = [
     "RATES",
     "REFERENCE_UTC",
     "SEARCH_TOPICS",
+    "TOOL_LATENCY_S",
     "TRANSLATIONS",
     "UNIT_FACTORS",
     "WEATHER",
@@ -74,6 +75,15 @@ __all__ = [
 ]
 
 # ----------------------------------------------------------------------------- tables
+
+# Simulated latency of one call, per tool, in seconds: what a remote service of that kind costs (a web
+# search is a round trip to an index, a calculator is local). The SPIN track accounts these as the tools'
+# share of a run's elapsed time (World(latency_s=TOOL_LATENCY_S, sleep=False)) instead of sleeping, so the
+# elapsed-time savings the paper reports are measurable without waiting for them.
+TOOL_LATENCY_S: dict[str, float] = {
+    "web_search": 1.5, "get_weather": 0.8, "convert_currency": 0.5, "translate": 0.6, "get_time": 0.2,
+    "save_note": 0.3, "set_timer": 0.3, "convert_units": 0.05, "calculator": 0.05,
+}
 
 # The world's "now". A Monday, so that the corpus history "Europe/Vienna: 07:05, Monday" holds.
 REFERENCE_UTC = _dt.datetime(2026, 1, 12, 6, 5, tzinfo=_dt.timezone.utc)
@@ -165,7 +175,7 @@ class SearchTopic:
 
 
 SEARCH_TOPICS: tuple[SearchTopic, ...] = (
-    SearchTopic((("james", "webb"), ("джеймс", "уэбб")), (
+    SearchTopic((("james", "webb"), ("webb",), ("jwst",), ("джеймс", "уэбб")), (
         "James Webb Space Telescope — NASA: the largest space telescope, launched on 25 December 2021 (nasa.gov)",
         "Webb's latest images: galaxies, nebulae and exoplanet atmospheres (webbtelescope.org)",
         "How the James Webb telescope works, explained (space.com)",

@@ -36,7 +36,8 @@ ago. Here:
    contiguous and the batch shrinks instead of computing dead rows.
 4. **Verified drafts.** Each row proposes up to ``DRAFT_TOKENS`` tokens by lookup in its own answer: what
    followed the latest earlier occurrence of its last 3 or 2 tokens, continued cyclically (an answer that
-   repeats itself, e.g. a loop running to the token limit, is predicted as far as asked). One forward
+   repeats itself, e.g. a loop running to the token limit, is predicted as far as asked); failing that, by
+   lookup in its prompt (an answer that copies from the prompt, like a plan repeated into a repair). One forward
    verifies them: row r feeds ``[last, d1 .. dk]`` at positions ``len_r ..``, and keeps the greedy tokens up
    to the first draft that differs from the model's own choice. The kept tokens are the ones plain greedy
    decoding would produce; the rejected drafts' cache columns lie beyond the row's length, so they are
@@ -44,6 +45,15 @@ ago. Here:
    (the batch is rectangular), so drafts are not free: the step picks the q with the most expected tokens
    per unit of cost (``choose_draft_width``), from each row's record of accepted drafts. A thin batch of
    looping rows gets long drafts; a full batch of ordinary answers gets none.
+
+5. **Per-row token caps and continuous admission.** Each row has its own ``max_new_tokens`` (a plan may
+   take 1,024 tokens in the batch where a verdict takes 96), so one ``run`` serves prompts of every cap. With
+   ``more``, ``run`` keeps asking for new rows as others finish (the SPIN runner's next prompts, which exist
+   only once earlier answers are in): they are planned into groups, merged into the not yet started work in
+   token order, and admitted into free slots of the running batch; the KV buffer grows when a new row needs
+   more columns. Batch-1 encodings are reused from a small cache of the most recent ones (the entry sharing
+   the longest token prefix), not only from the previous one: with rows arriving over time, the encoding a
+   new prompt shares most with is rarely the one just before it.
 
 Result: the same greedy tokens as encoding each whole prompt alone, up to float rounding (matrix-product
 shapes differ between batchings, which can flip a near-tie; the same caveat as any batched decoding).
@@ -101,7 +111,7 @@ def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
 # costs beyond its query tokens, in query tokens. Measured for the default model on one CPU thread: a step
 # costs about 0.56 s + 37 ms per query token (reading every weight once dominates a thin step), i.e. the
 # overhead of ~15 query tokens. A GPU step is nearly flat in the query count, where a larger value fits.
-DRAFT_TOKENS = 16
+DRAFT_TOKENS = 32
 STEP_OVERHEAD_TOKENS = 15
 
 # A forward pass costs about as much as this many extra tokens beyond its real work (reading every weight
@@ -179,8 +189,8 @@ def group_tokens(rows: Sequence[Sequence[int]], group: PrefixGroup) -> list[int]
     """The tokens a group encodes outside its suffix chunks: its shared prefix, or a singleton's whole prompt.
 
     Groups run in the sorted order of these lists, because then the longest common prefix a group has with
-    any group before it is the one it has with its immediate predecessor: keeping only the last encoded
-    sequence's KV (``_Encoded``) lets every group skip the most tokens any earlier group could offer."""
+    any group before it is the one it has with its immediate predecessor; the encoding cache
+    (``_EncodingCache``) keeps that one among its most recent entries."""
     row = rows[group.members[0]]
     return list(row) if len(group.members) == 1 else list(row[:group.prefix_len])
 
@@ -303,6 +313,17 @@ class SlotCache(Cache):
                 layer.values[row, :, col:col + length] = v
                 col += length
 
+    def grow(self, capacity: int) -> None:
+        """Widen every row to ``capacity`` columns (no-op when it is not wider); the stored columns are kept."""
+        if capacity <= self.capacity:
+            return
+        for layer in self.layers:
+            for name in ("keys", "values"):
+                old = getattr(layer, name)
+                new = torch.zeros((*old.shape[:2], capacity, old.shape[3]), dtype=old.dtype, device=old.device)
+                new[:, :, :old.shape[2]] = old
+                setattr(layer, name, new)
+
     def move_row(self, src: int, dst: int, length: int) -> None:
         """Copy the first ``length`` columns of row ``src`` into row ``dst``."""
         for layer in self.layers:
@@ -317,11 +338,40 @@ KV = list[tuple[torch.Tensor, torch.Tensor]]     # per layer (key, value), each 
 
 @dataclass
 class _Encoded:
-    """The KV of the last sequence encoded at batch 1 (a group's prefix or a singleton's prompt): the next
-    such encoding starts from its longest common prefix with it instead of from scratch."""
+    """The KV of one sequence encoded at batch 1 (a group's prefix or a singleton's prompt)."""
 
     tokens: list[int] = field(default_factory=list)
     kv: KV = field(default_factory=list)
+
+
+# Batch-1 encodings kept for reuse. One prompt of the default model is ~25 KB of KV per token, so 32
+# encodings of ~600 tokens hold ~0.5 GB; beyond that, older entries rarely share more than the newer ones.
+ENCODING_CACHE_ENTRIES = 32
+
+
+class _EncodingCache:
+    """The most recent batch-1 encodings (least recently used dropped first); `best` finds the one that
+    shares the longest token prefix with a new sequence."""
+
+    def __init__(self, entries: int = ENCODING_CACHE_ENTRIES) -> None:
+        self.entries: list[_Encoded] = []
+        self.size = max(1, entries)
+
+    def best(self, tokens: Sequence[int]) -> tuple[_Encoded | None, int]:
+        found, length = None, 0
+        for entry in reversed(self.entries):       # newest first: ties go to the most recent
+            n = common_prefix_len([tokens, entry.tokens])
+            if n > length:
+                found, length = entry, n
+        return found, length
+
+    def add(self, entry: _Encoded) -> None:
+        self.entries.append(entry)
+        del self.entries[:-self.size]
+
+    def touch(self, entry: _Encoded) -> None:
+        self.entries.remove(entry)
+        self.entries.append(entry)
 
 
 @dataclass
@@ -349,9 +399,26 @@ class _Ready:
     cost_s: float
 
 
+PROMPT_NGRAM = 4
+
+
+def _suffix_match(a: Sequence[int], a_end: int, b: Sequence[int], b_end: int, cap: int = 64) -> int:
+    """How many tokens before a_end in a equal those before b_end in b (at most cap)."""
+    n = 0
+    while n < cap and n < a_end and n < b_end and a[a_end - 1 - n] == b[b_end - 1 - n]:
+        n += 1
+    return n
+
+
+def ngram_index(tokens: Sequence[int], n: int = PROMPT_NGRAM) -> dict[tuple[int, ...], int]:
+    """Each n-gram of `tokens` -> the position right after its latest occurrence (for prompt lookup)."""
+    return {tuple(tokens[i:i + n]): i + n for i in range(len(tokens) - n + 1)}
+
+
 @dataclass
 class _Row:
-    """An item in a decode row: ``length`` tokens in the cache; ``generated[-1]`` is the next input."""
+    """An item in a decode row: ``length`` tokens in the cache; ``generated[-1]`` is the next input.
+    ``prompt`` and ``prompt_index`` (ngram_index of it) let drafts copy from the prompt."""
 
     index: int
     length: int
@@ -361,15 +428,22 @@ class _Row:
     own_len: int
     drafts_checked: int = 0      # draft tokens compared with the model's choice (accepted + rejected)
     drafts_accepted: int = 0
+    prompt: Sequence[int] = ()
+    prompt_index: dict[tuple[int, ...], int] = field(default_factory=dict)
 
     def drafts(self, k: int) -> list[int]:
-        """``k`` tokens predicted from this row's answer so far, or [] when it has no repeat: what followed
-        the latest earlier occurrence of its last 3 (else 2) generated tokens, continued cyclically past the
-        end (a loop of period p seen once predicts itself indefinitely). Only the answer is searched: matches
-        in a long system prompt are mostly chance, while an answer that repeats itself keeps repeating."""
+        """``k`` tokens predicted for this row, or [] when nothing predicts them, from whichever source
+        matches the row's latest tokens further back: its own answer (what followed the latest earlier
+        occurrence of its last 3, else 2, generated tokens, continued cyclically past the end: a loop of
+        period p seen once predicts itself indefinitely) or its prompt (what followed the latest
+        occurrence there of its last PROMPT_NGRAM tokens: an answer that copies from its prompt, like a plan
+        repeated verbatim into a repair, keeps copying). A chance match costs one rejected draft, and the
+        row's acceptance record then narrows what a step verifies."""
         if k <= 0:
             return []
         seq = self.generated
+        own: list[int] = []
+        own_len = 0
         for n in (3, 2):
             if len(seq) <= n:
                 continue
@@ -379,8 +453,15 @@ class _Row:
                     extended = list(seq)
                     for j in range(k):      # index i + n + j is always already known (i + n < len(seq))
                         extended.append(extended[i + n + j])
-                    return extended[len(seq):]
-        return []
+                    own, own_len = extended[len(seq):], _suffix_match(seq, i + n, seq, len(seq))
+                    break
+            if own:
+                break
+        if self.prompt_index and len(seq) >= PROMPT_NGRAM:
+            after = self.prompt_index.get(tuple(seq[-PROMPT_NGRAM:]))
+            if after is not None and _suffix_match(self.prompt, after, seq, len(seq)) > own_len:
+                return list(self.prompt[after:after + k])
+        return own
 
     @property
     def acceptance(self) -> float:
@@ -414,13 +495,14 @@ class FastGreedyDecoder:
     """Greedy decoding of many prompts with prefix reuse and slot refill (see module doc).
 
     ``slots``: rows decoded together. ``prefill_rows``: members of a group prefilled per chunk (default
-    ``slots``). Memory: the model, a KV buffer of ``slots x capacity`` tokens (``capacity`` = longest prompt
-    + ``max_new_tokens``), the latest batch-1 encoding (a group's prefix or a singleton's prompt), and at
-    most ``prefill_rows`` pending suffix KVs.
+    ``slots``). Memory: the model, a KV buffer of ``slots x capacity`` tokens (``capacity`` = the longest
+    prompt + its token cap; it grows when a row admitted later needs more), up to ``ENCODING_CACHE_ENTRIES``
+    batch-1 encodings (group prefixes and singletons' prompts), and at most ``prefill_rows`` pending suffix
+    KVs.
     """
 
     def __init__(self, model: Any, stop_ids: Sequence[int], pad_id: int, slots: int,
-                 prefill_rows: int | None = None) -> None:
+                 prefill_rows: int | None = None, encoding_cache: int = ENCODING_CACHE_ENTRIES) -> None:
         reason = unsupported_reason(model)
         if reason is not None:
             raise ValueError(f"fast decoding does not support this model: {reason}")
@@ -429,6 +511,7 @@ class FastGreedyDecoder:
         self.pad_id = int(pad_id)
         self.slots = max(1, int(slots))
         self.prefill_rows = max(1, int(prefill_rows or slots))
+        self.encoding_cache = encoding_cache
         text = model.config.get_text_config()
         self.num_layers = text.num_hidden_layers
         self.kv_heads = getattr(text, "num_key_value_heads", None) or text.num_attention_heads
@@ -441,62 +524,113 @@ class FastGreedyDecoder:
 
     # -- public -------------------------------------------------------------------------------------------
 
-    def run(self, rows: Sequence[Sequence[int]], keys: Sequence[str], max_new_tokens: int,
-            on_finish: Callable[[FinishedRow], None]) -> FastStats:
-        """Decode every row greedily; ``on_finish`` is called once per row, as soon as it is done."""
+    def run(self, rows: Sequence[Sequence[int]], keys: Sequence[str], max_new_tokens: int | Sequence[int],
+            on_finish: Callable[[FinishedRow], None],
+            more: Callable[[], Sequence[tuple[Sequence[int], str, int]]] | None = None) -> FastStats:
+        """Decode every row greedily; ``on_finish`` is called once per row, as soon as it is done.
+
+        ``max_new_tokens`` is one cap for every row or one per row. ``more``, when given, is asked for new
+        rows (token ids, prefix key, cap) whenever rows may have finished; each new row gets the next index
+        (after the initial ones, in the order returned) and is decoded like the others. ``run`` returns when
+        no row is left and ``more`` has nothing more. A row's text does not depend on what it is batched
+        with (up to float rounding, module doc).
+        """
         stats = FastStats(slots=self.slots)
-        if not rows:
-            return stats
         rows = [list(map(int, r)) for r in rows]
-        stats.prompt_tokens = sum(len(r) for r in rows)
-        if max_new_tokens < 1:
-            for i, r in enumerate(rows):
-                on_finish(FinishedRow(i, [], 0.0, 0, len(r)))
-            return stats
-        groups = plan_groups(rows, keys, self.prefill_rows)
-        stats.groups = len(groups)
-        stats.capacity = max(len(r) for r in rows) + max_new_tokens
+        caps = [int(max_new_tokens)] * len(rows) if isinstance(max_new_tokens, int) else [int(c) for c in max_new_tokens]
+        if len(caps) != len(rows) or len(keys) != len(rows):
+            raise ValueError(f"{len(rows)} rows need as many keys and caps; got {len(keys)} and {len(caps)}")
         with torch.inference_mode():
-            cache = SlotCache(self.num_layers, self.slots, self.kv_heads, stats.capacity, self.head_dim,
-                              self.dtype, self.device)
-            stats.kv_buffer_bytes = cache.nbytes
-            self._loop(rows, groups, max_new_tokens, cache, stats, on_finish)
+            self._loop(rows, list(keys), caps, more, stats, on_finish)
         return stats
 
     # -- the schedule --------------------------------------------------------------------------------------
 
-    def _loop(self, rows: list[list[int]], groups: list[PrefixGroup], max_new: int, cache: SlotCache,
-              stats: FastStats, on_finish: Callable[[FinishedRow], None]) -> None:
-        pending = deque(_GroupWork(g, deque(g.chunks)) for g in groups)    # groups not yet fully prefilled
+    def _loop(self, rows: list[list[int]], keys: list[str], caps: list[int],
+              more: Callable[[], Sequence[tuple[Sequence[int], str, int]]] | None, stats: FastStats,
+              on_finish: Callable[[FinishedRow], None]) -> None:
+        pending: deque[_GroupWork] = deque()      # groups not yet fully prefilled
         ready: deque[_Ready] = deque()
         active: list[_Row] = []          # active[r] lives in cache row r (always rows 0..len-1)
-        last = _Encoded()                # the latest batch-1 encoding, reused by the next one
+        encoded = _EncodingCache(self.encoding_cache)
+        cache: SlotCache | None = None
 
         def finish(row: _Row) -> None:
             on_finish(FinishedRow(row.index, row.generated, row.cost_s, row.shared_len, row.own_len))
 
+        def admit(start: int) -> None:
+            """Plan rows[start:] into groups and merge them into the work not started yet, in token order."""
+            new = list(range(start, len(rows)))
+            stats.prompt_tokens += sum(len(rows[i]) for i in new)
+            for i in new:
+                if caps[i] < 1:               # nothing to generate: done before any work
+                    on_finish(FinishedRow(i, [], 0.0, 0, len(rows[i])))
+            new = [i for i in new if caps[i] >= 1]
+            if not new:
+                return
+            groups = plan_groups([rows[i] for i in new], [keys[i] for i in new], self.prefill_rows)
+            for g in groups:                  # indices local to `new` -> indices into rows
+                g.members = [new[m] for m in g.members]
+                g.chunks = [[new[m] for m in chunk] for chunk in g.chunks]
+            stats.groups += len(groups)
+            started = [pending.popleft()] if pending and (pending[0].prefix_kv is not None or
+                                                          len(pending[0].todo) < len(pending[0].group.chunks)) else []
+            waiting = list(pending) + [_GroupWork(g, deque(g.chunks)) for g in groups]
+            waiting.sort(key=lambda w: group_tokens(rows, w.group))
+            pending.clear()
+            pending.extend(started + waiting)
+
+        def fetch() -> None:
+            if more is None:
+                return
+            new = more()
+            if new:
+                start = len(rows)
+                for tokens, key, cap in new:
+                    rows.append(list(map(int, tokens)))
+                    keys.append(key)
+                    caps.append(int(cap))
+                admit(start)
+
+        admit(0)
         while True:
+            fetch()
             # 1. Fill free rows: admit prefilled items, prefilling the next piece of work when none is waiting.
             while len(active) < self.slots and (ready or pending):
                 if not ready:
-                    ready.extend(self._prefill_next(pending[0], rows, last, stats))
+                    ready.extend(self._prefill_next(pending[0], rows, encoded, stats))
                     if not pending[0].todo:
                         pending.popleft()      # the ready items keep their own reference to the prefix KV
                 item = ready.popleft()
+                prompt = rows[item.index]
                 row = _Row(item.index, item.shared_len + item.own_len, [item.first_token], item.cost_s,
-                           item.shared_len, item.own_len)
-                if item.first_token in self.stop_ids or max_new == 1:
+                           item.shared_len, item.own_len, prompt=prompt, prompt_index=ngram_index(prompt))
+                if item.first_token in self.stop_ids or caps[item.index] == 1:
                     finish(row)                # done after the prefill: never takes a decode row
                     continue
+                needed = len(rows[item.index]) + caps[item.index]
+                if cache is None:
+                    capacity = max([needed] + [len(rows[i]) + caps[i] for w in pending for i in w.group.members])
+                    cache = SlotCache(self.num_layers, self.slots, self.kv_heads, capacity, self.head_dim,
+                                      self.dtype, self.device)
+                elif needed > cache.capacity:
+                    cache.grow(max(needed, cache.capacity + cache.capacity // 4))
+                stats.capacity, stats.kv_buffer_bytes = cache.capacity, cache.nbytes
                 cache.write_row(len(active), item.kv_parts)
                 active.append(row)
                 stats.admissions += 1
             if not active:
+                if more is not None and not ready and not pending:
+                    fetch()                    # the last finishes may have produced new rows
+                    if pending:
+                        continue
                 break
+            assert cache is not None
 
             # 2. One decode step for rows 0..n-1, with drafts to verify where they pay (choose_draft_width).
             room = cache.capacity - max(row.length for row in active) - 1
-            proposals = [row.drafts(min(DRAFT_TOKENS, room, max_new - len(row.generated) - 1)) for row in active]
+            proposals = [row.drafts(min(DRAFT_TOKENS, room, caps[row.index] - len(row.generated) - 1))
+                         for row in active]
             width = choose_draft_width(proposals, [row.acceptance for row in active])
             drafts = [d[:width - 1] for d in proposals]
             started = time.perf_counter()
@@ -517,7 +651,7 @@ class FastGreedyDecoder:
                     row.length += 1                  # the token fed before this one is now in the cache
                     row.generated.append(token)
                     stats.draft_accepted += j > 0
-                    if token in self.stop_ids or len(row.generated) >= max_new:
+                    if token in self.stop_ids or len(row.generated) >= caps[row.index]:
                         done.append(r)
                         break
             for r in reversed(done):                 # highest first, so moves never touch a finished row
@@ -528,17 +662,17 @@ class FastGreedyDecoder:
                     active[r] = active[last_row]
                 active.pop()
 
-    def _prefill_next(self, work: _GroupWork, rows: list[list[int]], last: _Encoded,
+    def _prefill_next(self, work: _GroupWork, rows: list[list[int]], encoded: _EncodingCache,
                       stats: FastStats) -> list[_Ready]:
         """Prefill the next piece of ``work`` and pop it from ``work.todo``: a group of one is its whole prompt
-        (one batch-1 forward over what ``last`` shares with it); a larger group's next suffix chunk, after
-        encoding the group's prefix when this is its first chunk."""
+        (one batch-1 forward over what the best cached encoding shares with it); a larger group's next suffix
+        chunk, after encoding the group's prefix when this is its first chunk."""
         group = work.group
         single = len(group.members) == 1
         if single or work.prefix_kv is None:
             tokens = group_tokens(rows, group)
             started = time.perf_counter()
-            reused, first_token = self._encode(tokens, last, logits=single)
+            entry, reused, first_token = self._encode(tokens, encoded, logits=single)
             elapsed = time.perf_counter() - started
             stats.reused_tokens += reused
             stats.prefill_s += elapsed
@@ -546,8 +680,8 @@ class FastGreedyDecoder:
                 (index,) = work.todo.popleft()
                 stats.single_prefills += 1
                 stats.suffix_tokens += len(tokens) - reused
-                return [_Ready(index, [(last.kv, len(tokens))], reused, len(tokens) - reused, first_token, elapsed)]
-            work.prefix_kv, work.prefix_share = last.kv, elapsed / len(group.members)
+                return [_Ready(index, [(entry.kv, len(tokens))], reused, len(tokens) - reused, first_token, elapsed)]
+            work.prefix_kv, work.prefix_share = entry.kv, elapsed / len(group.members)
             stats.prefix_prefills += 1
             stats.prefix_tokens += len(tokens) - reused
         return self._prefill_suffixes(rows, work.todo.popleft(), group.prefix_len, work.prefix_kv,
@@ -555,29 +689,34 @@ class FastGreedyDecoder:
 
     # -- forward passes -------------------------------------------------------------------------------------
 
-    def _encode(self, tokens: list[int], last: _Encoded, logits: bool) -> tuple[int, int | None]:
-        """Encode ``tokens`` at batch 1, starting from the KV of their longest common prefix with ``last``
-        (positions continue from there, as in one forward over all of them), and make them the new ``last``.
+    def _encode(self, tokens: list[int], encoded: _EncodingCache, logits: bool) -> tuple[_Encoded, int, int | None]:
+        """Encode ``tokens`` at batch 1, starting from the KV of the cached encoding that shares the longest
+        prefix with them (positions continue from there, as in one forward over all of them), and cache the
+        result.
 
-        Returns how many tokens were reused, and with ``logits`` the greedy next token after ``tokens``
-        (then at least the last token is fed, whatever ``last`` holds, so that its logits exist).
+        Returns the new encoding, how many tokens were reused, and with ``logits`` the greedy next token after
+        ``tokens`` (then at least the last token is fed, whatever the cache holds, so that its logits exist).
         """
-        reuse = common_prefix_len([tokens, last.tokens]) if last.tokens else 0
+        base, reuse = encoded.best(tokens)
         if logits:
             reuse = min(reuse, len(tokens) - 1)
         next_token = None
-        if reuse == len(tokens):
-            kv = [(k[:, :reuse], v[:, :reuse]) for k, v in last.kv]
+        if base is not None and reuse == len(tokens) == len(base.tokens):
+            encoded.touch(base)
+            return base, reuse, None
+        if base is not None and reuse == len(tokens):
+            kv = [(k[:, :reuse], v[:, :reuse]) for k, v in base.kv]
         else:
-            cache = DynamicCache(ddp_cache_data=[(k[None, :, :reuse], v[None, :, :reuse]) for k, v in last.kv]) \
-                if reuse else DynamicCache(config=self.model.config)
+            cache = DynamicCache(ddp_cache_data=[(k[None, :, :reuse], v[None, :, :reuse]) for k, v in base.kv]) \
+                if base is not None and reuse else DynamicCache(config=self.model.config)
             ids = torch.tensor([tokens[reuse:]], dtype=torch.long, device=self.device)
             positions = torch.arange(reuse, len(tokens), dtype=torch.long, device=self.device)[None]
             out = self.model(input_ids=ids, position_ids=positions, cache=cache, use_cache=True, logits_to_keep=1)
             kv = [(layer.keys[0], layer.values[0]) for layer in cache.layers]
             next_token = int(out.logits[0, -1].argmax())
-        last.tokens, last.kv = list(tokens), kv
-        return reuse, next_token
+        entry = _Encoded(list(tokens), kv)
+        encoded.add(entry)
+        return entry, reuse, next_token
 
     def _prefill_suffixes(self, rows: list[list[int]], chunk: list[int], lp: int, prefix_kv: KV,
                           prefix_share: float, stats: FastStats) -> list[_Ready]:

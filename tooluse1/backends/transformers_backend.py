@@ -25,7 +25,7 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Collection, Iterable, Iterator, Sequence
+from typing import Any, Callable, Collection, Iterable, Iterator, Sequence
 
 import torch
 import transformers
@@ -335,52 +335,117 @@ class TransformersBackend:
 
     # --- Backend protocol -----------------------------------------------------------------------------
 
-    def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
-                 on_complete: OnComplete | None = None) -> list[Completion]:
-        """One Completion per prompt, in input order; ``on_complete`` is called as each batch finishes.
+    # generate() takes one token cap per prompt (max_new_tokens=...); the SPIN runner looks for this flag.
+    supports_row_caps = True
 
-        Guarantees: greedy decoding with at most ``config.max_new_tokens`` new tokens; ``text`` holds the
-        tokens before the first stop id, decoded without special tokens; ``finish_reason`` is "stop" when
-        a stop id was generated, else "length"; ``completion_tokens`` counts the kept tokens (the stop
-        excluded). ``latency_s`` is the batch's wall time divided by its rows, since rows of one batch
-        are generated together. A prompt that cannot fit the context window gets an "error" Completion.
+    def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
+                 on_complete: OnComplete | None = None, max_new_tokens: Sequence[int] | None = None
+                 ) -> list[Completion]:
+        """One Completion per prompt, in input order; ``on_complete`` is called as each item (fast path) or
+        batch (plain path) finishes.
+
+        Guarantees: greedy decoding with at most ``config.max_new_tokens`` new tokens, or ``max_new_tokens[i]``
+        for prompt i when per-prompt caps are given (the fast path decodes every cap in one run; the plain path
+        runs one batched generate per distinct cap); ``text`` holds the tokens before the first stop id, decoded
+        without special tokens; ``finish_reason`` is "stop" when a stop id was generated, else "length";
+        ``completion_tokens`` counts the kept tokens (the stop excluded). ``latency_s`` is the item's share of
+        the wall time of the work it was part of. A prompt that cannot fit the context window with its cap gets
+        an "error" Completion.
         """
         if config.temperature:
             raise BackendError(f"the transformers backend decodes greedily; temperature must be 0, "
                                f"got {config.temperature}")
+        caps = [config.max_new_tokens] * len(prompts) if max_new_tokens is None else [int(c) for c in max_new_tokens]
+        if len(caps) != len(prompts):
+            raise ValueError(f"{len(prompts)} prompts need as many token caps; got {len(caps)}")
         encoded = [self._encode(p) for p in prompts]
         results: list[Completion | None] = [None] * len(prompts)
 
         runnable: list[int] = []
         for i, ids in enumerate(encoded):
-            if self.max_positions is not None and len(ids) + config.max_new_tokens > self.max_positions:
-                results[i] = Completion(
-                    item_id=prompts[i].item_id, text="", finish_reason="error", prompt_tokens=len(ids),
-                    error=f"prompt of {len(ids)} tokens + max_new_tokens {config.max_new_tokens} exceeds "
-                          f"the model's context of {self.max_positions} tokens")
+            error = self._overflow(prompts[i], ids, caps[i])
+            if error is not None:
+                results[i] = error
                 if on_complete is not None:
-                    on_complete(results[i])
+                    on_complete(error)
             else:
                 runnable.append(i)
 
         if self.fast:
-            self._generate_fast(prompts, encoded, runnable, config, results, on_complete)
+            self._generate_fast(prompts, encoded, runnable, caps, results, on_complete)
             assert all(r is not None for r in results)
             return results  # type: ignore[return-value]
 
-        order = [runnable[j] for j in longest_first([len(encoded[i]) for i in runnable])]
-        gen_config = GenerationConfig(
-            do_sample=False, num_beams=1, max_new_tokens=config.max_new_tokens,
-            eos_token_id=list(self.stop_ids), pad_token_id=self.pad.token_id)
-        for start in range(0, len(order), self.batch_size):
-            batch = order[start:start + self.batch_size]
-            for i, completion in zip(batch, self._generate_batch([encoded[i] for i in batch],
-                                                                 [prompts[i] for i in batch], gen_config)):
-                results[i] = completion
-                if on_complete is not None:
-                    on_complete(completion)
+        for cap in sorted({caps[i] for i in runnable}):
+            same = [i for i in runnable if caps[i] == cap]
+            order = [same[j] for j in longest_first([len(encoded[i]) for i in same])]
+            gen_config = GenerationConfig(
+                do_sample=False, num_beams=1, max_new_tokens=cap,
+                eos_token_id=list(self.stop_ids), pad_token_id=self.pad.token_id)
+            for start in range(0, len(order), self.batch_size):
+                batch = order[start:start + self.batch_size]
+                for i, completion in zip(batch, self._generate_batch([encoded[i] for i in batch],
+                                                                     [prompts[i] for i in batch], gen_config)):
+                    results[i] = completion
+                    if on_complete is not None:
+                        on_complete(completion)
         assert all(r is not None for r in results)
         return results  # type: ignore[return-value]
+
+    def stream(self, items: Sequence[tuple[Prompt, int]],
+               on_complete: Callable[[Completion], Sequence[tuple[Prompt, int]]]) -> None:
+        """Continuous admission: generate each (prompt, token cap) and call ``on_complete`` with its Completion
+        as soon as it is done; the (prompt, cap) pairs it returns are generated too, in the same running
+        batch on the fast path (rows admitted as others finish), in further rounds on the plain path. Returns
+        when nothing is left. Each completion has ``generate``'s guarantees; its text does not depend on what
+        it was batched with (up to float rounding)."""
+        if not self.fast:
+            todo = list(items)
+            while todo:
+                prompts, caps = [p for p, _ in todo], [c for _, c in todo]
+                todo = []
+                for c in self.generate(prompts, DecodingConfig(max_new_tokens=max(caps)), max_new_tokens=caps):
+                    todo += on_complete(c)
+            return
+        prompts: list[Prompt] = []
+        encoded: list[list[int]] = []
+        queue: list[tuple[list[int], str, int]] = []
+
+        def add(new: Sequence[tuple[Prompt, int]]) -> None:
+            todo = list(new)
+            while todo:
+                prompt, cap = todo.pop(0)
+                ids = self._encode(prompt)
+                error = self._overflow(prompt, ids, cap)
+                if error is not None:
+                    todo += on_complete(error)
+                    continue
+                prompts.append(prompt)
+                encoded.append(ids)
+                queue.append((ids, prompt.shared_prefix_key, cap))
+
+        def more() -> list[tuple[list[int], str, int]]:
+            out = list(queue)
+            queue.clear()
+            return out
+
+        def on_finish(row: FinishedRow) -> None:
+            add(on_complete(self._fast_completion(prompts[row.index], encoded[row.index], row)))
+
+        add(items)
+        first = more()
+        decoder = FastGreedyDecoder(self.model, self.stop_ids, self.pad.token_id, slots=self.batch_size,
+                                    prefill_rows=self.prefill_rows)
+        self.last_fast_stats = decoder.run([r for r, _, _ in first], [k for _, k, _ in first],
+                                           [c for _, _, c in first], on_finish, more=more)
+
+    def _overflow(self, prompt: Prompt, ids: list[int], cap: int) -> Completion | None:
+        """An "error" Completion when the prompt plus its cap exceeds the model's context, else None."""
+        if self.max_positions is None or len(ids) + cap <= self.max_positions:
+            return None
+        return Completion(item_id=prompt.item_id, text="", finish_reason="error", prompt_tokens=len(ids),
+                          error=f"prompt of {len(ids)} tokens + max_new_tokens {cap} exceeds the model's "
+                                f"context of {self.max_positions} tokens")
 
     def provenance(self) -> dict:
         """Identity and settings of model and backend, for the results file."""
@@ -438,9 +503,15 @@ class TransformersBackend:
         text = self.tokenizer.decode(kept, skip_special_tokens=True)
         return text, ("stop" if stop_id is not None else "length"), len(kept), stop_id
 
+    def _fast_completion(self, prompt: Prompt, ids: list[int], row: FinishedRow) -> Completion:
+        text, reason, n_tokens, stop_id = self.finish_row(row.generated)
+        return Completion(item_id=prompt.item_id, text=text, finish_reason=reason, latency_s=row.cost_s,
+                          prompt_tokens=len(ids), completion_tokens=n_tokens,
+                          extra={"stop_token_id": stop_id, "batch_rows": self.batch_size,
+                                 "shared_prefix_tokens": row.shared_len, "suffix_tokens": row.own_len})
+
     def _generate_fast(self, prompts: Sequence[Prompt], encoded: list[list[int]], runnable: list[int],
-                       config: DecodingConfig, results: list[Completion | None],
-                       on_complete: OnComplete | None) -> None:
+                       caps: list[int], results: list[Completion | None], on_complete: OnComplete | None) -> None:
         """The fast path (module doc of ``fast_decode``): fills ``results[i]`` for every runnable i, calling
         ``on_complete`` as each item finishes. ``latency_s`` is the item's share of the wall time (its
         group's prefix prefill split over the group, its chunk's prefill split over the chunk, each decode
@@ -450,19 +521,14 @@ class TransformersBackend:
 
         def on_finish(row: FinishedRow) -> None:
             i = runnable[row.index]
-            text, reason, n_tokens, stop_id = self.finish_row(row.generated)
-            completion = Completion(
-                item_id=prompts[i].item_id, text=text, finish_reason=reason, latency_s=row.cost_s,
-                prompt_tokens=len(encoded[i]), completion_tokens=n_tokens,
-                extra={"stop_token_id": stop_id, "batch_rows": self.batch_size,
-                       "shared_prefix_tokens": row.shared_len, "suffix_tokens": row.own_len})
+            completion = self._fast_completion(prompts[i], encoded[i], row)
             results[i] = completion
             if on_complete is not None:
                 on_complete(completion)
 
         self.last_fast_stats = decoder.run([encoded[i] for i in runnable],
                                            [prompts[i].shared_prefix_key for i in runnable],
-                                           config.max_new_tokens, on_finish)
+                                           [caps[i] for i in runnable], on_finish)
 
     def _generate_batch(self, rows: list[list[int]], prompts: list[Prompt],
                         gen_config: GenerationConfig) -> list[Completion]:

@@ -1,4 +1,4 @@
-"""SPIN critic: the prompt that asks for a verdict on a plan prefix, and a never-failing parser for it.
+"""SPIN critic: a never-failing parser for its verdicts and the stopping rule (the prompt is in spin/prompts.py).
 
 The critic answers with one JSON object::
 
@@ -8,23 +8,27 @@ The critic answers with one JSON object::
 
 parse_critic_output never raises: output it cannot read becomes a "Not accomplished" verdict with
 parse_ok False, so a run records the failure instead of crashing (and can count critic parse failures).
+Reasoning blocks are cut with tooluse1.parse.strip_thinking, the function the rest of the track uses.
+
+Stopping rule (`accepts`): a prefix is accepted when the critic says can_answer_now AND its status is
+Accomplished or Partially accomplished - the paper's A.3 ("can_answer_now=True for tasks ... predicted as
+Accomplished or Partially_Accomplished") and its code (track1_planning_spin.py, acceptance rule).
 """
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tooluse1.spin.plan import Plan
+from tooluse1.parse import strip_thinking
 
 __all__ = [
     "CRITIC_STATUSES",
     "CriticStatus",
     "CriticVerdict",
     "SpinFeedback",
-    "build_critic_prompt",
+    "accepts",
     "parse_critic_output",
 ]
 
@@ -39,8 +43,7 @@ _EXCERPT_CHARS = 200
 _STATUS_BY_KEY: dict[str, CriticStatus] = {s.lower(): s for s in CRITIC_STATUSES}
 _STATUS_STRIP = " \t\r\n.,;:!?'\"`*"
 _TRUE_WORDS = frozenset({"true", "yes"})
-_THINK_END = "</think>"
-_THINK_BLOCK_RE = re.compile(r"<think>.*?</think>", re.S | re.I)
+_ACCEPTING: frozenset[str] = frozenset({"Accomplished", "Partially accomplished"})
 
 
 @dataclass(frozen=True)
@@ -93,14 +96,6 @@ def _coerce_bool(value: Any) -> bool:
     return False
 
 
-def _strip_reasoning(text: str) -> str:
-    """Drop <think>...</think> blocks; when only a closing tag is present (the template opened the
-    block inside the prompt), keep what follows the last one."""
-    text = _THINK_BLOCK_RE.sub("", text)
-    end = text.lower().rfind(_THINK_END)
-    return text[end + len(_THINK_END):] if end != -1 else text
-
-
 def _load_object(text: str) -> dict[str, Any] | None:
     """The first JSON object found by: the whole text; the span from the first '{' to the last '}'
     (covers ```json fences, prose around the object and braces inside strings); the object that starts
@@ -128,7 +123,7 @@ def _load_object(text: str) -> dict[str, Any] | None:
 
 def parse_critic_output(text: str) -> CriticVerdict:
     """Parse a critic's raw output into a CriticVerdict; never raises (see CriticVerdict for guarantees)."""
-    obj = _load_object(_strip_reasoning(text).strip())
+    obj = _load_object(strip_thinking(text)[0])
     if obj is None:
         excerpt = " ".join(text.split())[:_EXCERPT_CHARS]
         return CriticVerdict(
@@ -146,44 +141,7 @@ def parse_critic_output(text: str) -> CriticVerdict:
     )
 
 
-_CRITIC_INSTRUCTIONS = """\
-You are the CRITIC of a tool-using planner. You receive a user question and the first steps of a plan
-(a prefix). Judge whether executing exactly these steps accomplishes what the question asks.
-
-Answer with one JSON object and nothing else (no markdown, no backticks, no extra keys):
-{"status": "Accomplished" | "Partially accomplished" | "Not accomplished", "can_answer_now": true | false, "rationale": "one or two sentences"}
-
-- "Accomplished": these steps are enough to answer the question fully and correctly.
-- "Partially accomplished": on topic, but something the question needs is still missing.
-- "Not accomplished": the steps are wrong, off topic, or do not move towards the answer.
-- can_answer_now: true only if the final answer could be given right after these steps."""
-
-
-def build_critic_prompt(
-    question: str,
-    plan: Plan,
-    prefix_len: int,
-    step_outputs: Sequence[str] | None,
-) -> str:
-    """Prompt asking the critic to judge steps 1..prefix_len of `plan` for `question`.
-
-    With step_outputs (one output, real or simulated, per prefix step) the critic judges the outcome;
-    with None it judges from the plan alone (the "without simulator" ablation). Raises ValueError when
-    prefix_len is outside 1..len(plan) or step_outputs does not have exactly prefix_len entries.
-    """
-    prefix = plan.prefix(prefix_len)
-    if step_outputs is not None and len(step_outputs) != prefix_len:
-        raise ValueError(f"need {prefix_len} step outputs for a {prefix_len}-step prefix; got {len(step_outputs)}")
-    parts = [
-        _CRITIC_INSTRUCTIONS,
-        f"User question:\n{question.strip()}",
-        f"Plan prefix (steps 1..{prefix_len} of {len(plan)}):\n{prefix.render()}",
-    ]
-    if step_outputs is None:
-        parts.append("No step outputs are available: judge from the plan alone whether executing these steps "
-                     "would answer the question.")
-    else:
-        outputs = "\n".join(f"#S{i}: {out.strip()}" for i, out in enumerate(step_outputs, start=1))
-        parts.append(f"Step outputs:\n{outputs}")
-    parts.append("Your JSON verdict:")
-    return "\n\n".join(parts)
+def accepts(verdict: CriticVerdict) -> bool:
+    """The stopping rule: can_answer_now and a status of Accomplished or Partially accomplished. A verdict
+    that failed to parse is Not accomplished / False, so it never stops a plan early."""
+    return verdict.can_answer_now and verdict.status in _ACCEPTING

@@ -1,4 +1,4 @@
-"""SPIN plan grammar: validator, parser, prefixes, rule incidence and the repair prompt.
+"""SPIN plan grammar: validator, strict and lenient parsers, prefixes and rule incidence (Table 1).
 
 A plan is one block of four tagged lines per step::
 
@@ -22,7 +22,13 @@ Deliberate differences from the public code (its known defects, see ANCHORS.md "
 
 - A dependency must be exactly ``None`` or ``#S<n>`` tokens separated by whitespace; the public code
   accepted any text that contained a ``#S<n>`` token, e.g. ``#S1,#S2`` or ``after #S1``.
-- An unknown agent is always an error and is never replaced by a default agent.
+- An unknown agent is always an error of the validator and is never replaced by a default agent there.
+
+`lenient_plan` is the other reading: what the paper's BASE pipeline (the public
+track1_planning_baseline.py) executes from a raw plan without validating it. It uses that code's
+unanchored patterns and its defaults: an unknown agent runs as the first agent, a missing dependency is
+None, a missing expected output is empty; steps stop at the first task without an agent line. Unlike
+that code it keeps the dependencies that name earlier steps (the public code dropped every dependency).
 
 Agent names are compared exactly (case-sensitive) after stripping whitespace on both sides: the agents
 are the benchmark's tool names, all lower snake case, and accepting ``Get_Weather`` would only move the
@@ -33,10 +39,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # runtime import would be circular: critic.py builds prompts from Plan
-    from tooluse1.spin.critic import SpinFeedback
 
 __all__ = [
     "LABELS",
@@ -47,10 +49,12 @@ __all__ = [
     "PlanError",
     "PlanIssue",
     "PlanStep",
-    "build_repair_prompt",
+    "LenientPlan",
+    "lenient_plan",
     "parse_plan",
     "rule_family",
     "rule_incidence",
+    "truncate_plan_text",
     "validate_plan_text",
 ]
 
@@ -314,7 +318,62 @@ def parse_plan(plan_text: str, agents_allowed: Sequence[str]) -> Plan:
     return Plan(tuple(steps))
 
 
-def _truncate_plan_text(plan_text: str, k: int) -> str:
+# The public baseline's patterns, verbatim: unanchored, so a tag anywhere in a line counts.
+_LENIENT_RES: dict[str, re.Pattern[str]] = {label: re.compile(rf"#{label}\d+: (.+)") for label in LABELS}
+# What a lenient step gets for a missing or blank value: PlanStep needs non-empty single lines.
+NOT_GIVEN = "(not given)"
+
+
+@dataclass(frozen=True)
+class LenientPlan:
+    """The baseline's reading of a raw plan: `plan` is what it executes (None when not one step can be
+    executed: no task line, or no agent line for the first task), `fixes` says what the leniency changed,
+    one line each (empty for a plan the validator accepts, apart from dependency order)."""
+
+    plan: Plan | None
+    fixes: tuple[str, ...]
+
+
+def lenient_plan(plan_text: str, agents_allowed: Sequence[str]) -> LenientPlan:
+    """Read a plan the way the paper's BASE pipeline does (module docstring).
+
+    Guarantees: never raises for any text; steps are numbered 1..N in the order their task lines appear;
+    every step's agent is in `agents_allowed` (unknown ones become the first allowed agent); dependencies
+    are the ``#S<n>`` tokens of the step's Dependency line that name an earlier step (others are dropped
+    and reported). For a text the validator accepts, the result equals parse_plan's.
+    """
+    if not agents_allowed:
+        raise ValueError("agents_allowed must not be empty")
+    found = {label: [v.strip() for v in pattern.findall(plan_text)] for label, pattern in _LENIENT_RES.items()}
+    tasks, agents, deps, outputs = (found[label] for label in LABELS)
+    allowed = {a.strip() for a in agents_allowed}
+    steps: list[PlanStep] = []
+    fixes: list[str] = []
+    for i, task in enumerate(tasks):
+        n = i + 1
+        if i == len(agents):
+            fixes.append(f"Task{n} and later have no Agent line: not executed")
+            break
+        agent = agents[i]
+        if agent not in allowed:
+            fixes.append(f"Agent{n} unknown {agent!r}: runs as {agents_allowed[0]!r} (the first agent)")
+            agent = agents_allowed[0]
+        if i < len(deps):
+            refs = [int(k) for k in _DEP_TOKEN_RE.findall(deps[i])]
+            kept = sorted({k for k in refs if 1 <= k < n})
+            if len(kept) != len(set(refs)):
+                fixes.append(f"Dependency{n} {deps[i]!r}: only {kept or 'None'} kept (earlier steps only)")
+        else:
+            kept = []
+            fixes.append(f"Dependency{n} missing: None")
+        expected = outputs[i] if i < len(outputs) else ""
+        if not expected:
+            fixes.append(f"ExpectedOutput{n} missing")
+        steps.append(PlanStep(n, task or NOT_GIVEN, agent, tuple(kept), expected or NOT_GIVEN))
+    return LenientPlan(Plan(tuple(steps)) if steps else None, tuple(fixes))
+
+
+def truncate_plan_text(plan_text: str, k: int) -> str:
     """The tagged lines of steps 1..k, in text order and canonical spacing. Works on invalid plans too,
     since critic feedback and validator issues may be about the same plan."""
     return "\n".join(f"#{label}{num}: {value}" for label, num, value in _tagged_lines(plan_text) if num <= k)
@@ -368,59 +427,3 @@ def rule_incidence(plan_texts: Iterable[str], agents_allowed: Sequence[str]) -> 
         for family in {issue.family for issue in issues}:
             counts[family] += 1
     return IncidenceTable(n=n, n_valid=n_valid, counts=counts)
-
-
-# --------------------------------------------------------------------------------------------------
-# Repair prompt
-# --------------------------------------------------------------------------------------------------
-
-_REPAIR_RULES = """\
-Rules for the revised plan:
-- Keep only the bare minimum of tasks needed to answer the question.
-- Make minimal changes: fix only what the feedback and the issues above point at; keep everything else as written.
-- If nothing is wrong, output the original plan verbatim.
-- Use exactly the lines #TaskN, #AgentN, #DependencyN and #ExpectedOutputN for every step N = 1, 2, 3, ...
-- #AgentN must be one of the allowed agents, spelled exactly.
-- #DependencyN is None or earlier steps written as #S1 #S2 (separated by spaces, past steps only).
-- No commentary, no explanations, no markdown: output only the plan lines."""
-
-
-def _feedback_section(plan_text: str, feedback: SpinFeedback) -> str:
-    """SPIN feedback: the critic's verdict and the plan cut where the critic said it can stop."""
-    if feedback.stop_index is None:
-        stop, truncated = "none (no prefix of the plan was judged sufficient)", "(none)"
-    else:
-        stop, truncated = str(feedback.stop_index), _truncate_plan_text(plan_text, feedback.stop_index) or "(empty)"
-    return "\n".join((
-        "SPIN feedback (a critic judged the plan from simulated execution):",
-        f"- status: {feedback.status}",
-        f"- can_answer_now: {'true' if feedback.can_answer_now else 'false'}",
-        f"- stop_index: {stop}",
-        f"- critic rationale: {feedback.rationale}",
-        "- plan truncated at stop_index:",
-        truncated,
-    ))
-
-
-def build_repair_prompt(
-    base_prompt: str,
-    plan_text: str,
-    issues: Sequence[PlanIssue],
-    feedback: SpinFeedback | None,
-) -> str:
-    """Prompt asking the planner to repair `plan_text`.
-
-    Holds, in order: the base (planning) prompt; the SPIN feedback when given (status, can_answer_now,
-    stop_index, critic rationale, the plan truncated at stop_index); the validator issues as
-    ``[RULE_ID] message`` (or "none"); the original plan verbatim; the repair rules (bare minimum of
-    tasks, minimal changes, original plan verbatim if nothing is wrong, only plan lines, no commentary).
-    """
-    sections = [base_prompt.strip(), "Your previous plan is under review."]
-    if feedback is not None:
-        sections.append(_feedback_section(plan_text, feedback))
-    issue_lines = [f"- [{i.rule}] {i.message}" for i in issues] or ["- none"]
-    sections.append("\n".join(["Validator issues:", *issue_lines]))
-    sections.append("Original plan:\n" + plan_text.strip())
-    sections.append(_REPAIR_RULES)
-    sections.append("Revised plan:")
-    return "\n\n".join(sections)

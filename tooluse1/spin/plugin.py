@@ -14,6 +14,12 @@ only through the hooks of tooluse1/hookspecs.py: its `spin` section (computed as
 the backend is open; from the collected records under xdist) goes into the results document through
 `pytest_tooluse1_sections`, its summary through `pytest_tooluse1_terminal_summary`; progress is the core's
 shared display.
+
+Scenarios: `--spin-split test` (default) selects the evaluation scenarios, `train` the ones whose runs fill
+the trajectory store (`--save-trajectories` saves train runs only, so evaluation never retrieves from
+itself), `all` both. `--spin-resume PATH` keeps every finished run as one fsync'd JSONL line, keyed on
+model, token caps, rounds, top-k, scenarios and the store's digest; the same command after an
+interruption computes only the missing runs.
 """
 from __future__ import annotations
 
@@ -31,6 +37,7 @@ from tooluse1.harness import BenchmarkRun
 from tooluse1.models import default_cache_dir
 from tooluse1.plugin import progress
 from tooluse1.results import now_iso
+from tooluse1.spin.resume import RunLog, RunLogMismatch
 from tooluse1.spin.runner import (
     DEFAULT_ROUNDS,
     DEFAULT_TOP_K,
@@ -39,11 +46,12 @@ from tooluse1.spin.runner import (
     SpinOracleBackend,
     SpinRun,
     SpinRunner,
+    parse_role_caps,
     parse_variants,
     save_plan_texts,
     trajectory_records,
 )
-from tooluse1.spin.scenarios import SHAPES, Scenario, ScenarioError, check_scenarios_fresh, load_scenarios
+from tooluse1.spin.scenarios import SHAPES, SPLITS, Scenario, ScenarioError, check_scenarios_fresh, load_scenarios
 from tooluse1.spin.scoring import format_spin_summary, spin_section
 from tooluse1.spin.store import StoreError, TrajectoryStore, mask_url, open_store
 
@@ -71,9 +79,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="trajectory store the simulator retrieves from: sqlite:///path, a path, or postgresql://... "
                      "(default: a SQLite file under ~/.cache/tooluse1/spin; empty is fine)")
     g.addoption("--save-trajectories", default=None,
-                help="add the executed steps of Accomplished runs to this trajectory store (same URL forms)")
+                help="add the executed steps of Accomplished runs of train scenarios to this trajectory store "
+                     "(same URL forms)")
     g.addoption("--save-plans", default=None,
                 help="write every raw and repaired plan text (*.txt + index.json) into this folder")
+    g.addoption("--spin-split", default="test", choices=(*SPLITS, "all"),
+                help="scenarios to run: test (default, evaluation), train (fill the trajectory store), all")
+    g.addoption("--spin-max-new-tokens", default=None,
+                help="token caps per role: N caps every role, or role=N,... (roles plan, repair, simulate, "
+                     "critic, step, answer); default plan/repair 1024, simulate 64, critic 96, step 96, answer 128. "
+                     "--max-new-tokens does not apply to SPIN")
+    g.addoption("--spin-resume", default=None,
+                help="append-only JSONL of finished SPIN runs; the same command after an interruption runs only "
+                     "the rest")
 
 
 def _variants(config: pytest.Config) -> tuple[str, ...]:
@@ -94,6 +112,10 @@ def pytest_tooluse1_configure(config: pytest.Config, run: BenchmarkRun) -> None:
     for opt in ("--spin-rounds", "--spin-top-k"):
         if config.getoption(opt) < 0:
             raise pytest.UsageError(f"{opt} must be >= 0")
+    try:
+        parse_role_caps(config.getoption("--spin-max-new-tokens"))
+    except ValueError as e:
+        raise pytest.UsageError(f"--spin-max-new-tokens: {e}") from None
     config.stash[_SESSION] = SpinSession(config, run)
 
 
@@ -104,6 +126,11 @@ def _load_scenarios() -> tuple[list[Scenario], dict[str, Any]]:
         raise pytest.UsageError(str(e)) from None
 
 
+def _in_split(config: pytest.Config, scenario: Scenario) -> bool:
+    split = config.getoption("--spin-split")
+    return split == "all" or scenario.split == split
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "spin_item" not in metafunc.fixturenames:
         return
@@ -111,7 +138,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     scenarios = session.scenarios.values() if session is not None else _load_scenarios()[0]
     params = [pytest.param((s.id, v), id=f"{s.id}-{v}",
                            marks=[getattr(pytest.mark, v), getattr(pytest.mark, s.shape), getattr(pytest.mark, s.lang)])
-              for s in scenarios for v in _variants(metafunc.config)]
+              for s in scenarios if _in_split(metafunc.config, s) for v in _variants(metafunc.config)]
     metafunc.parametrize("spin_item", params)
 
 
@@ -153,6 +180,11 @@ class SpinSession:
         opt = config.getoption
         self.variants = _variants(config)
         self.rounds, self.top_k = int(opt("--spin-rounds")), int(opt("--spin-top-k"))
+        self.caps = parse_role_caps(opt("--spin-max-new-tokens"))
+        self.split: str = opt("--spin-split")
+        self.resume_path: Path | None = Path(opt("--spin-resume")) if opt("--spin-resume") else None
+        self._log: RunLog | None = None
+        self.resumed_runs = 0
         self.store_url: str = opt("--trajectory-store") or default_store_url()
         self.save_url: str | None = opt("--save-trajectories")
         self.save_plans: Path | None = Path(opt("--save-plans")) if opt("--save-plans") else None
@@ -163,6 +195,7 @@ class SpinSession:
         self._runner: SpinRunner | None = None
         self._store: TrajectoryStore | None = None
         self.store_count: int | None = None
+        self.store_digest: str | None = None
         self.saved_steps = 0
         self.saved_plan_files = 0
 
@@ -176,14 +209,28 @@ class SpinSession:
             return SpinOracleBackend(self.scenarios.values())
         return self.run.backend
 
+    def open_store(self) -> TrajectoryStore:
+        """The simulator's store, opened once; its size and digest go into provenance and the resume key."""
+        if self._store is None:
+            self._store = open_store(self.store_url)
+            self.store_count, self.store_digest = self._store.count(), self._store.digest()
+        return self._store
+
     def runner(self, need_store: bool) -> SpinRunner:
         if self._runner is None:
-            self._runner = SpinRunner(self.backend(), self.run.config.decoding, rounds=self.rounds, top_k=self.top_k)
+            self._runner = SpinRunner(self.backend(), rounds=self.rounds, top_k=self.top_k, max_new_tokens=self.caps)
         if need_store and self._runner.store is None:
-            self._store = open_store(self.store_url)
-            self.store_count = self._store.count()
-            self._runner.store = self._store
+            self._runner.store = self.open_store()
         return self._runner
+
+    def resume_key(self) -> dict[str, Any]:
+        """What a resumed run must share with the one that wrote the log: same model and settings, same
+        scenarios, same trajectory store content (whichever variants are selected, so one log serves a
+        session split by --variant or -k)."""
+        self.open_store()
+        return {"model": self.run.identity(), "caps": self.caps, "rounds": self.rounds, "top_k": self.top_k,
+                "scenarios_sha256": self.manifest.get("sha256"), "spin_format": RunLog.FORMAT,
+                "store_digest": self.store_digest}
 
     def ensure(self, items: list[tuple[str, str]]) -> None:
         """Compute every run of `items` not computed yet (one batched SpinRunner.run), then save
@@ -191,17 +238,37 @@ class SpinSession:
         todo = [(self.scenarios[sid], v) for sid, v in dict.fromkeys(items) if f"{sid}-{v}" not in self.runs]
         if not todo:
             return
-        runner = self.runner(need_store=any(VARIANT_SPECS[v].simulate for _, v in todo))
+        need_store = any(VARIANT_SPECS[v].simulate for _, v in todo)
+        if self.resume_path is not None and self._log is None:
+            self._log = RunLog(self.resume_path, self.resume_key())
+        if self._log is not None:
+            for s, v in todo:
+                old = self._log.done.get(f"{s.id}-{v}")
+                if old is not None:
+                    self.runs[old.item_id] = old
+                    self.resumed_runs += 1
+            todo = [(s, v) for s, v in todo if f"{s.id}-{v}" not in self.runs]
+        runner = self.runner(need_store=need_store)
+        log = self._log
         started = time.perf_counter()
         with progress(self.config, len(todo), "ToolUse.1 SPIN runs", "run") as update:
-            done = runner.run(todo, on_finished=lambda _: update(1))
+
+            def finished(rec: SpinRun) -> None:
+                if log is not None and rec.error_kind != "backend":   # a backend failure is retried on resume
+                    log.append(rec)
+                update(1)
+
+            done = runner.run(todo, on_finished=finished)
         self.wall_s += time.perf_counter() - started
         for rec in done:
             self.runs[rec.item_id] = rec
         if self.save_url:
             model_id = self.run.identity().get("model_id", self.run.config.model)
-            records = [r for rec in done for r in trajectory_records(
-                rec, self.scenarios[rec.scenario_id].question, f"{model_id}:{rec.variant}")]
+            # Only train scenarios fill the store: test runs are what the store is used to evaluate.
+            # Every finished run, resumed ones included (adding is idempotent, keyed by scenario/run/step).
+            records = [r for rec in self.runs.values() if self.scenarios[rec.scenario_id].split == "train"
+                       for r in trajectory_records(rec, self.scenarios[rec.scenario_id].question,
+                                                   f"{model_id}:{rec.variant}")]
             with contextlib.closing(open_store(self.save_url)) as store:
                 self.saved_steps += store.add(records)
         if self.save_plans is not None:
@@ -219,12 +286,13 @@ class SpinSession:
                 backend = {"provenance_error": repr(e)}
         return {
             "model": self.run.identity(), "backend": backend, "decoding": self.run.config.decoding.as_dict(),
-            "max_new_tokens_by_role": ({r: d.max_new_tokens for r, d in runner.role_decoding.items()}
-                                       if runner else None),
+            "max_new_tokens_by_role": dict(self.caps), "split": self.split,
+            "tool_latency_s": dict(runner.tool_latency_s) if runner else None,
             "variants": list(dict.fromkeys(r.variant for r in self.runs.values())),
             "rounds": self.rounds, "top_k": self.top_k,
             "trajectory_store": mask_url(self.store_url) if self._store is not None else None,
-            "trajectory_store_records": self.store_count,
+            "trajectory_store_records": self.store_count, "trajectory_store_sha256": self.store_digest,
+            "resume": str(self.resume_path) if self.resume_path else None, "resumed_runs": self.resumed_runs,
             "save_trajectories": mask_url(self.save_url) if self.save_url else None,
             "saved_steps": self.saved_steps,
             "save_plans": str(self.save_plans) if self.save_plans else None, "saved_plan_files": self.saved_plan_files,
@@ -232,7 +300,11 @@ class SpinSession:
                           "n_scenarios": self.manifest.get("n_scenarios")},
             "batching": {"generate_calls": runner.generate_calls if runner else 0,
                          "generated_prompts": runner.generated_prompts if runner else 0,
-                         "requested_prompts": runner.requested_prompts if runner else 0},
+                         "requested_prompts": runner.requested_prompts if runner else 0,
+                         "continuous_admission": runner.streamed if runner else False,
+                         # the fast decoder's counters of the last streamed run (prefill/decode time, tokens)
+                         "fast_stats": (stats.as_dict() if (stats := getattr(runner.backend, "last_fast_stats", None))
+                                        is not None else None) if runner else None},
             "wall_s": round(self.wall_s, 3), "started_at": self.started_at, "finished_at": now_iso(),
         }
 
@@ -263,7 +335,7 @@ def spin_record(request: pytest.FixtureRequest, spin_item: tuple[str, str]) -> S
         batch = [spin_item] if hasattr(config, "workerinput") else (config.stash[_SELECTED] or [spin_item])
         try:
             session.ensure(batch)
-        except (BackendError, StoreError) as e:
+        except (BackendError, StoreError, RunLogMismatch) as e:
             pytest.exit(f"ToolUse.1 SPIN: {e}", returncode=4)
     rec = session.runs[f"{sid}-{variant}"]
     request.node.user_properties.append((RECORD_KEY, rec.as_dict()))

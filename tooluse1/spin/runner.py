@@ -1,78 +1,95 @@
 """SPIN runner: planner, repair, executor, simulator, prefix evaluation and the five variants.
 
 One *run* is one scenario under one variant. It goes through these phases (a phase a variant lacks is
-skipped):
+skipped); every prompt text is built in spin/prompts.py.
 
 1. Plan. The planner prompt (question, offered tools as agents with descriptions, the plan grammar with one
-   example, the rules) gets one plan text, round 0.
-2. Repair (all variants but base). While the plan fails plan.validate_plan_text, the planner is re-prompted
-   with plan.build_repair_prompt (validator issues, the original plan, and the SPIN feedback when there is
-   some), at most `rounds` times (T, default 3). The plan of the last round is validated too; a run that
-   never gets a valid plan is an Error. The base variant does not repair: an invalid raw plan is an Error.
-3. Prefix evaluation (spin, spin_wo_sim, spin_wo_cri). For k = 1..N: the simulator predicts step k's
-   output (spin, spin_wo_cri) from the question, the step's agent and task, the earlier steps with their
-   simulated outputs, and the top-k (5) similar *Accomplished* past steps of the same agent from the
-   trajectory store, never from the scenario being evaluated (exclude_scenario); an empty store is fine.
-   Then the critic judges the prefix 1..k (spin: with the simulated outputs; spin_wo_sim: from the plan
-   alone). The first prefix the critic accepts (see `accepts`) is the one executed. When no prefix is
-   accepted and repair rounds are left, the planner is re-prompted with the SPIN feedback (the full plan's
-   verdict, stop_index none) and the revised plan is validated, repaired and evaluated again; a revision
-   identical to the plan just evaluated ends the loop (greedy decoding would repeat the verdicts). When the
-   rounds run out without an accepted prefix, the last valid plan is executed whole; if a feedback revision
-   made the plan invalid on the last round, the last valid (evaluated) plan is the one executed.
-4. Execute the accepted prefix, or the whole plan, in dependency order, one dependency level at a time:
+   example, the rules) gets one plan text, round 0. Reasoning blocks are cut (parse.strip_thinking).
+2. BASE executes that text leniently, as the paper's baseline does (plan.lenient_plan): an unknown agent
+   runs as the first agent, a missing field gets its default; the run is an Error only when not one step
+   can be executed. Its validity is still recorded (Table 1).
+3. Repair (all other variants). While the plan fails plan.validate_plan_text, the planner is re-prompted
+   with prompts.build_repair_prompt (validator issues, the original plan, and SPIN feedback or simulated
+   outputs about that plan when it was valid), at most `rounds` times (T, default 3). Every plan, the last
+   round's included, is validated; a run that never gets a valid plan is an Error.
+4. Prefix evaluation (spin, spin_wo_sim). For k = 1..N: the simulator predicts step k's output (spin) from
+   the question, the earlier steps' descriptions (the paper's DAG prefix; not their predictions), and the
+   top-k (5) past steps of the same agent that the trajectory store holds as Accomplished, retrieved with
+   the query "question + agent + task" (the paper's E.2) and never from the scenario being evaluated;
+   then the critic judges the prefix 1..k (spin: with the simulated outputs of steps 1..k; spin_wo_sim:
+   from the plan alone). The first prefix the
+   critic accepts (critic.accepts: can_answer_now and Accomplished or Partially accomplished) is the one
+   executed. When none is and rounds are left, the planner revises the plan with the SPIN feedback (the
+   full plan's verdict) and the revision is validated, repaired and evaluated again; a revision identical
+   to the plan just evaluated ends the loop (greedy decoding would repeat the verdicts). When the rounds
+   run out, the last valid plan is executed whole.
+   spin_wo_cri has no critic, as in the paper's ablation: each round, the simulator predicts every step of
+   the valid plan (all at once: a prediction does not depend on another) and the predictions go into the
+   repair prompt (its "Simulated Execution" section); the
+   planner revises the plan T times (an unchanged revision ends the loop early) and the last valid plan
+   is executed whole. Nothing stops it early.
+5. Execute the accepted prefix, or the whole plan, in dependency order, one dependency level at a time:
    each step asks the model for its tool call (tooluse1.prompts.system_prompt('json', [agent]) + the task
    + the outputs of exactly the steps it depends on - passed, not "None" as in the public code), parsed
    with tooluse1.parse.extract; the first call of the step's agent runs in a fresh World per run. A step
    whose output holds no call of its agent is a failed step (recorded, no tool call). Dependents of a
    failed step still run, told that the dependency failed.
-5. Answer: the model writes the final answer from the question and the executed steps' outputs.
-6. Score with scoring.score_run.
+6. Answer: the model writes the final answer from the question and the executed steps' outputs.
+7. Score with scoring.score_run, and the raw and executed plans with scoring.plan_scores_of.
 
 Variants:
-    base         plan once, execute the whole plan (no validation beyond parsing, no repair)
+    base         plan once, execute it leniently (no validation, no repair)
     valid        validation + repair, execute the whole plan
     spin         validation + repair + prefix evaluation with simulator and critic
     spin_wo_sim  as spin, but the critic judges each prefix from the plan alone (no simulator calls)
-    spin_wo_cri  validation + repair, then the simulator predicts every step's output (N simulator calls,
-                 each conditioned on the earlier simulated outputs and the retrieved past steps) but no
-                 critic is asked, so nothing stops early and no SPIN feedback exists: the whole plan is
-                 executed. It measures what simulation costs without the critic's early stop.
+    spin_wo_cri  validation + repair, the simulated outputs of every step fed into T repair rounds, no
+                 critic: the whole (revised) plan is executed
 
-Batching: `SpinRunner.run` drives every (scenario, variant) run as a coroutine that yields the prompts it
-needs next; all runs' pending prompts go to one `backend.generate` call per step of the schedule (all
-planner prompts together, then all first repairs together with the base runs' first executor level, ...).
-A prompt already answered in this runner is not generated again (greedy decoding would give the same text;
-it also keeps variants comparable, since batched greedy output can depend on batch composition). Its cost
-(one model call, its tokens and latency) is still charged to every run that asks it.
+Scheduling. Every run is a coroutine that yields the prompts it needs next; `SpinRunner.run` answers them
+across all runs. A prompt already answered, or already being generated, for any run is not generated
+again (greedy decoding would give the same text; it also keeps variants comparable) - its cost is still
+charged to every run that asks it. Each prompt is generated with its role's token cap
+(ROLE_MAX_NEW_TOKENS). On a backend with a `stream` method (the transformers fast path) generation is
+continuous: as a row finishes, its run advances and the prompts it asks next join the running batch. On
+other backends prompts go in rounds, one `generate` call per round (per-row caps when the backend takes
+them, else one call per cap).
 
 Costs per run: model calls (by role), tokens in and out (as the backend reports them), tool calls (calls
-sent to the World), executed tasks (plan steps executed, failed ones included), and elapsed seconds = the
-run's share of model time (a completion's latency_s, which batching backends report as batch wall time
-divided by its rows) + World latency + trajectory-store retrieval time. Runs are batched together, so
-this accounting is what a run would cost on its own, not the wall clock of the session.
+sent to the World), executed tasks (plan steps executed, failed ones included), and elapsed seconds =
+model time (a completion's share of the batch's wall time, as the backend reports it) + tool latency
+(world.TOOL_LATENCY_S per call, accounted, not slept) + trajectory-store retrieval time. Runs are batched
+together, so this is what a run costs on its own, not the session's wall clock.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import time
-from collections import Counter
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from tooluse1.backends.base import Backend, Completion, DecodingConfig
 from tooluse1.parse import extract, strip_thinking
-from tooluse1.prompts import Prompt, format_call, system_prompt
-from tooluse1.spin.critic import CriticVerdict, SpinFeedback, build_critic_prompt, parse_critic_output
-from tooluse1.spin.plan import Plan, PlanIssue, PlanStep, build_repair_prompt, parse_plan, validate_plan_text
+from tooluse1.prompts import Prompt, format_call
+from tooluse1.spin.critic import CriticVerdict, SpinFeedback, accepts, parse_critic_output
+from tooluse1.spin.plan import Plan, PlanIssue, PlanStep, lenient_plan, parse_plan, validate_plan_text
+from tooluse1.spin.prompts import (
+    answer_prompt_text,
+    build_repair_prompt,
+    critic_prompt_text,
+    executor_step_messages,
+    planner_prompt_text,
+    simulator_prompt_text,
+)
 from tooluse1.spin.scenarios import Scenario
-from tooluse1.spin.scoring import ERROR, PLAN_INDEX_NAME, error_score, score_run
+from tooluse1.spin.scoring import ERROR, PLAN_INDEX_NAME, error_score, plan_scores_of, score_run
 from tooluse1.spin.store import ACCOMPLISHED, PARTIALLY, StepRecord, StoreError, TrajectoryStore
-from tooluse1.tools import TOOLS, Call, canonical_tool_name
-from tooluse1.world import World
+from tooluse1.tools import Call, canonical_tool_name
+from tooluse1.world import TOOL_LATENCY_S, World
 
 __all__ = [
     "DEFAULT_ROUNDS",
@@ -86,17 +103,14 @@ __all__ = [
     "SpinRunner",
     "StepRun",
     "VariantSpec",
-    "accepts",
-    "answer_prompt_text",
     "dependency_levels",
     "make_prompt",
-    "executor_step_messages",
     "oracle_plan_text",
+    "parse_role_caps",
     "parse_variants",
-    "planner_prompt_text",
+    "retrieval_text",
     "role_of",
     "save_plan_texts",
-    "simulator_prompt_text",
     "trajectory_records",
 ]
 
@@ -104,11 +118,11 @@ VARIANTS: tuple[str, ...] = ("base", "valid", "spin", "spin_wo_sim", "spin_wo_cr
 ROLES: tuple[str, ...] = ("plan", "repair", "simulate", "critic", "step", "answer")
 DEFAULT_ROUNDS = 3
 DEFAULT_TOP_K = 5
-# Most new tokens per role, applied under the run's max_new_tokens (None = that limit). Only plans grow
-# with the number of steps; a call, a verdict or a prediction is short, and a row that runs on to the
-# limit keeps its whole batch busy, which is most of the cost on a CPU.
-ROLE_MAX_NEW_TOKENS: dict[str, int | None] = {
-    "plan": None, "repair": None, "simulate": 64, "critic": 96, "step": 96, "answer": 128}
+# Most new tokens per role. Plans grow with their steps and a truncated plan fails the count rule
+# (COUNTS_MISMATCH), so plans get 1,024 (256 cut real plans and inflated Table 1); a call, a verdict or a
+# prediction is short, and a row that runs on to its cap keeps a decode slot busy, the main cost on a CPU.
+ROLE_MAX_NEW_TOKENS: dict[str, int] = {
+    "plan": 1024, "repair": 1024, "simulate": 64, "critic": 96, "step": 96, "answer": 128}
 # Simulated outputs go back into later prompts; a runaway prediction must not blow up the context.
 SIMULATED_MAX_CHARS = 500
 _PROMPT_PROTOCOL = "spin"   # Prompt.protocol of SPIN prompts; backends do not read it
@@ -116,7 +130,8 @@ _PROMPT_PROTOCOL = "spin"   # Prompt.protocol of SPIN prompts; backends do not r
 
 @dataclass(frozen=True)
 class VariantSpec:
-    """What a variant does: repair invalid plans, simulate step outputs, ask the critic per prefix."""
+    """What a variant does: repair invalid plans, simulate step outputs, ask the critic per prefix
+    (a variant without repair executes its raw plan leniently)."""
 
     repair: bool
     simulate: bool
@@ -124,7 +139,7 @@ class VariantSpec:
 
     @property
     def prefix_eval(self) -> bool:
-        """Whether the variant runs the prefix loop (simulation and/or critic) at all."""
+        """Whether the variant judges its plans before executing them (simulation and/or critic)."""
         return self.simulate or self.critic
 
 
@@ -149,145 +164,51 @@ def parse_variants(spec: str | Sequence[str]) -> tuple[str, ...]:
     return tuple(v for v in VARIANTS if v in names)
 
 
-def accepts(verdict: CriticVerdict) -> bool:
-    """The critic accepts a prefix when it judges it Accomplished, or Partially accomplished with
-    can_answer_now. A verdict that failed to parse is Not accomplished, so it never stops a plan early."""
-    return verdict.status == ACCOMPLISHED or (verdict.status == PARTIALLY and verdict.can_answer_now)
+def parse_role_caps(spec: str | None) -> dict[str, int]:
+    """Token caps per role: ROLE_MAX_NEW_TOKENS, overridden by `spec` - "N" caps every role at N (below
+    its default), "plan=512,critic=64" sets those roles. ValueError names a bad entry."""
+    caps = dict(ROLE_MAX_NEW_TOKENS)
+    if not spec or not spec.strip():
+        return caps
+    spec = spec.strip()
+    if spec.isdigit():
+        return {role: min(cap, int(spec)) for role, cap in caps.items()} if int(spec) > 0 else _bad_caps(spec)
+    for part in spec.split(","):
+        role, sep, value = part.partition("=")
+        role = role.strip()
+        if not sep or role not in ROLES or not value.strip().isdigit() or int(value) < 1:
+            return _bad_caps(part)
+        caps[role] = int(value)
+    return caps
 
 
-# ----------------------------------------------------------------------------- prompts
-
-_PLAN_EXAMPLE = """\
-#Task1: Search for the population of Lyon
-#Agent1: web_search
-#Dependency1: None
-#ExpectedOutput1: The population of Lyon
-#Task2: Compute 10% of the population found in step 1
-#Agent2: calculator
-#Dependency2: #S1
-#ExpectedOutput2: 10% of the population of Lyon"""
-
-# The question comes last, right before the plan: small models copy the nearest concrete text, and
-# with the example last they wrote the example's plan (measured with Qwen2.5-Coder-0.5B and SmolLM2).
-_PLANNER_TEMPLATE = """\
-You are the PLANNER of a tool-using assistant. You write a plan of tool calls that answers a user's question.
-
-Plan format: one block of four lines per step, steps numbered 1, 2, 3, ... in order:
-#Task<N>: <what this step does, one line>
-#Agent<N>: <one agent name from the list of agents>
-#Dependency<N>: None, or the earlier steps whose outputs this step needs, written as #S1 #S2
-#ExpectedOutput<N>: <what this step returns, one line>
-
-Rules:
-- Use the bare minimum of tasks needed to answer the question.
-- Use only the listed agents, spelled exactly.
-- A step may depend only on earlier steps.
-- Output only the plan lines: no commentary, no markdown.
-
-Example of the format only, for a different question ("How many people is 10% of the population of Lyon?") \
-with other agents (web_search, calculator):
-{example}
-
-Now write the plan for the question below.
-
-Agents you may use (each agent is one tool; use the exact name):
-{agents}
-
-User question:
-{question}
-
-Plan:"""
-
-
-def planner_prompt_text(scenario: Scenario) -> str:
-    """The base planning prompt of a scenario (also the first section of every repair prompt)."""
-    agents = "\n".join(f"- {name}: {TOOLS[name].description}" for name in scenario.agents)
-    return _PLANNER_TEMPLATE.format(question=scenario.question.strip(), agents=agents, example=_PLAN_EXAMPLE)
-
-
-def _step_header(step: PlanStep) -> str:
-    return f"#S{step.index} ({step.agent}: {step.task})"
-
-
-def executor_step_messages(question: str, step: PlanStep, dependency_outputs: dict[int, tuple[PlanStep, str]]
-                           ) -> list[dict[str, str]]:
-    """Chat messages asking for one step's tool call: the JSON-protocol system prompt offering only the
-    step's agent, then the task, its expected output and the outputs of exactly `step.dependencies`
-    (`dependency_outputs` maps each to (step, output text)); the user's question is given as context."""
-    lines = [f"Overall request (context only): {question.strip()}",
-             f"Your task now (step {step.index} of a plan): {step.task}",
-             f"Expected output: {step.expected_output}"]
-    if step.dependencies:
-        lines.append("Outputs of the earlier steps this task depends on:")
-        for d in step.dependencies:
-            dep_step, output = dependency_outputs[d]
-            lines.append(f"{_step_header(dep_step)}: {output}")
-    else:
-        lines.append("This task depends on no earlier step.")
-    lines.append(f"Call the tool {step.agent} now with the right arguments. Reply with the JSON call only.")
-    return [{"role": "system", "content": system_prompt("json", [step.agent])},
-            {"role": "user", "content": "\n".join(lines)}]
-
-
-def simulator_prompt_text(question: str, plan: Plan, k: int, simulated: Sequence[str],
-                          examples: Sequence[StepRecord]) -> str:
-    """Prompt asking for the predicted output of step k: the question, the earlier steps with their
-    simulated outputs (`simulated` has k-1 entries), the target step, and the retrieved past steps of the
-    same agent (real outputs from other scenarios)."""
-    if len(simulated) != k - 1:
-        raise ValueError(f"need {k - 1} simulated outputs before step {k}; got {len(simulated)}")
-    step = plan.steps[k - 1]
-    parts = ["You are the SIMULATOR of a tool-using planner. Predict what the tool of the target step will "
-             "return, as the tool itself would write it.",
-             f"User question:\n{question.strip()}"]
-    if simulated:
-        parts.append("Earlier steps and their simulated outputs:\n" + "\n".join(
-            f"{_step_header(s)}: {out}" for s, out in zip(plan.steps, simulated)))
-    deps = ", ".join(f"#S{d}" for d in step.dependencies) or "none"
-    parts.append(f"Target step #S{k}: agent {step.agent}; task: {step.task}; expected output: "
-                 f"{step.expected_output}; depends on: {deps}")
-    if examples:
-        parts.append(f"Real outputs of {step.agent} for similar tasks in other requests:\n" + "\n".join(
-            f"- task: {e.task} -> output: {' '.join(e.output.split())}" for e in examples))
-    else:
-        parts.append(f"No past outputs of {step.agent} are available; predict from the task alone.")
-    parts.append("Reply with the predicted output only (one or two lines), no explanation.")
-    return "\n\n".join(parts)
-
-
-def answer_prompt_text(question: str, steps: Sequence[StepRun]) -> str:
-    """Prompt asking for the final answer from the question and the executed steps' outputs."""
-    results = []
-    for s in steps:
-        call = f"{s.call['name']}({json.dumps(s.call['arguments'], ensure_ascii=False)})" if s.call else s.agent
-        results.append(f"#S{s.index} {call}: " + (s.output if s.ok else f"failed ({s.error})"))
-    return "\n\n".join([
-        "Answer the user's question using the results of the tool calls below. Give the final answer in "
-        "plain text, in the language of the question, with the numbers and facts as the tools gave them. "
-        "Do not write any tool call.",
-        f"Question:\n{question.strip()}",
-        "Tool results:\n" + ("\n".join(results) or "(no tool was run)"),
-        "Answer:"])
-
-
-def _user(text: str) -> list[dict[str, str]]:
-    return [{"role": "user", "content": text}]
+def _bad_caps(part: str) -> dict[str, int]:
+    raise ValueError(f"bad token cap {part!r}: use a positive N, or role=N pairs with roles {', '.join(ROLES)}")
 
 
 def make_prompt(scenario_id: str, variant: str, role: str, n: int, messages: Sequence[dict[str, str]]) -> Prompt:
     """A SPIN Prompt. item_id is ``<scenario>-<variant>:<role>:<n>`` (n: the round for plan/repair, the
-    prefix length for simulate/critic, the step index for step, 0 for answer); read it back with role_of."""
+    prefix length for simulate/critic, the step index for step, 0 for answer); read it back with role_of.
+    Step prompts of one agent share their system prompt (shared_prefix_key = its hash); every other prompt
+    has its own key, so the fast decoder encodes it from the best cached encoding it shares a prefix with."""
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}")
-    key = hashlib.sha256(messages[0]["content"].encode("utf-8")).hexdigest()[:16] if role == "step" else ""
+    key = (hashlib.sha256(messages[0]["content"].encode("utf-8")).hexdigest()[:16] if role == "step"
+           else f"{scenario_id}-{variant}:{role}:{n}")
     return Prompt(item_id=f"{scenario_id}-{variant}:{role}:{n}", case_id=scenario_id, protocol=_PROMPT_PROTOCOL,
                   messages=tuple(messages), shared_prefix_key=key)
 
 
 def role_of(prompt: Prompt) -> tuple[str, int]:
-    """(role, n) of a prompt made by make_prompt."""
+    """(role, n) of a prompt made by make_prompt (the runner may insert a sequence number before them)."""
     _, role, n = prompt.item_id.rsplit(":", 2)
     return role, int(n)
+
+
+def retrieval_text(question: str, agent: str, task: str) -> str:
+    """The simulator's retrieval query for a step: user question, agent and task on separate lines (the
+    paper's E.2); a stored step's summary is the same text plus its output, so both embed alike."""
+    return f"User question: {question.strip()}\nAgent: {agent}\nTask: {task}"
 
 
 def dependency_levels(plan: Plan) -> list[list[PlanStep]]:
@@ -302,6 +223,10 @@ def dependency_levels(plan: Plan) -> list[list[PlanStep]]:
             levels.append([])
         levels[d].append(step)
     return levels
+
+
+def _user(text: str) -> list[dict[str, str]]:
+    return [{"role": "user", "content": text}]
 
 
 # ----------------------------------------------------------------------------- run records
@@ -324,13 +249,14 @@ class StepRun:
 
 @dataclass
 class SpinRun:
-    """Everything one (scenario, variant) run did, JSON-ready through as_dict().
+    """Everything one (scenario, variant) run did, JSON-ready through as_dict() (and back: from_dict).
 
     plans: every plan text asked for, in order ({round, kind: plan|repair, text, valid, issues: rule ids,
-    feedback: whether SPIN feedback was in the prompt}); final_round: index in plans of the plan the run
-    ended with (the executed one; the last one when none was valid); evaluations: one entry per prefix
-    evaluation ({plan_round, simulated, verdicts, accepted}); accepted_prefix: the executed prefix length,
-    None when the whole plan ran (or no plan); steps: executed steps; score: scoring.RunScore.as_dict().
+    feedback: SPIN feedback in the prompt, simulated: simulated outputs in the prompt}); final_round: index
+    in plans of the plan the run ended with; lenient_fixes: what BASE's lenient reading changed;
+    evaluations: one entry per prefix evaluation or simulation round ({plan_round, simulated, verdicts,
+    accepted}); accepted_prefix: the executed prefix length, None when the whole plan ran (or no plan);
+    steps: executed steps; score: scoring.RunScore.as_dict(); plan_scores: scoring.plan_scores_of.
     """
 
     scenario_id: str
@@ -341,6 +267,7 @@ class SpinRun:
     plans: list[dict[str, Any]] = field(default_factory=list)
     final_round: int = 0
     plan_valid: bool = False
+    lenient_fixes: list[str] = field(default_factory=list)
     executed_plan: str | None = None
     evaluations: list[dict[str, Any]] = field(default_factory=list)
     accepted_prefix: int | None = None
@@ -349,6 +276,7 @@ class SpinRun:
     outcome: str = ERROR
     reason: str = ""
     score: dict[str, Any] = field(default_factory=dict)
+    plan_scores: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
     error_kind: str | None = None     # "backend" (no answer from the backend) | "internal" (a bug) | None
     model_calls: int = 0
@@ -356,7 +284,9 @@ class SpinRun:
     tokens_in: int = 0
     tokens_out: int = 0
     tool_calls: int = 0
-    elapsed_s: float = 0.0
+    model_s: float = 0.0
+    tool_latency_s: float = 0.0
+    retrieval_s: float = 0.0
 
     @property
     def item_id(self) -> str:
@@ -365,6 +295,11 @@ class SpinRun:
     @property
     def executed_tasks(self) -> int:
         return len(self.steps)
+
+    @property
+    def elapsed_s(self) -> float:
+        """Model time + tool latency + retrieval time (module docstring)."""
+        return self.model_s + self.tool_latency_s + self.retrieval_s
 
     @property
     def repair_rounds(self) -> int:
@@ -380,7 +315,7 @@ class SpinRun:
         self.model_calls_by_role[role] += 1
         self.tokens_in += completion.prompt_tokens or 0
         self.tokens_out += completion.completion_tokens or 0
-        self.elapsed_s += completion.latency_s or 0.0
+        self.model_s += completion.latency_s or 0.0
 
     def as_dict(self) -> dict[str, Any]:
         spec = VARIANT_SPECS[self.variant]
@@ -389,8 +324,9 @@ class SpinRun:
             "shape": self.shape, "lang": self.lang, "agents": list(self.agents),
             "repairs": spec.repair, "simulator": spec.simulate, "critic": spec.critic,
             "outcome": self.outcome, "reason": self.reason, "error": self.error, "error_kind": self.error_kind,
-            "score": self.score,
+            "score": self.score, "plan_scores": self.plan_scores,
             "plans": self.plans, "final_round": self.final_round, "plan_valid": self.plan_valid,
+            "lenient_fixes": self.lenient_fixes,
             "repair_rounds": self.repair_rounds, "executed_plan": self.executed_plan,
             "evaluations": self.evaluations, "accepted_prefix": self.accepted_prefix,
             "critic_parse_failures": self.critic_parse_failures,
@@ -398,8 +334,26 @@ class SpinRun:
             "counters": {"executed_tasks": self.executed_tasks, "tool_calls": self.tool_calls,
                          "model_calls": self.model_calls, "tokens_in": self.tokens_in,
                          "tokens_out": self.tokens_out, "elapsed_s": round(self.elapsed_s, 4),
+                         "model_s": round(self.model_s, 4), "tool_latency_s": round(self.tool_latency_s, 4),
+                         "retrieval_s": round(self.retrieval_s, 4),
                          "model_calls_by_role": dict(sorted(self.model_calls_by_role.items()))},
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SpinRun:
+        """The run an as_dict() record describes (a resumed run)."""
+        c = d["counters"]
+        return cls(
+            scenario_id=d["scenario_id"], variant=d["variant"], shape=d["shape"], lang=d["lang"],
+            agents=list(d["agents"]), plans=list(d["plans"]), final_round=d["final_round"],
+            plan_valid=d["plan_valid"], lenient_fixes=list(d.get("lenient_fixes", [])),
+            executed_plan=d["executed_plan"], evaluations=list(d["evaluations"]),
+            accepted_prefix=d["accepted_prefix"], steps=[StepRun(**s) for s in d["steps"]], answer=d["answer"],
+            outcome=d["outcome"], reason=d["reason"], score=dict(d["score"]), plan_scores=dict(d["plan_scores"]),
+            error=d["error"], error_kind=d["error_kind"], model_calls=c["model_calls"],
+            model_calls_by_role=Counter(c["model_calls_by_role"]), tokens_in=c["tokens_in"],
+            tokens_out=c["tokens_out"], tool_calls=c["tool_calls"], model_s=c["model_s"],
+            tool_latency_s=c["tool_latency_s"], retrieval_s=c["retrieval_s"])
 
 
 class _RunFailed(Exception):
@@ -413,89 +367,172 @@ _Ask = Generator[list[Prompt], list[Completion], _T]
 _Coroutine = _Ask[None]
 
 
+# ----------------------------------------------------------------------------- scheduling
+
+@dataclass
+class _Request:
+    """Prompts one run is waiting for: the answers arrive in any order, the run resumes when all are in."""
+
+    co: _Coroutine
+    run: SpinRun
+    answers: list[Completion | None]
+    missing: int
+
+
+class _Scheduler:
+    """Routes completions to the runs waiting for them. A prompt is identified by its messages and token
+    cap: one already answered is answered from memory, one being generated gets another waiter; only
+    new ones go out (`take_new`), with a unique item id so completions can be matched back."""
+
+    def __init__(self, runner: SpinRunner, on_finished: Callable[[SpinRun], None] | None) -> None:
+        self.runner, self.on_finished = runner, on_finished
+        self.waiters: dict[str, list[tuple[_Request, int]]] = {}
+        self.key_of: dict[str, str] = {}          # item id sent -> prompt key
+        self.new: list[Prompt] = []
+        self.seq = 0
+
+    def start(self, co: _Coroutine, run: SpinRun) -> None:
+        self._advance(co, run, None)
+
+    def _advance(self, co: _Coroutine, run: SpinRun, sent: list[Completion] | None) -> None:
+        while True:
+            try:
+                prompts = co.send(sent)  # type: ignore[arg-type]  # None primes the coroutine
+            except StopIteration:
+                if self.on_finished is not None:
+                    self.on_finished(run)
+                return
+            self.runner.requested_prompts += len(prompts)
+            req = _Request(co, run, [None] * len(prompts), len(prompts))
+            for i, p in enumerate(prompts):
+                key = self.runner.prompt_key(p)
+                done = self.runner.memo.get(key)
+                if done is not None:
+                    req.answers[i] = done
+                    req.missing -= 1
+                elif key in self.waiters:
+                    self.waiters[key].append((req, i))
+                else:
+                    self.waiters[key] = [(req, i)]
+                    self.seq += 1
+                    scenario_variant, rest = p.item_id.split(":", 1)
+                    sent_prompt = dataclasses.replace(p, item_id=f"{scenario_variant}:{self.seq}:{rest}")
+                    self.key_of[sent_prompt.item_id] = key
+                    self.new.append(sent_prompt)
+            if req.missing:
+                return
+            sent = req.answers  # type: ignore[assignment]  # all filled
+
+    def take_new(self) -> list[Prompt]:
+        new, self.new = self.new, []
+        self.runner.generated_prompts += len(new)
+        return new
+
+    def deliver(self, completion: Completion) -> None:
+        """Hand a completion to every run waiting for its prompt, resuming those that have all theirs."""
+        key = self.key_of.pop(completion.item_id)
+        if completion.error is None:   # a failed request is not remembered: a later run retries it
+            self.runner.memo[key] = completion
+        for req, i in self.waiters.pop(key):
+            req.answers[i] = completion
+            req.missing -= 1
+            if not req.missing:
+                self._advance(req.co, req.run, req.answers)  # type: ignore[arg-type]
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.waiters)
+
+
 # ----------------------------------------------------------------------------- the runner
 
 class SpinRunner:
-    """Runs (scenario, variant) pairs against one backend, batching model calls across all of them.
+    """Runs (scenario, variant) pairs against one backend, sharing and batching model calls across them.
 
     `store` is the trajectory store the simulator retrieves from (None = no retrieval, as an empty store);
     `rounds` is T, the most repair prompts per run; `top_k` the retrieved past steps per simulation;
-    `role_max_new_tokens` caps each role's new tokens under `decoding.max_new_tokens` (ROLE_MAX_NEW_TOKENS).
+    `max_new_tokens` the token cap per role (default ROLE_MAX_NEW_TOKENS; parse_role_caps builds one);
+    `tool_latency_s` the World's simulated latency per tool (accounted, never slept).
     Guarantees: `run` returns one SpinRun per input pair, in input order; it never raises for anything a
     model writes (such runs end Not accomplished or Error); BackendError from the backend and StoreError
     from the trajectory store propagate.
     """
 
-    def __init__(self, backend: Backend, decoding: DecodingConfig, store: TrajectoryStore | None = None, *,
-                 rounds: int = DEFAULT_ROUNDS, top_k: int = DEFAULT_TOP_K,
-                 role_max_new_tokens: dict[str, int | None] | None = None) -> None:
+    def __init__(self, backend: Backend, store: TrajectoryStore | None = None, *, rounds: int = DEFAULT_ROUNDS,
+                 top_k: int = DEFAULT_TOP_K, max_new_tokens: Mapping[str, int] | None = None,
+                 tool_latency_s: Mapping[str, float] = TOOL_LATENCY_S) -> None:
         if rounds < 0:
             raise ValueError(f"rounds must be >= 0, got {rounds}")
         if top_k < 0:
             raise ValueError(f"top_k must be >= 0, got {top_k}")
-        self.backend, self.decoding, self.store = backend, decoding, store
+        self.backend, self.store = backend, store
         self.rounds, self.top_k = rounds, top_k
-        caps = {**ROLE_MAX_NEW_TOKENS, **(role_max_new_tokens or {})}
-        self.role_decoding: dict[str, DecodingConfig] = {
-            role: DecodingConfig(max_new_tokens=min(decoding.max_new_tokens, caps.get(role) or decoding.max_new_tokens),
-                                 temperature=decoding.temperature) for role in ROLES}
-        self._memo: dict[str, Completion] = {}
-        self.generate_calls = 0       # backend.generate calls made
+        self.caps: dict[str, int] = {**ROLE_MAX_NEW_TOKENS, **(max_new_tokens or {})}
+        self.tool_latency_s = dict(tool_latency_s)
+        self.memo: dict[str, Completion] = {}
+        self.generate_calls = 0       # backend.generate (or stream) calls made
         self.generated_prompts = 0    # prompts sent to the backend (after de-duplication)
         self.requested_prompts = 0    # prompts the runs asked for
+        self.streamed = False         # whether the last run used the backend's continuous admission
 
     # --- scheduling ---------------------------------------------------------------------------------
 
-    def decoding_for(self, prompt: Prompt) -> DecodingConfig:
-        """The decoding config a prompt is generated with (its role's token cap)."""
-        return self.role_decoding[role_of(prompt)[0]]
+    def cap_for(self, prompt: Prompt) -> int:
+        """The most new tokens a prompt is generated with (its role's cap)."""
+        return self.caps[role_of(prompt)[0]]
 
-    def _key(self, prompt: Prompt) -> str:
-        return json.dumps([prompt.messages, self.decoding_for(prompt).as_dict()], ensure_ascii=False, sort_keys=True)
+    def prompt_key(self, prompt: Prompt) -> str:
+        return json.dumps([prompt.messages, self.cap_for(prompt)], ensure_ascii=False, sort_keys=True)
 
     def run(self, items: Sequence[tuple[Scenario, str]],
             on_finished: Callable[[SpinRun], None] | None = None) -> list[SpinRun]:
         """Run every (scenario, variant); `on_finished(run)` is called as each run ends."""
-        records = [SpinRun(s.id, v, s.shape, s.lang, list(s.agents)) for s, v in items]
-        waiting: list[tuple[_Coroutine, SpinRun, list[Prompt]]] = []
-
-        def advance(co: _Coroutine, rec: SpinRun, sent: list[Completion] | None) -> None:
-            try:
-                prompts = co.send(sent)  # type: ignore[arg-type]  # None primes the coroutine
-            except StopIteration:
-                if on_finished is not None:
-                    on_finished(rec)
-                return
-            waiting.append((co, rec, prompts))
-
-        for (scenario, variant), rec in zip(items, records):
+        for _, variant in items:
             if variant not in VARIANT_SPECS:
                 raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
-            advance(self._run(scenario, variant, rec), rec, None)
-        while waiting:
-            batch, waiting = waiting, []
-            fresh: dict[str, Prompt] = {}
-            for _, _, prompts in batch:
-                self.requested_prompts += len(prompts)
-                for p in prompts:
-                    k = self._key(p)
-                    if k not in self._memo:
-                        fresh.setdefault(k, p)
-            answered: dict[str, Completion] = {}
-            by_decoding: dict[DecodingConfig, dict[str, Prompt]] = {}
-            for k, p in fresh.items():
-                by_decoding.setdefault(self.decoding_for(p), {})[k] = p
-            for decoding, group in by_decoding.items():   # one generate call per token cap
+        records = [SpinRun(s.id, v, s.shape, s.lang, list(s.agents)) for s, v in items]
+        sched = _Scheduler(self, on_finished)
+        for (scenario, variant), rec in zip(items, records):
+            sched.start(self._run(scenario, variant, rec), rec)
+        stream = getattr(self.backend, "stream", None)
+        self.streamed = callable(stream)
+        if callable(stream):
+            first = sched.take_new()
+            if first:
                 self.generate_calls += 1
-                self.generated_prompts += len(group)
-                for k, c in zip(group, self.backend.generate(list(group.values()), decoding), strict=True):
-                    answered[k] = c
-                    if c.error is None:   # a failed request is not remembered: a later run retries it
-                        self._memo[k] = c
-            for co, rec, prompts in batch:
-                keys = [self._key(p) for p in prompts]
-                advance(co, rec, [answered[k] if k in answered else self._memo[k] for k in keys])
+
+                def on_complete(c: Completion) -> list[tuple[Prompt, int]]:
+                    sched.deliver(c)
+                    return [(p, self.cap_for(p)) for p in sched.take_new()]
+
+                stream([(p, self.cap_for(p)) for p in first], on_complete)
+        else:
+            while True:
+                prompts = sched.take_new()
+                if not prompts:
+                    break
+                for c in self._generate_round(prompts):
+                    sched.deliver(c)
+        if sched.busy:   # pragma: no cover - a backend that dropped completions
+            raise RuntimeError("the backend returned no completion for some prompts")
         return records
+
+    def _generate_round(self, prompts: list[Prompt]) -> list[Completion]:
+        """One round's completions: a single generate with per-row caps when the backend takes them, else
+        one generate per distinct cap."""
+        caps = [self.cap_for(p) for p in prompts]
+        if getattr(self.backend, "supports_row_caps", False):
+            self.generate_calls += 1
+            return self.backend.generate(prompts, DecodingConfig(max_new_tokens=max(caps)),  # type: ignore[call-arg]
+                                         max_new_tokens=caps)
+        out: list[Completion] = []
+        by_cap: dict[int, list[Prompt]] = defaultdict(list)
+        for p, cap in zip(prompts, caps):
+            by_cap[cap].append(p)
+        for cap, group in by_cap.items():
+            self.generate_calls += 1
+            out += self.backend.generate(group, DecodingConfig(max_new_tokens=cap))
+        return out
 
     def _ask(self, rec: SpinRun, prompts: list[Prompt]) -> _Ask[list[str]]:
         """Yield prompts, charge their completions to `rec`, return the texts; _RunFailed on a backend error."""
@@ -507,24 +544,29 @@ class SpinRunner:
                 raise _RunFailed(f"backend error on {p.item_id}: {c.error}")
         return [c.text for c in completions]
 
+    def _ask1(self, rec: SpinRun, scenario: Scenario, variant: str, role: str, n: int, text: str) -> _Ask[str]:
+        return (yield from self._ask(rec, [make_prompt(scenario.id, variant, role, n, _user(text))]))[0]
+
     # --- one run ------------------------------------------------------------------------------------
 
     def _run(self, scenario: Scenario, variant: str, rec: SpinRun) -> _Coroutine:
         try:
-            plan = yield from self._plan(scenario, variant, rec)
+            plan = yield from (self._plan(scenario, variant, rec) if VARIANT_SPECS[variant].repair
+                               else self._plan_lenient(scenario, variant, rec))
             if plan is None:
                 rec.score = error_score(scenario, rec.reason).as_dict()
+                rec.plan_scores = plan_scores_of(scenario, rec.as_dict())
                 return
-            rec.plan_valid = True
             executed = plan if rec.accepted_prefix is None else plan.prefix(rec.accepted_prefix)
             rec.executed_plan = executed.render()
             yield from self._execute(scenario, variant, rec, executed)
-            text = (yield from self._ask(rec, [make_prompt(
-                scenario.id, variant, "answer", 0, _user(answer_prompt_text(scenario.question, rec.steps)))]))[0]
+            text = yield from self._ask1(rec, scenario, variant, "answer", 0,
+                                         answer_prompt_text(scenario.question, rec.steps))
             rec.answer = strip_thinking(text)[0]
             calls = [Call(s.call["name"], s.call["arguments"]) for s in rec.steps if s.call is not None]
             score = score_run(scenario, calls, rec.answer)
             rec.outcome, rec.reason, rec.score = score.outcome, score.reason, score.as_dict()
+            rec.plan_scores = plan_scores_of(scenario, rec.as_dict())
         except _RunFailed as e:
             rec.outcome, rec.error, rec.error_kind, rec.reason = ERROR, str(e), "backend", f"the run failed: {e}"
             rec.score = error_score(scenario, rec.reason).as_dict()
@@ -535,44 +577,57 @@ class SpinRunner:
             rec.reason = f"the run failed: {rec.error}"
             rec.score = error_score(scenario, rec.reason).as_dict()
 
-    def _record_plan(self, rec: SpinRun, scenario: Scenario, kind: str, text: str,
-                     feedback: bool) -> tuple[bool, list[PlanIssue]]:
+    def _ask_plan(self, rec: SpinRun, scenario: Scenario, variant: str, role: str, n: int, prompt: str,
+                  feedback: bool = False, simulated: bool = False) -> _Ask[tuple[str, bool, list[PlanIssue]]]:
+        """Ask for a plan (or a repair), record it with its validation; (text, valid, issues)."""
+        text = strip_thinking((yield from self._ask1(rec, scenario, variant, role, n, prompt)))[0]
         ok, issues = validate_plan_text(text, scenario.agents)
-        rec.plans.append({"round": len(rec.plans), "kind": kind, "text": text, "valid": ok,
-                          "issues": [i.rule for i in issues], "feedback": feedback})
-        return ok, issues
+        rec.plans.append({"round": len(rec.plans), "kind": role, "text": text, "valid": ok,
+                          "issues": [i.rule for i in issues], "feedback": feedback, "simulated": simulated})
+        return text, ok, issues
+
+    def _plan_lenient(self, scenario: Scenario, variant: str, rec: SpinRun) -> _Ask[Plan | None]:
+        """BASE: the raw plan read leniently (plan.lenient_plan); None when nothing can be executed."""
+        text, ok, _ = yield from self._ask_plan(rec, scenario, variant, "plan", 0, planner_prompt_text(scenario))
+        rec.plan_valid = ok
+        read = lenient_plan(text, scenario.agents)
+        rec.lenient_fixes = list(read.fixes)
+        if read.plan is None:
+            rec.reason = "nothing to execute: the plan has no task with an agent line"
+        return read.plan
 
     def _plan(self, scenario: Scenario, variant: str, rec: SpinRun) -> _Ask[Plan | None]:
-        """Plan, repair and (for the SPIN variants) evaluate prefixes; the plan to execute, or None (Error).
-        Sets rec.accepted_prefix and rec.final_round."""
+        """Plan, repair and (spin variants) judge the plan; the plan to execute, or None (Error).
+        Sets rec.accepted_prefix, rec.final_round and rec.plan_valid."""
         spec = VARIANT_SPECS[variant]
-        agents = scenario.agents
         base = planner_prompt_text(scenario)
-        text = (yield from self._ask(rec, [make_prompt(scenario.id, variant, "plan", 0, _user(base))]))[0]
-        ok, issues = self._record_plan(rec, scenario, "plan", text, feedback=False)
-        if not spec.repair:
-            if not ok:
-                rec.reason = "no valid plan (base does not repair): " + "; ".join(i.message for i in issues)
-                return None
-            return parse_plan(text, agents)
-        feedback: SpinFeedback | None = None
-        evaluated: tuple[Plan, int] | None = None   # the last plan the prefix loop judged, and its round
+        text, ok, issues = yield from self._ask_plan(rec, scenario, variant, "plan", 0, base)
+        evaluated: tuple[Plan, int] | None = None   # the last plan judged (critic or simulation) and its round
         rounds = 0
         while True:
+            feedback: SpinFeedback | None = None
+            simulated: list[tuple[PlanStep, str]] | None = None
             if ok:
-                plan = parse_plan(text, agents)
-                rec.final_round = len(rec.plans) - 1
+                plan = parse_plan(text, scenario.agents)
+                rec.final_round, rec.plan_valid = len(rec.plans) - 1, True
                 if not spec.prefix_eval:
                     return plan
                 if evaluated is not None and plan == evaluated[0]:
-                    return plan   # the revision changed nothing: the verdicts would repeat
-                accepted, feedback = yield from self._evaluate(scenario, variant, rec, plan)
-                evaluated = (plan, rec.final_round)
-                if accepted is not None or not spec.critic or rounds == self.rounds:
-                    rec.accepted_prefix = accepted
-                    return plan
+                    return plan   # the revision changed nothing: the judgement would repeat
+                if spec.critic:
+                    accepted, feedback = yield from self._evaluate(scenario, variant, rec, plan)
+                    evaluated = (plan, rec.final_round)
+                    if accepted is not None or rounds == self.rounds:
+                        rec.accepted_prefix = accepted
+                        return plan
+                else:   # spin_wo_cri: simulate, and let the planner revise with the predictions
+                    if rounds == self.rounds:
+                        return plan
+                    outputs = yield from self._simulate_all(scenario, variant, rec, plan)
+                    evaluated = (plan, rec.final_round)
+                    simulated = list(zip(plan.steps, outputs))
             elif rounds == self.rounds:
-                if evaluated is not None:   # a feedback revision broke a valid plan: keep the valid one
+                if evaluated is not None:   # a revision broke a valid plan: keep the valid one
                     rec.final_round = evaluated[1]
                     return evaluated[0]
                 rec.reason = (f"no valid plan after {self.rounds} repair round(s): "
@@ -580,19 +635,34 @@ class SpinRunner:
                 rec.final_round = len(rec.plans) - 1
                 return None
             rounds += 1
-            prompt = build_repair_prompt(base, text, issues, feedback)
-            text = (yield from self._ask(rec, [make_prompt(scenario.id, variant, "repair", rounds, _user(prompt))]))[0]
-            ok, issues = self._record_plan(rec, scenario, "repair", text, feedback=feedback is not None)
+            prompt = build_repair_prompt(base, text, issues, feedback, simulated)
+            text, ok, issues = yield from self._ask_plan(rec, scenario, variant, "repair", rounds, prompt,
+                                                         feedback=feedback is not None, simulated=bool(simulated))
 
     def _retrieve(self, scenario: Scenario, step: PlanStep, rec: SpinRun) -> list[StepRecord]:
         """The top-k Accomplished past steps of the step's agent, never from this scenario."""
         if self.store is None or self.top_k == 0:
             return []
         started = time.perf_counter()
-        hits = self.store.search(f"{step.agent}: {step.task}", agent=step.agent, k=self.top_k,
-                                 exclude_scenario=scenario.id, status=ACCOMPLISHED)
-        rec.elapsed_s += time.perf_counter() - started
+        hits = self.store.search(retrieval_text(scenario.question, step.agent, step.task), agent=step.agent,
+                                 k=self.top_k, exclude_scenario=scenario.id, status=ACCOMPLISHED)
+        rec.retrieval_s += time.perf_counter() - started
         return [record for record, _ in hits]
+
+    def _simulate(self, scenario: Scenario, variant: str, rec: SpinRun, plan: Plan, ks: Sequence[int]
+                  ) -> _Ask[list[str]]:
+        """The simulated outputs of steps `ks`, asked together (each prediction depends on the plan only)."""
+        prompts = [make_prompt(scenario.id, variant, "simulate", k, _user(simulator_prompt_text(
+            scenario.question, plan, k, self._retrieve(scenario, plan.steps[k - 1], rec)))) for k in ks]
+        outs = yield from self._ask(rec, prompts)
+        return [" ".join(strip_thinking(out)[0].split())[:SIMULATED_MAX_CHARS] for out in outs]
+
+    def _simulate_all(self, scenario: Scenario, variant: str, rec: SpinRun, plan: Plan) -> _Ask[list[str]]:
+        """spin_wo_cri: every step's simulated output, recorded as one evaluation without verdicts."""
+        simulated = yield from self._simulate(scenario, variant, rec, plan, range(1, len(plan) + 1))
+        rec.evaluations.append({"plan_round": len(rec.plans) - 1, "simulated": simulated, "verdicts": [],
+                                "accepted": None})
+        return simulated
 
     def _evaluate(self, scenario: Scenario, variant: str, rec: SpinRun, plan: Plan
                   ) -> _Ask[tuple[int | None, SpinFeedback | None]]:
@@ -605,25 +675,21 @@ class SpinRunner:
         rec.evaluations.append(entry)
         last: CriticVerdict | None = None
         for k in range(1, len(plan) + 1):
-            if spec.simulate:
-                examples = self._retrieve(scenario, plan.steps[k - 1], rec)
-                text = simulator_prompt_text(scenario.question, plan, k, simulated, examples)
-                out = (yield from self._ask(rec, [make_prompt(scenario.id, variant, "simulate", k, _user(text))]))[0]
-                simulated.append(" ".join(strip_thinking(out)[0].split())[:SIMULATED_MAX_CHARS])
-            if spec.critic:
-                text = build_critic_prompt(scenario.question, plan, k, simulated if spec.simulate else None)
-                raw = (yield from self._ask(rec, [make_prompt(scenario.id, variant, "critic", k, _user(text))]))[0]
-                last = parse_critic_output(raw)
-                verdicts.append({"k": k, "status": last.status, "can_answer_now": last.can_answer_now,
-                                 "rationale": last.rationale, "parse_ok": last.parse_ok})
-                if accepts(last):
-                    entry["accepted"] = k
-                    return k, SpinFeedback.from_verdict(last, k)
+            if spec.simulate:   # one step at a time: a prefix accepted now makes later predictions unneeded
+                simulated += yield from self._simulate(scenario, variant, rec, plan, [k])
+            raw = yield from self._ask1(rec, scenario, variant, "critic", k, critic_prompt_text(
+                scenario.question, plan, k, simulated if spec.simulate else None))
+            last = parse_critic_output(raw)
+            verdicts.append({"k": k, "status": last.status, "can_answer_now": last.can_answer_now,
+                             "rationale": last.rationale, "parse_ok": last.parse_ok})
+            if accepts(last):
+                entry["accepted"] = k
+                return k, SpinFeedback.from_verdict(last, k)
         return None, (SpinFeedback.from_verdict(last, None) if last is not None else None)
 
     def _execute(self, scenario: Scenario, variant: str, rec: SpinRun, plan: Plan) -> _Ask[None]:
         """Run the plan level by level in a fresh World; every step gets its dependencies' outputs."""
-        world = World(sleep=False)
+        world = World(latency_s=self.tool_latency_s, sleep=False)
         done: dict[int, tuple[PlanStep, str]] = {}
         for level in dependency_levels(plan):
             prompts = [make_prompt(scenario.id, variant, "step", s.index,
@@ -639,7 +705,7 @@ class SpinRunner:
                 else:
                     result = world.execute(call)
                     rec.tool_calls += 1
-                    rec.elapsed_s += result.latency_s
+                    rec.tool_latency_s += result.latency_s
                     run.call = {"name": call.name, "arguments": call.arguments}
                     run.ok, run.output, run.error = result.ok, result.output, result.error
                 rec.steps.append(run)
@@ -651,12 +717,14 @@ class SpinRunner:
 
 def trajectory_records(run: SpinRun, question: str, run_id: str) -> list[StepRecord]:
     """StepRecords of an Accomplished run's successfully executed steps (for the simulator's retrieval
-    later); [] for any other run. run_id + scenario + step index is the store key, so saving the same
+    later); [] for any other run. Each summary is retrieval_text + the output, so the simulator's queries
+    embed like the stored steps. run_id + scenario + step index is the store key, so saving the same
     model/variant again adds nothing (the first write wins)."""
     if run.outcome != ACCOMPLISHED:
         return []
     return [StepRecord(scenario_id=run.scenario_id, run_id=run_id, step_index=s.index, agent=s.agent, task=s.task,
-                       question=question, output=s.output, status=ACCOMPLISHED)
+                       question=question, output=s.output, status=ACCOMPLISHED,
+                       summary=f"{retrieval_text(question, s.agent, s.task)}\nOutput: {s.output}")
             for s in run.steps if s.ok]
 
 
@@ -689,9 +757,10 @@ def save_plan_texts(directory: Path, runs: Iterable[SpinRun]) -> int:
 # ----------------------------------------------------------------------------- scripted oracle
 
 def oracle_plan_text(scenario: Scenario) -> str:
-    """The scenario's required calls written as a valid plan (one step per call, depends_on as #S<n>)."""
+    """The scenario's reference plan (required, then allowed calls) written as a valid plan, one step per
+    call, depends_on as #S<n>."""
     blocks = []
-    for i, rc in enumerate(scenario.required_calls, 1):
+    for i, rc in enumerate(scenario.reference_calls, 1):
         deps = " ".join(f"#S{d}" for d in rc.depends_on) or "None"
         blocks.append("\n".join((
             f"#Task{i}: Call {rc.name} with {json.dumps(rc.arguments, ensure_ascii=False, sort_keys=True)}",
@@ -701,10 +770,10 @@ def oracle_plan_text(scenario: Scenario) -> str:
 
 class SpinOracleBackend:
     """A scripted SPIN model that knows each scenario's answer (selected by `--model oracle`): it plans the
-    required calls, repeats that plan when asked to repair, simulates each step with its real output,
-    accepts exactly the sufficient prefix, calls each step's required call with the canonical arguments,
-    and answers with the reference. Every variant then ends Accomplished on every scenario: a deterministic
-    end-to-end check of the track. No tokens are reported (prompt/completion_tokens None)."""
+    reference plan, repeats it when asked to repair, simulates each step with its real output, accepts
+    exactly the sufficient prefix (the required calls), calls each step's reference call with the canonical
+    arguments, and answers with the reference. Every variant then ends Accomplished on every scenario: a
+    deterministic end-to-end check of the track. No tokens are reported (prompt/completion_tokens None)."""
 
     name = "scripted-spin-oracle"
 
@@ -714,16 +783,17 @@ class SpinOracleBackend:
     def _answer(self, prompt: Prompt) -> str:
         s = self._scenarios[prompt.case_id]
         role, n = role_of(prompt)
+        calls = s.reference_calls
         if role in ("plan", "repair"):
             return oracle_plan_text(s)
         if role == "simulate":
-            return s.required_calls[n - 1].output if n <= len(s.required_calls) else ""
+            return calls[n - 1].output if n <= len(calls) else ""
         if role == "critic":
             done = n >= s.sufficient_prefix
             return json.dumps({"status": ACCOMPLISHED if done else PARTIALLY, "can_answer_now": done,
                                "rationale": "the sufficient prefix is done" if done else "more steps are needed"})
         if role == "step":
-            return format_call(s.required_calls[n - 1].call, "json")
+            return format_call(calls[n - 1].call, "json")
         return s.reference
 
     def generate(self, prompts: Sequence[Prompt], config: DecodingConfig, on_complete: Any = None) -> list[Completion]:

@@ -1,42 +1,53 @@
-"""SPIN scoring: one run's outcome, per-variant summaries, Table 1 (rule incidence) and spin-vs-base pairs.
+"""SPIN scoring: one run's outcome and plan score, per-variant summaries, Table 1 (rule incidence), paired
+variant comparisons with a sign test and intervals, and the table beside the paper's numbers.
 
-Outcome of one run (deterministic; uses the core grader's argument comparison and answer constraints):
+Outcome of one run (deterministic; the core grader's argument comparison, the scenario's answer check):
 
-    Accomplished            every required call was executed with the right arguments AND the answer meets
-                            the scenario's constraints (grade.compare_arguments, answers.check_answer);
+    Accomplished            every required call was executed with the right arguments AND the final answer
+                            meets the scenario's constraints (Scenario.answer_ok);
     Partially accomplished  some of that: at least one required call matched, or the answer holds;
     Not accomplished        none of it;
-    Error                   no valid plan, or the run failed (a backend error, an internal error).
+    Error                   nothing could be executed (no plan the variant can run) or the run failed.
 
-Required calls are matched to executed calls as a multiset, order-insensitive, by maximum bipartite
-matching (greedy first-fit gives false negatives: ANCHORS.md, benchflow #301). Extra executed calls are
-allowed and counted. For early_answer scenarios `scenario.required_calls` is already only the sufficient
-prefix, so executing the tempting steps costs executed tasks and extra calls but never the outcome.
+Executed calls are matched to the reference plan as a multiset, order-insensitive, by maximum bipartite
+matching (greedy first-fit gives false negatives: ANCHORS.md, benchflow #301): required calls first, then
+allowed calls on what is left. A call argument listed in the reference call's `facts` is graded by the
+phrases it must contain (a note in other words is the right note), the others by value. Executed calls
+matched to neither are `n_extra` (tempting steps land here: they cost, they never change the outcome).
 
-Everything here works on the JSON-ready run records of runner.SpinRun.as_dict(), so a results file's
-`spin.records` can be re-summarised without the model.
+Plan score (planner quality apart from execution): a plan's steps are paired with the reference plan's
+calls by agent, in order; it reports required and allowed calls covered, extra
+steps, and the reference dependencies (`depends_on` edges) the plan also declares between matched steps.
+
+Costs are reported as the paper does: over the runs that executed at least one task ("executed runs",
+its Tables 2-3 convention) and over all runs, each as total, mean and sd, labelled. Everything here works
+on the JSON-ready run records of runner.SpinRun.as_dict(), so a results file's `spin.records` can be
+re-scored (regrade_section) and re-summarised without the model.
 """
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from tooluse1.answers import check_answer
 from tooluse1.grade import compare_arguments
 from tooluse1.metrics import Rate
-from tooluse1.spin.plan import RULES, IncidenceTable, rule_incidence
-from tooluse1.spin.scenarios import RequiredCall, Scenario
+from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, lenient_plan, parse_plan, rule_incidence
+from tooluse1.spin.scenarios import RequiredCall, Scenario, text_meets
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY
 from tooluse1.tools import Call, canonical_tool_name
 
 __all__ = [
+    "COST_KEYS",
     "ERROR",
     "OUTCOMES",
+    "PAPER",
     "PLAN_INDEX_NAME",
+    "PlanScore",
     "RunScore",
     "error_score",
     "format_incidence",
@@ -46,7 +57,11 @@ __all__ = [
     "match_calls",
     "outcome_rank",
     "paired_comparison",
+    "plan_score",
+    "plan_scores_of",
+    "regrade_section",
     "score_run",
+    "sign_test",
     "spin_section",
     "summarise_variant",
 ]
@@ -56,7 +71,20 @@ OUTCOMES: tuple[str, ...] = (ACCOMPLISHED, PARTIALLY, NOT_ACCOMPLISHED, ERROR)
 _RANK = {ERROR: 0, NOT_ACCOMPLISHED: 1, PARTIALLY: 2, ACCOMPLISHED: 3}
 # The file runner.save_plan_texts writes next to the plan texts: file name -> agents, kind, run.
 PLAN_INDEX_NAME = "index.json"
-SECTION_FORMAT = 1
+SECTION_FORMAT = 2
+# Per-run costs (keys of a record's "counters"), in report order.
+COST_KEYS: tuple[str, ...] = ("executed_tasks", "tool_calls", "model_calls", "tokens_in", "tokens_out",
+                              "elapsed_s", "tool_latency_s", "model_s")
+
+# The paper's Tables 2-3 (AssetOpsBench, 261 scenarios; costs per run over non-zero-task runs).
+PAPER: dict[str, dict[str, float]] = {
+    "base": {"accomplished": 0.638, "not_accomplished": 0.244, "error": 0.009, "executed_tasks_total": 1061,
+             "executed_tasks_per_run": 4.07, "tool_calls_per_run": 11.81, "model_calls_per_run": 34.05,
+             "elapsed_s_per_run": 198.44, "tokens_in_per_run": 111530.3, "tokens_out_per_run": 2590.4},
+    "spin": {"accomplished": 0.706, "not_accomplished": 0.195, "error": 0.010, "executed_tasks_total": 623,
+             "executed_tasks_per_run": 2.39, "tool_calls_per_run": 6.82, "model_calls_per_run": 19.97,
+             "elapsed_s_per_run": 143.53, "tokens_in_per_run": 117592.7, "tokens_out_per_run": 5542.3},
+}
 
 
 def outcome_rank(outcome: str) -> int:
@@ -66,26 +94,30 @@ def outcome_rank(outcome: str) -> int:
 
 # ----------------------------------------------------------------------------- one run
 
-def _call_matches(required: RequiredCall, call: Call) -> bool:
-    """The executed call is the required tool (aliases accepted) with matching arguments."""
-    if canonical_tool_name(call.name) != required.name:
+def _call_matches(ref: RequiredCall, call: Call) -> bool:
+    """The executed call is the reference tool (aliases accepted) with matching arguments; arguments in
+    ref.facts are matched by their facts (text_meets), the others by the core grader's comparison."""
+    if canonical_tool_name(call.name) != ref.name:
         return False
-    ok, _, _ = compare_arguments(required.name, required.arguments, call.arguments)
+    args = call.arguments if isinstance(call.arguments, Mapping) else {}
+    for arg, phrases in ref.facts.items():
+        value = args.get(arg)
+        if not isinstance(value, str) or not text_meets(phrases, (), (), value)[0]:
+            return False
+    expected = {k: v for k, v in ref.arguments.items() if k not in ref.facts}
+    actual = {k: v for k, v in args.items() if k not in ref.facts}
+    ok, _, _ = compare_arguments(ref.name, expected, actual)
     return ok
 
 
-def match_calls(required: Sequence[RequiredCall], executed: Sequence[Call]) -> list[int | None]:
-    """For each required call, the index of the executed call matched to it (None if unmatched).
-
-    A maximum bipartite matching (Kuhn's augmenting paths): each executed call is used at most once and
-    as many required calls as possible are matched, whatever the order of either list.
-    """
-    fits = [[j for j, call in enumerate(executed) if _call_matches(rc, call)] for rc in required]
-    owner: dict[int, int] = {}   # executed index -> required index
+def _max_matching(fits: Sequence[Sequence[int]], taken: set[int] | frozenset[int] = frozenset()) -> list[int | None]:
+    """For each left node, its right node in a maximum bipartite matching (Kuhn's augmenting paths) that
+    avoids `taken`; None where unmatched. `fits[i]` lists the right nodes left node i may take."""
+    owner: dict[int, int] = {}
 
     def augment(i: int, seen: set[int]) -> bool:
         for j in fits[i]:
-            if j in seen:
+            if j in seen or j in taken:
                 continue
             seen.add(j)
             if j not in owner or augment(owner[j], seen):
@@ -93,22 +125,33 @@ def match_calls(required: Sequence[RequiredCall], executed: Sequence[Call]) -> l
                 return True
         return False
 
-    for i in range(len(required)):
+    for i in range(len(fits)):
         augment(i, set())
-    assignment: list[int | None] = [None] * len(required)
+    assignment: list[int | None] = [None] * len(fits)
     for j, i in owner.items():
         assignment[i] = j
     return assignment
 
 
+def match_calls(required: Sequence[RequiredCall], executed: Sequence[Call],
+                taken: set[int] | frozenset[int] = frozenset()) -> list[int | None]:
+    """For each reference call, the index of the executed call matched to it (None if unmatched): a
+    maximum matching, each executed call used at most once, whatever the order of either list; executed
+    calls in `taken` are not used."""
+    return _max_matching([[j for j, call in enumerate(executed) if _call_matches(rc, call)] for rc in required],
+                         taken)
+
+
 @dataclass(frozen=True)
 class RunScore:
-    """The grade of one run. n_extra = executed calls not matched to a required call; missing names the
-    unmatched required calls; constraints_ok is None for an Error (nothing was answered)."""
+    """The grade of one run. n_matched counts required calls matched, n_allowed allowed calls matched;
+    n_extra = executed calls matched to neither; missing names the unmatched required calls;
+    constraints_ok is None for an Error (nothing was answered)."""
 
     outcome: str
     n_required: int
     n_matched: int
+    n_allowed: int
     n_extra: int
     missing: tuple[str, ...]
     constraints_ok: bool | None
@@ -123,11 +166,11 @@ class RunScore:
 def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunScore:
     """Grade an executed run: its executed calls (every call sent to the World) and its final answer."""
     assignment = match_calls(scenario.required_calls, executed)
-    matched = sum(1 for a in assignment if a is not None)
-    missing = tuple(f"{rc.name}({json.dumps(rc.arguments, ensure_ascii=False, sort_keys=True)})"
-                    for rc, a in zip(scenario.required_calls, assignment) if a is None)
-    check = check_answer(scenario.answer, answer)
-    ok, why = check.ok, check.reason
+    used = {j for j in assignment if j is not None}
+    allowed = [j for j in match_calls(scenario.allowed_calls, executed, used) if j is not None]
+    matched = len(used)
+    missing = tuple(rc.signature for rc, a in zip(scenario.required_calls, assignment) if a is None)
+    ok, why = scenario.answer_ok(answer)
     n_req = len(scenario.required_calls)
     if matched == n_req and ok:
         outcome, reason = ACCOMPLISHED, "every required call executed with the right arguments; answer ok"
@@ -136,15 +179,84 @@ def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunS
         parts = [f"{matched}/{n_req} required calls matched"]
         if missing:
             parts.append("missing " + "; ".join(missing))
-        parts.append("answer ok" if ok else f"answer: {why}")
+        parts.append("answer ok" if ok else why)
         reason = ", ".join(parts)
-    return RunScore(outcome, n_req, matched, len(executed) - matched, missing, ok, reason)
+    return RunScore(outcome, n_req, matched, len(allowed), len(executed) - matched - len(allowed), missing, ok,
+                    reason)
 
 
 def error_score(scenario: Scenario, reason: str) -> RunScore:
-    """The grade of a run that produced no valid plan or failed."""
-    return RunScore(ERROR, len(scenario.required_calls), 0, 0,
-                    tuple(rc.name for rc in scenario.required_calls), None, reason)
+    """The grade of a run that could execute nothing or failed."""
+    return RunScore(ERROR, len(scenario.required_calls), 0, 0, 0,
+                    tuple(rc.signature for rc in scenario.required_calls), None, reason)
+
+
+@dataclass(frozen=True)
+class PlanScore:
+    """A plan against the scenario's reference plan (module docstring). Rates are 0.0 for empty sets."""
+
+    n_steps: int
+    n_required: int
+    required_covered: int
+    allowed_covered: int
+    extra_steps: int
+    n_edges: int
+    edges_covered: int
+
+    @property
+    def required_recall(self) -> float:
+        return self.required_covered / self.n_required if self.n_required else 1.0
+
+    @property
+    def edge_recall(self) -> float:
+        return self.edges_covered / self.n_edges if self.n_edges else 1.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "required_recall": round(self.required_recall, 4),
+                "edge_recall": round(self.edge_recall, 4)}
+
+
+def plan_score(scenario: Scenario, steps: Sequence[tuple[str, Sequence[int]]]) -> PlanScore:
+    """Score plan steps, given as (agent, dependencies) in plan order (1-based dependencies), against the
+    reference plan. Steps carry no arguments, so reference calls and steps of the same agent are paired in
+    order (the k-th reference call of an agent with its k-th step; reference order puts required calls
+    before allowed ones): a maximum matching by agent that keeps same-agent chains aligned. A reference edge
+    j -> i (call i depends on call j) is covered when the step paired with i declares the step paired with j
+    among its dependencies."""
+    ref = scenario.reference_calls
+    n_req = len(scenario.required_calls)
+    steps_of: dict[str, list[int]] = defaultdict(list)
+    for k, (agent, _) in enumerate(steps):
+        steps_of[agent].append(k)
+    assignment: list[int | None] = []
+    for rc in ref:
+        free = steps_of.get(rc.name)
+        assignment.append(free.pop(0) if free else None)
+    edges = [(j - 1, i) for i, rc in enumerate(ref) for j in rc.depends_on]
+    covered = sum(1 for j, i in edges if assignment[i] is not None and assignment[j] is not None
+                  and assignment[j] + 1 in steps[assignment[i]][1])
+    required = sum(1 for k in assignment[:n_req] if k is not None)
+    matched = sum(1 for k in assignment if k is not None)
+    return PlanScore(n_steps=len(steps), n_required=n_req, required_covered=required,
+                     allowed_covered=matched - required, extra_steps=len(steps) - matched,
+                     n_edges=len(edges), edges_covered=covered)
+
+
+def plan_scores_of(scenario: Scenario, record: Mapping[str, Any]) -> dict[str, Any]:
+    """Plan scores of a run record: "raw" (its first plan, read leniently as BASE executes it) and
+    "executed" (the plan it executed: accepted prefix or whole plan); a missing plan scores None."""
+    out: dict[str, Any] = {"raw": None, "executed": None}
+    if record["plans"]:
+        plan = lenient_plan(record["plans"][0]["text"], scenario.agents).plan
+        if plan is not None:
+            out["raw"] = plan_score(scenario, [(s.agent, s.dependencies) for s in plan.steps]).as_dict()
+    if record.get("executed_plan"):
+        try:
+            plan = parse_plan(record["executed_plan"], scenario.agents)
+        except PlanError:
+            return out
+        out["executed"] = plan_score(scenario, [(s.agent, s.dependencies) for s in plan.steps]).as_dict()
+    return out
 
 
 # ----------------------------------------------------------------------------- Table 1
@@ -214,32 +326,105 @@ def incidence_for_dir(directory: Path, agents: Sequence[str] | None = None) -> d
     return {name: incidence_of(sets[name]) for name in sorted(sets, key=order.index) if sets[name]}
 
 
+# ----------------------------------------------------------------------------- statistics
+
+def _stats(values: Sequence[float]) -> dict[str, float | int]:
+    """n, total, mean and sample sd (0.0 below two values) of per-run values."""
+    n = len(values)
+    total = float(sum(values))
+    mean = total / n if n else 0.0
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    return {"n": n, "total": round(total, 4), "mean": round(mean, 4), "sd": round(sd, 4)}
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """Two-sided exact sign test (ties dropped): the probability, under no difference, of a split at least
+    as uneven as wins:losses. 1.0 when there is nothing to test."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(wins, losses) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+# Student t, two-sided 95% (0.975 quantile), df 1..30; beyond, the Cornish-Fisher expansion (error < 1e-3).
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+         2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+         2.045, 2.042)
+
+
+def _t975(df: int) -> float:
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959964
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+
+
+def _mean_ci(diffs: Sequence[float]) -> dict[str, Any]:
+    """Mean of paired differences with a 95% t interval (None below two pairs)."""
+    n = len(diffs)
+    s = _stats(diffs)
+    ci = None
+    if n > 1:
+        half = _t975(n - 1) * float(s["sd"]) / math.sqrt(n)
+        ci = [round(float(s["mean"]) - half, 4), round(float(s["mean"]) + half, 4)]
+    return {"n": n, "mean": s["mean"], "ci95": ci}
+
+
 # ----------------------------------------------------------------------------- summaries
 
-def _totals(records: Sequence[Mapping[str, Any]], key: str) -> dict[str, float]:
-    total = sum(float(r["counters"][key]) for r in records)
-    return {"total": round(total, 4), "per_run": round(total / len(records), 4) if records else 0.0}
+def _executed(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [r for r in records if r["counters"]["executed_tasks"] > 0]
+
+
+def _costs(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Per-run cost statistics over all runs and over executed runs (>= 1 executed task)."""
+    ran = _executed(records)
+    # .get: sections written before tool latency was accounted (format 1) have no model_s / tool_latency_s
+    return {key: {"all_runs": _stats([float(r["counters"].get(key, 0.0)) for r in records]),
+                  "executed_runs": _stats([float(r["counters"].get(key, 0.0)) for r in ran])} for key in COST_KEYS}
+
+
+def _plan_score_means(records: Sequence[Mapping[str, Any]], which: str) -> dict[str, Any] | None:
+    scores = [r["plan_scores"][which] for r in records if r.get("plan_scores", {}).get(which)]
+    if not scores:
+        return None
+    return {"n": len(scores),
+            "required_recall": round(sum(s["required_recall"] for s in scores) / len(scores), 4),
+            "edge_recall": round(sum(s["edge_recall"] for s in scores) / len(scores), 4),
+            "extra_steps": round(sum(s["extra_steps"] for s in scores) / len(scores), 4),
+            "steps": round(sum(s["n_steps"] for s in scores) / len(scores), 4)}
 
 
 def summarise_variant(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Metrics of one variant's runs (records of runner.SpinRun.as_dict()).
 
-    outcomes: each outcome's Rate (k, n, rate, Wilson 95% interval) over all runs; counters: total and per
-    run of executed tasks, tool calls, model calls, tokens in/out, elapsed seconds; accepted_prefix: how
-    many runs executed a prefix of each length ("none" = no prefix accepted, whole plan run), only for
-    variants with a critic; plans: raw and final validity and Table 1 incidence (raw vs repaired), repair
-    rounds used; critic_parse_failures.
+    outcomes: each outcome's Rate (k, n, rate, Wilson 95% interval) over all runs; costs: per COST_KEYS
+    entry, n/total/mean/sd over all runs and over executed runs; model_calls_by_role; plan_scores (raw and
+    executed plans, means); by_shape: n, Accomplished rate and mean executed tasks and tool calls per
+    shape; accepted_prefix (runs per executed prefix length, "none" = no prefix accepted) and
+    critic_parse_failures for variants with a critic; plans: raw and final validity, repair rounds, and
+    Table 1 incidence of raw and (for repairing variants) repaired plans.
     """
     n = len(records)
     outcomes = Counter(r["outcome"] for r in records)
     summary: dict[str, Any] = {
         "n": n,
+        "n_executed_runs": len(_executed(records)),
         "outcomes": {o: Rate(outcomes.get(o, 0), n).as_dict() for o in OUTCOMES},
-        "counters": {key: _totals(records, key) for key in
-                     ("executed_tasks", "tool_calls", "model_calls", "tokens_in", "tokens_out", "elapsed_s")},
+        "costs": _costs(records),
         "model_calls_by_role": dict(sorted(sum((Counter(r["counters"]["model_calls_by_role"]) for r in records),
                                                Counter()).items())),
+        "plan_scores": {w: _plan_score_means(records, w) for w in ("raw", "executed")},
     }
+    shapes: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for r in records:
+        shapes[r["shape"]].append(r)
+    summary["by_shape"] = {shape: {
+        "n": len(rs), "accomplished": Rate(sum(r["outcome"] == ACCOMPLISHED for r in rs), len(rs)).as_dict(),
+        "executed_tasks_mean": _stats([r["counters"]["executed_tasks"] for r in rs])["mean"],
+        "tool_calls_mean": _stats([r["counters"]["tool_calls"] for r in rs])["mean"]}
+        for shape, rs in sorted(shapes.items())}
     if any(r["critic"] for r in records):
         dist = Counter("none" if r["accepted_prefix"] is None else str(r["accepted_prefix"])
                        for r in records if r["plan_valid"])
@@ -258,33 +443,70 @@ def summarise_variant(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return summary
 
 
+_PAIRED_METRICS = ("executed_tasks", "tool_calls", "model_calls", "tokens_in", "tokens_out", "elapsed_s")
+
+
 def paired_comparison(records: Sequence[Mapping[str, Any]], a: str = "spin", b: str = "base") -> dict[str, Any] | None:
-    """Variant `a` against `b` on the scenarios both ran: wins/ties/losses of a's outcome (ranked Error <
-    Not < Partially < Accomplished) and the executed-task difference a - b (total and mean). None when
-    no scenario has both."""
+    """Variant `a` against `b` on the scenarios both ran (paired by scenario).
+
+    wins/ties/losses of a's outcome (ranked Error < Not < Partially < Accomplished) with a two-sided sign
+    test; the difference a - b of the Accomplished indicator and of each cost in _PAIRED_METRICS, as the
+    mean with a 95% t interval; the same wins/ties/losses and mean executed-task difference per shape; and
+    per scenario both outcomes and the executed-task difference. None when no scenario has both.
+    """
     by = {(r["variant"], r["scenario_id"]): r for r in records}
     common = sorted(s for (v, s) in by if v == a and (b, s) in by)
     if not common:
         return None
-    wins = ties = losses = 0
-    diff = 0
-    per: dict[str, dict[str, Any]] = {}
-    for sid in common:
-        ra, rb = by[(a, sid)], by[(b, sid)]
-        d = outcome_rank(ra["outcome"]) - outcome_rank(rb["outcome"])
-        wins, ties, losses = wins + (d > 0), ties + (d == 0), losses + (d < 0)
-        dt = ra["counters"]["executed_tasks"] - rb["counters"]["executed_tasks"]
-        diff += dt
-        per[sid] = {a: ra["outcome"], b: rb["outcome"], "executed_tasks_diff": dt}
-    return {"a": a, "b": b, "n": len(common), "wins": wins, "ties": ties, "losses": losses,
-            "executed_tasks_diff": {"total": diff, "mean": round(diff / len(common), 4)}, "per_scenario": per}
+
+    def tally(sids: Sequence[str]) -> dict[str, Any]:
+        d = [outcome_rank(by[(a, s)]["outcome"]) - outcome_rank(by[(b, s)]["outcome"]) for s in sids]
+        wins, losses = sum(x > 0 for x in d), sum(x < 0 for x in d)
+        return {"n": len(sids), "wins": wins, "ties": len(d) - wins - losses, "losses": losses,
+                "sign_test_p": round(sign_test(wins, losses), 4)}
+
+    def diffs(sids: Sequence[str], key: str) -> list[float]:
+        return [float(by[(a, s)]["counters"][key]) - float(by[(b, s)]["counters"][key]) for s in sids]
+
+    out = {"a": a, "b": b, **tally(common),
+           "accomplished_diff": _mean_ci([float(by[(a, s)]["outcome"] == ACCOMPLISHED)
+                                          - float(by[(b, s)]["outcome"] == ACCOMPLISHED) for s in common]),
+           "diffs": {key: _mean_ci(diffs(common, key)) for key in _PAIRED_METRICS}}
+    shapes: dict[str, list[str]] = defaultdict(list)
+    for s in common:
+        shapes[by[(a, s)]["shape"]].append(s)
+    out["by_shape"] = {shape: {**tally(sids), "executed_tasks_diff_mean": _stats(diffs(sids, "executed_tasks"))["mean"]}
+                       for shape, sids in sorted(shapes.items())}
+    out["per_scenario"] = {s: {a: by[(a, s)]["outcome"], b: by[(b, s)]["outcome"],
+                               "executed_tasks_diff": by[(a, s)]["counters"]["executed_tasks"]
+                               - by[(b, s)]["counters"]["executed_tasks"]} for s in common}
+    return out
+
+
+def beside_paper(variants: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Rows putting the paper's BASE and SPIN figures (PAPER) next to ours: outcome rates over all runs,
+    executed tasks in total, per-run costs over executed runs (the paper's convention). A variant we did
+    not run gives None."""
+    def ours(variant: str, key: str) -> float | None:
+        v = variants.get(variant)
+        if v is None:
+            return None
+        if key in ("accomplished", "not_accomplished", "error"):
+            return v["outcomes"][{"accomplished": ACCOMPLISHED, "not_accomplished": NOT_ACCOMPLISHED,
+                                  "error": ERROR}[key]]["rate"]
+        if key == "executed_tasks_total":
+            return v["costs"]["executed_tasks"]["all_runs"]["total"]
+        return v["costs"][key.removesuffix("_per_run")]["executed_runs"]["mean"]
+    return [{"metric": key, "paper_base": PAPER["base"][key], "paper_spin": PAPER["spin"][key],
+             "ours_base": ours("base", key), "ours_spin": ours("spin", key)} for key in PAPER["base"]]
 
 
 def spin_section(records: Sequence[Mapping[str, Any]], provenance: Mapping[str, Any],
                  variant_order: Sequence[str] = ()) -> dict[str, Any]:
     """The `spin` section of the results file: provenance, per-variant summaries, paired comparisons
-    (spin vs base, valid vs base, spin vs valid, each ablation vs spin; those with both variants run) and
-    every run record, sorted by variant (in `variant_order`, then by name) and scenario."""
+    (spin vs base, valid vs base, spin vs valid, each ablation vs spin; those with both variants run),
+    the table beside the paper's numbers, and every run record, sorted by variant (in `variant_order`,
+    then by name) and scenario."""
     rank = {v: i for i, v in enumerate(variant_order)}
     records = sorted(records, key=lambda r: (rank.get(r["variant"], len(rank)), r["variant"], r["scenario_id"]))
     variants = list(dict.fromkeys(r["variant"] for r in records))
@@ -294,30 +516,73 @@ def spin_section(records: Sequence[Mapping[str, Any]], provenance: Mapping[str, 
         p = paired_comparison(records, a, b)
         if p is not None:
             paired[f"{a}_vs_{b}"] = p
+    summaries = {v: summarise_variant([r for r in records if r["variant"] == v]) for v in variants}
     return {"format": SECTION_FORMAT, "provenance": dict(provenance), "n_runs": len(records),
-            "variants": {v: summarise_variant([r for r in records if r["variant"] == v]) for v in variants},
-            "paired": paired, "records": list(records)}
+            "variants": summaries, "paired": paired, "beside_paper": beside_paper(summaries),
+            "records": list(records)}
+
+
+def regrade_section(section: Mapping[str, Any], scenarios: Mapping[str, Scenario],
+                    variant_order: Sequence[str] = ()) -> dict[str, Any]:
+    """Re-score a saved spin section with the current scoring and scenarios (no model): every run that
+    executed gets a new score and outcome from its executed calls and answer, every run new plan scores;
+    failed runs (a backend or internal error, nothing executed) keep theirs. Raises KeyError naming a
+    scenario that is no longer in `scenarios`."""
+    records = []
+    for r in section["records"]:
+        s = scenarios.get(r["scenario_id"])
+        if s is None:
+            raise KeyError(f"scenario {r['scenario_id']} is not in the current scenarios")
+        r = {**r, "plan_scores": plan_scores_of(s, r)}
+        if r["error_kind"] is None and r["answer"] is not None:
+            calls = [Call(st["call"]["name"], st["call"]["arguments"]) for st in r["steps"] if st["call"]]
+            score = score_run(s, calls, r["answer"])
+            r.update(outcome=score.outcome, reason=score.reason, score=score.as_dict())
+        records.append(r)
+    return spin_section(records, {**section["provenance"], "regraded": True}, variant_order)
+
+
+def _fmt_ci(d: Mapping[str, Any]) -> str:
+    ci = d["ci95"]
+    return f"{d['mean']:+.3f}" + (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "")
+
+
+def _fmt(x: float | None, digits: int = 3) -> str:
+    return "-" if x is None else (f"{x:.0f}" if float(x).is_integer() and abs(x) >= 100 else f"{x:.{digits}f}")
 
 
 def format_spin_summary(section: Mapping[str, Any]) -> str:
-    """Plain-text summary of a spin section: outcome rates with intervals and n, costs per run, accepted
-    prefix lengths, plan validity, Table 1 per variant, and the paired comparisons."""
+    """Plain-text summary of a spin section: per variant the outcome rates (Wilson intervals, n), per-run
+    costs (mean and sd over executed runs, mean over all runs), plan validity and scores, accepted
+    prefixes; Table 1 (raw vs repaired plans); the paired comparisons (sign test, intervals, by shape);
+    the table beside the paper's numbers."""
     variants = section["variants"]
     lines = [f"SPIN: {section['n_runs']} runs, variants {', '.join(variants)}"]
     for name, v in variants.items():
-        lines.append(f"  {name} (n={v['n']})")
+        lines.append(f"  {name} (n={v['n']}, {v['n_executed_runs']} executed at least one task)")
         for o in OUTCOMES:
             lines.append(f"    {o:<24} {Rate(v['outcomes'][o]['k'], v['outcomes'][o]['n']).fmt()}")
-        c = v["counters"]
-        lines.append("    per run: " + ", ".join(
-            f"{k.replace('_', ' ')} {c[k]['per_run']:.2f}" for k in
-            ("executed_tasks", "tool_calls", "model_calls", "tokens_in", "tokens_out", "elapsed_s")))
-        lines.append(f"    executed tasks total {c['executed_tasks']['total']:.0f}; "
-                     f"plans valid raw {v['plans']['raw_valid']['k']}/{v['n']}, "
+        c = v["costs"]
+        lines.append("    per executed run, mean (sd): " + ", ".join(
+            f"{k.replace('_', ' ')} {c[k]['executed_runs']['mean']:.2f} ({c[k]['executed_runs']['sd']:.2f})"
+            for k in COST_KEYS))
+        lines.append("    per run over all runs, mean: " + ", ".join(
+            f"{k.replace('_', ' ')} {c[k]['all_runs']['mean']:.2f}" for k in COST_KEYS))
+        lines.append(f"    executed tasks total {c['executed_tasks']['all_runs']['total']:.0f}, tool calls total "
+                     f"{c['tool_calls']['all_runs']['total']:.0f}; plans valid raw {v['plans']['raw_valid']['k']}/{v['n']}, "
                      f"final {v['plans']['final_valid']['k']}/{v['n']}; repair rounds {v['plans']['repair_rounds']}")
+        for which in ("raw", "executed"):
+            ps = v["plan_scores"][which]
+            if ps:
+                lines.append(f"    {which} plan vs reference (n={ps['n']}): required recall {ps['required_recall']:.3f}, "
+                             f"dependency recall {ps['edge_recall']:.3f}, steps {ps['steps']:.2f}, "
+                             f"extra steps {ps['extra_steps']:.2f}")
         if "accepted_prefix" in v:
             lines.append(f"    accepted prefix length: {v['accepted_prefix']} "
                          f"(critic parse failures {v['critic_parse_failures']})")
+        lines.append("    by shape: " + "; ".join(
+            f"{shape} n={d['n']} acc {d['accomplished']['rate']:.2f} tasks {d['executed_tasks_mean']:.2f}"
+            for shape, d in v["by_shape"].items()))
     # Every variant sends the same planner prompt, so the raw plans are the same in each: one raw
     # column (the first variant's), then the plans each repairing variant ended with.
     first = next(iter(variants.values()), None)
@@ -329,9 +594,21 @@ def format_spin_summary(section: Mapping[str, Any]) -> str:
                  "plans after repair)")
     lines.append(format_incidence(tables))
     for key, p in section["paired"].items():
-        lines.append(f"  {key}: n={p['n']} wins {p['wins']} ties {p['ties']} losses {p['losses']}; "
-                     f"executed tasks {p['a']}-{p['b']} total {p['executed_tasks_diff']['total']:+d}, "
-                     f"mean {p['executed_tasks_diff']['mean']:+.2f}")
+        d = p["diffs"]
+        lines.append(f"  {key}: n={p['n']} wins {p['wins']} ties {p['ties']} losses {p['losses']} "
+                     f"(sign test p={p['sign_test_p']:.3f}); {p['a']}-{p['b']} mean [95% CI]: Accomplished "
+                     f"{_fmt_ci(p['accomplished_diff'])}, tasks {_fmt_ci(d['executed_tasks'])}, tool calls "
+                     f"{_fmt_ci(d['tool_calls'])}, elapsed s {_fmt_ci(d['elapsed_s'])}")
+        lines.append("    by shape: " + "; ".join(
+            f"{shape} {s['wins']}/{s['ties']}/{s['losses']} tasks {s['executed_tasks_diff_mean']:+.2f}"
+            for shape, s in p["by_shape"].items()))
+    rows = section.get("beside_paper") or []
+    if rows:
+        lines.append("  beside the paper (AssetOpsBench, Tables 2-3; per-run costs over executed runs):")
+        lines.append(f"    {'metric':<26} {'paper BASE':>11} {'paper SPIN':>11} {'ours BASE':>11} {'ours SPIN':>11}")
+        for row in rows:
+            lines.append(f"    {row['metric']:<26} {_fmt(row['paper_base']):>11} {_fmt(row['paper_spin']):>11} "
+                         f"{_fmt(row['ours_base']):>11} {_fmt(row['ours_spin']):>11}")
     return "\n".join(lines)
 
 

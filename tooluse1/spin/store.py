@@ -27,11 +27,13 @@ Use `open_store(url)` to pick the back end from a URL.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,9 +130,22 @@ class TrajectoryStore(Protocol):
         """Number of stored records."""
         ...
 
+    def digest(self) -> str:
+        """sha256 of the embedder's name and every record (all columns, in key order): equal digests, equal
+        retrieval results. Recorded in provenance and in the SPIN resume key."""
+        ...
+
     def close(self) -> None:
         """Release the connection; idempotent."""
         ...
+
+
+def rows_digest(embedder_name: str, rows: Iterable[Sequence[Any]]) -> str:
+    """The digest of `TrajectoryStore.digest` from rows of `_COLUMNS` values sorted by key."""
+    h = hashlib.sha256(embedder_name.encode("utf-8"))
+    for row in rows:
+        h.update(b"\n" + json.dumps(list(row), ensure_ascii=False).encode("utf-8"))
+    return h.hexdigest()
 
 
 def mask_url(url: str) -> str:
@@ -324,6 +339,13 @@ class SQLiteStore:
         """Number of stored records."""
         with self._connection() as conn:
             return int(conn.execute(f"SELECT COUNT(*) FROM {TABLE}").fetchone()[0])
+
+    def digest(self) -> str:
+        """See `TrajectoryStore.digest`."""
+        with self._connection() as conn:
+            rows = conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM {TABLE} "
+                                "ORDER BY scenario_id, run_id, step_index").fetchall()
+        return rows_digest(self.embedder.name, rows)
 
     def close(self) -> None:
         """Close the connection; idempotent. Later calls raise StoreError."""
@@ -523,6 +545,13 @@ class PostgresStore:
         with self._connection() as conn:
             row = conn.execute(f"SELECT count(*) FROM {TABLE}").fetchone()
         return int(row[0]) if row else 0
+
+    def digest(self) -> str:
+        """See `TrajectoryStore.digest` (rows ordered by key with the C collation, as SQLite and Python do)."""
+        with self._connection() as conn:
+            rows = conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM {TABLE} ORDER BY scenario_id COLLATE \"C\", "
+                                f"run_id COLLATE \"C\", step_index").fetchall()
+        return rows_digest(self.embedder.name, rows)
 
     def close(self) -> None:
         """Close the connection; idempotent. Later calls raise StoreError."""
