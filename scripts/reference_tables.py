@@ -15,7 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tooluse1.metrics import format_markdown  # noqa: E402
+from tooluse1.metrics import format_markdown, summarise  # noqa: E402
+from tooluse1.prompts import PROTOCOLS  # noqa: E402
 from tooluse1.results import load_results  # noqa: E402
 
 BLOCK = re.compile(r"<!-- reference:(?P<name>[\w.-]+) -->\n.*?<!-- /reference:(?P=name) -->", re.S)
@@ -29,7 +30,10 @@ def table(name: str) -> str:
     caption = (f"{prov['model']['model_id']} — spec {prov['spec_version']}, corpus {prov['corpus']['sha256'][:12]}, "
                f"prompts {prov.get('prompt_sha256', '?')[:12]}, greedy, {prov['decoding']['max_new_tokens']} "
                f"new tokens (results/reference/{name}.json)")
-    return f"<!-- reference:{name} -->\n{caption}\n\n{format_markdown(run.summary)}\n<!-- /reference:{name} -->"
+    # The overall row is the SPEC's score: the three text protocols (native, opt-in, is its own row).
+    text = summarise(r.graded_item() for r in run.records if r.protocol in PROTOCOLS)
+    body = format_markdown(run.summary, overall=text["overall"], overall_label="**score (json+xml+plain)**")
+    return f"<!-- reference:{name} -->\n{caption}\n\n{body}\n<!-- /reference:{name} -->"
 
 
 def refreshed(text: str) -> str:

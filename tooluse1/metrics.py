@@ -154,9 +154,11 @@ MARKDOWN_COLUMNS = ("score", "correct_call", "correct_abstention", "correct_clar
                     "malformed_rate")
 
 
-def format_markdown(summary: dict, dim: str = "protocol") -> str:
-    """A Markdown table of the headline metrics (rate [Wilson 95%] and n) per value of one breakdown, then
-    overall; what the README and BENCHMARKS.md show for a reference run."""
+def format_markdown(summary: dict, dim: str = "protocol", overall: dict | None = None,
+                    overall_label: str = "**all**") -> str:
+    """A Markdown table of the headline metrics (rate [Wilson 95%] and n) per value of one breakdown, then an
+    overall row (`overall`, a summary's "overall" section; by default the summary's own); what the README
+    and BENCHMARKS.md show for a reference run."""
     def cell(d: dict) -> str:
         if not d["n"]:
             return "n/a"
@@ -167,5 +169,6 @@ def format_markdown(summary: dict, dim: str = "protocol") -> str:
     rows = [head, "|" + "---|" * (len(MARKDOWN_COLUMNS) + 1)]
     for group, metrics in summary["by"][dim].items():
         rows.append(f"| {group} | " + " | ".join(cell(metrics[m]) for m in MARKDOWN_COLUMNS) + " |")
-    rows.append("| **all** | " + " | ".join(cell(summary["overall"][m]) for m in MARKDOWN_COLUMNS) + " |")
+    total = overall if overall is not None else summary["overall"]
+    rows.append(f"| {overall_label} | " + " | ".join(cell(total[m]) for m in MARKDOWN_COLUMNS) + " |")
     return "\n".join(rows)
