@@ -80,6 +80,50 @@ def test_single_node_id_and_failure_message(tmp_path):
         assert part in out.stdout, part
 
 
+def test_with_model_pytest_collects_only_the_benchmark_items():
+    """`pytest --model X -k ...` as a user types it (testpaths, no paths given) selects benchmark items only;
+    the project's own tests are for `make test`. Paths given explicitly are collected as usual."""
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--collect-only", "--model", "oracle",
+           "-k", "xml and negative"]
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    ids = [line for line in out.stdout.splitlines() if "::" in line]
+    assert len(ids) == 49 and all(i.startswith("test_tooluse1.py::test_case[negative-") for i in ids), out.stdout[-2000:]
+    explicit = subprocess.run(cmd[:-2] + ["tests_grader/test_metrics.py"], cwd=ROOT, capture_output=True,
+                              text=True, timeout=300)
+    assert "tests_grader/test_metrics.py::" in explicit.stdout
+
+
+def test_a_failing_item_prints_the_compact_block_and_nothing_else():
+    out = run_pytest("--model", "always-call", "-k", "negative-en-001-json")
+    assert out.returncode == 1
+    block = out.stdout.split("FAILURES")[1].split("\n=")[0]
+    assert "expected : no call; an answer with any of Canberra" in block
+    for noise in ("where False", "Verdict(", "ItemRecord(", "assert ", "def test_case"):
+        assert noise not in block, noise
+    assert len([line for line in block.splitlines() if line.strip() and not line.startswith("_")]) <= 8, block
+
+
+def test_resume_regenerates_exactly_the_items_whose_prompt_changed(tmp_path, monkeypatch):
+    """Each resumed answer carries its prompt's sha256: a prompt change regenerates that item only, and a
+    different selection (-k) still resumes from the same file."""
+    from tooluse1 import prompts
+    from tooluse1.corpus import load_corpus
+    from tooluse1.harness import BenchmarkRun, RunConfig
+    cases, manifest = load_corpus()
+    by_id = {c.id: c for c in cases}
+    resume = tmp_path / "resume.jsonl"
+    items = [("calculator-en-001", "json"), ("negative-en-001", "json")]
+    first = BenchmarkRun(RunConfig(model="oracle", resume=resume), by_id, manifest)
+    assert first.generate(items) == 2
+    again = BenchmarkRun(RunConfig(model="oracle", resume=resume), by_id, manifest)
+    assert again.generate(items[:1]) == 0 and again.resumed_items == 2          # another selection resumes
+    monkeypatch.setattr(prompts, "RULES", prompts.RULES + "\n4. Be brief.")     # a prompt change
+    changed = BenchmarkRun(RunConfig(model="oracle", resume=resume), by_id, manifest)
+    assert changed.missing(items) == items and changed.generate(items) == 2
+    rec = changed.record(*items[0])
+    assert rec.completion.prompt_sha256 == prompts.render(by_id[items[0][0]], "json").sha256
+
+
 def test_min_score_gate(tmp_path):
     ok = run_pytest("--model", "oracle", "--protocol", "json", "--min-score", "0.99")
     assert ok.returncode == 0

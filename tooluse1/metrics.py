@@ -69,16 +69,6 @@ class GradedItem:
     error: bool = False
 
     @classmethod
-    def from_record(cls, r: dict) -> "GradedItem":
-        """From a results-file record (results.ItemRecord.as_dict)."""
-        v = r.get("verdict") or {}
-        return cls(protocol=r["protocol"], lang=r["lang"], category=r["category"], difficulty=r["difficulty"],
-                   kind=r["kind"], expectation=r["expectation"], passed=r["passed"], label=v.get("label", "error"),
-                   tool_ok=v.get("tool_ok"), args_ok=v.get("args_ok"), extra_args=bool(v.get("extra_args")),
-                   constraints_ok=v.get("constraints_ok"), has_constraints=r["has_constraints"],
-                   error=r.get("error") is not None)
-
-    @classmethod
     def of(cls, case, protocol: str, verdict=None, error: bool = False) -> "GradedItem":
         """From a Case and its Verdict (verdict None only for a backend error)."""
         v = verdict

@@ -34,6 +34,7 @@ from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, ResumeM
                               load_results, scrub_secrets, track_sections, write_json_atomic)
 
 RECORD_KEY = "tooluse1"
+BENCHMARK_FILE = "test_tooluse1.py"   # the benchmark items (one per case x protocol)
 _RUN = pytest.StashKey["BenchmarkRun | None"]()
 _SELECTED = pytest.StashKey["list[tuple[str, str]]"]()
 _SKIPPED_FOR_NO_MODEL = pytest.StashKey[int]()
@@ -107,16 +108,6 @@ def _config(config: pytest.Config) -> RunConfig | None:
                      results=Path(opt("--results")) if opt("--results") else None, min_score=opt("--min-score"))
 
 
-def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """With --model and no paths on the command line, collect only the benchmark items: the project's own
-    tests (tests_grader/, servers and real models, minutes) are for `make test`, not for a benchmark run.
-    Paths given explicitly are always collected."""
-    if (config.getoption("--model") and config.args_source == pytest.Config.ArgsSource.TESTPATHS
-            and collection_path.is_dir() and collection_path.name == "tests_grader"):
-        return True
-    return None
-
-
 @dataclasses.dataclass(frozen=True)
 class _Gate:
     """The baseline gate's settings (checked at configure time)."""
@@ -165,6 +156,10 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{name}: ToolUse.1 item attribute")
     config.stash[_SELECTED] = []
     run_config = _config(config)
+    if run_config is not None and config.args_source == pytest.Config.ArgsSource.TESTPATHS:
+        # `pytest --model X` with no paths runs the benchmark items only: the project's own tests (servers,
+        # real models, minutes) are for `make test` / `pytest tests_grader`. Paths given explicitly are kept.
+        config.args[:] = [a for a in config.args if Path(a).name == BENCHMARK_FILE] or config.args
     config.stash[_RUN] = None
     if run_config is None:
         return

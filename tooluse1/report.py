@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from tooluse1.compare import Comparison, IncomparableError, PairedStats, compare, format_p, gate
-from tooluse1.corpus import EXPECTATIONS
+from tooluse1.types import EXPECTATIONS
 from tooluse1.metrics import BREAKDOWNS, METRICS
 from tooluse1.results import ItemRecord, ResultsFile, scrub_secrets
 from tooluse1.types import LABELS as OUTPUT_LABELS
