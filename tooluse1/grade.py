@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tooluse1.answers import check_answer
+from tooluse1.answers import AnswerCheck, check_answer
 from tooluse1.corpus import Case, as_case
 from tooluse1.evaluator import evaluate, same_value
 from tooluse1.parse import Extraction, extract
@@ -125,7 +125,8 @@ def _grade_call(case: Case, ex: Extraction) -> Verdict:
 def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     spurious = ex.label == "call"
     malformed = ex.label == "malformed"
-    check = check_answer(case.expect.answer, ex.prose)
+    # A malformed output fails whatever its text says: its answer is not checked (nor counted as satisfying).
+    check = AnswerCheck(False, "") if malformed else check_answer(case.expect.answer, ex.prose)
     if malformed:
         reason = f"malformed output: {ex.problem}"
     elif spurious:
