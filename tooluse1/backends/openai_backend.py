@@ -399,7 +399,7 @@ def _message_text(msg: Any, fold_tool_calls: bool = True) -> tuple[str, list[str
     content = getattr(msg, "content", None) or ""
     extra = getattr(msg, "model_extra", None) or {}
     reasoning = getattr(msg, "reasoning_content", None) or extra.get("reasoning_content") or extra.get("reasoning")
-    tool_calls = (getattr(msg, "tool_calls", None) or []) if fold_tool_calls else []
+    tool_calls = _structured_calls(msg) if fold_tool_calls else []
     reconstructed: list[str] = []
     parts: list[str] = []
     if reasoning:
@@ -407,17 +407,8 @@ def _message_text(msg: Any, fold_tool_calls: bool = True) -> tuple[str, list[str
         reconstructed.append("reasoning_content")
     if content:
         parts.append(content)
-    for tc in tool_calls:
-        fn = getattr(tc, "function", None)
-        if fn is None:
-            continue
-        args: Any = getattr(fn, "arguments", None)
-        if isinstance(args, str):
-            try:
-                args = json.loads(args)
-            except ValueError:
-                pass  # keep the string as the server gave it; the parser will call it malformed if it is
-        payload = json.dumps({"name": getattr(fn, "name", None), "arguments": args}, ensure_ascii=False)
+    for call in tool_calls:
+        payload = json.dumps(call, ensure_ascii=False)
         parts.append(f"<tool_call>\n{payload}\n</tool_call>")
         if "tool_calls" not in reconstructed:
             reconstructed.append("tool_calls")
