@@ -557,6 +557,19 @@ def test_oracle_track_end_to_end(tmp_path: Path):
     assert f"{n_chain} passed" in out.stdout   # -m selects exactly the spin variant's chain items
 
 
+def test_filling_with_every_variant_stores_each_step_once(tmp_path: Path):
+    """Train runs of all five variants execute the same steps (the oracle plans alike everywhere): the store
+    gets each step once, not once per variant, so retrieval's top-k are distinct steps."""
+    store = tmp_path / "traj.db"
+    out = run_plan("--model", "oracle", "--spin-split", "train", "--results", str(tmp_path / "t.json"),
+                   "--save-trajectories", f"sqlite:///{store}")
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+    section = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["spin"]
+    train = [s for s in SCENARIOS.values() if s.split == "train"]
+    assert section["n_runs"] == len(train) * len(VARIANTS)
+    assert section["provenance"]["saved_steps"] == sum(len(s.reference_calls) for s in train)
+
+
 def test_resume_computes_only_the_missing_runs(tmp_path: Path):
     log, results = tmp_path / "runs.jsonl", tmp_path / "r.json"
     out = run_plan("--model", "oracle", "--variant", "base,spin", "--spin-resume", str(log), "-m", "single",

@@ -266,9 +266,19 @@ class SpinSession:
             model_id = self.run.identity().get("model_id", self.run.config.model)
             # Only train scenarios fill the store: test runs are what the store is used to evaluate.
             # Every finished run, resumed ones included (adding is idempotent, keyed by scenario/run/step).
-            records = [r for rec in self.runs.values() if self.scenarios[rec.scenario_id].split == "train"
-                       for r in trajectory_records(rec, self.scenarios[rec.scenario_id].question,
-                                                   f"{model_id}:{rec.variant}")]
+            # A step several variants executed alike (the same plan step with the same output: base and
+            # valid share their plan) is stored once, under the first variant in VARIANTS order, so the
+            # simulator's top-k are k different steps rather than copies of one.
+            order = {v: i for i, v in enumerate(VARIANTS)}
+            runs = sorted(self.runs.values(), key=lambda r: (r.scenario_id, order[r.variant]))
+            records, seen = [], set()
+            for rec in runs:
+                if self.scenarios[rec.scenario_id].split != "train":
+                    continue
+                for r in trajectory_records(rec, self.scenarios[rec.scenario_id].question, f"{model_id}:{rec.variant}"):
+                    if (r.scenario_id, r.agent, r.task, r.output) not in seen:
+                        seen.add((r.scenario_id, r.agent, r.task, r.output))
+                        records.append(r)
             with contextlib.closing(open_store(self.save_url)) as store:
                 self.saved_steps += store.add(records)
         if self.save_plans is not None:

@@ -451,7 +451,8 @@ def paired_comparison(records: Sequence[Mapping[str, Any]], a: str = "spin", b: 
 
     wins/ties/losses of a's outcome (ranked Error < Not < Partially < Accomplished) with a two-sided sign
     test; the difference a - b of the Accomplished indicator and of each cost in _PAIRED_METRICS, as the
-    mean with a 95% t interval; the same wins/ties/losses and mean executed-task difference per shape; and
+    mean with a 95% t interval; per shape the same wins/ties/losses and sign test, and the Accomplished,
+    executed-task and tool-call differences with their intervals; and
     per scenario both outcomes and the executed-task difference. None when no scenario has both.
     """
     by = {(r["variant"], r["scenario_id"]): r for r in records}
@@ -468,14 +469,19 @@ def paired_comparison(records: Sequence[Mapping[str, Any]], a: str = "spin", b: 
     def diffs(sids: Sequence[str], key: str) -> list[float]:
         return [float(by[(a, s)]["counters"][key]) - float(by[(b, s)]["counters"][key]) for s in sids]
 
-    out = {"a": a, "b": b, **tally(common),
-           "accomplished_diff": _mean_ci([float(by[(a, s)]["outcome"] == ACCOMPLISHED)
-                                          - float(by[(b, s)]["outcome"] == ACCOMPLISHED) for s in common]),
+    def accomplished(sids: Sequence[str]) -> dict[str, Any]:
+        return _mean_ci([float(by[(a, s)]["outcome"] == ACCOMPLISHED) - float(by[(b, s)]["outcome"] == ACCOMPLISHED)
+                         for s in sids])
+
+    out = {"a": a, "b": b, **tally(common), "accomplished_diff": accomplished(common),
            "diffs": {key: _mean_ci(diffs(common, key)) for key in _PAIRED_METRICS}}
     shapes: dict[str, list[str]] = defaultdict(list)
     for s in common:
         shapes[by[(a, s)]["shape"]].append(s)
-    out["by_shape"] = {shape: {**tally(sids), "executed_tasks_diff_mean": _stats(diffs(sids, "executed_tasks"))["mean"]}
+    out["by_shape"] = {shape: {**tally(sids), "accomplished_diff": accomplished(sids),
+                               "executed_tasks_diff": _mean_ci(diffs(sids, "executed_tasks")),
+                               "tool_calls_diff": _mean_ci(diffs(sids, "tool_calls")),
+                               "executed_tasks_diff_mean": _stats(diffs(sids, "executed_tasks"))["mean"]}
                        for shape, sids in sorted(shapes.items())}
     out["per_scenario"] = {s: {a: by[(a, s)]["outcome"], b: by[(b, s)]["outcome"],
                                "executed_tasks_diff": by[(a, s)]["counters"]["executed_tasks"]
@@ -599,9 +605,11 @@ def format_spin_summary(section: Mapping[str, Any]) -> str:
                      f"(sign test p={p['sign_test_p']:.3f}); {p['a']}-{p['b']} mean [95% CI]: Accomplished "
                      f"{_fmt_ci(p['accomplished_diff'])}, tasks {_fmt_ci(d['executed_tasks'])}, tool calls "
                      f"{_fmt_ci(d['tool_calls'])}, elapsed s {_fmt_ci(d['elapsed_s'])}")
-        lines.append("    by shape: " + "; ".join(
-            f"{shape} {s['wins']}/{s['ties']}/{s['losses']} tasks {s['executed_tasks_diff_mean']:+.2f}"
-            for shape, s in p["by_shape"].items()))
+        lines.append("    by shape (wins/ties/losses, sign test p; mean differences [95% CI]):")
+        for shape, s in p["by_shape"].items():
+            lines.append(f"      {shape:<13} {s['wins']}/{s['ties']}/{s['losses']} p={s['sign_test_p']:.3f}; "
+                         f"Accomplished {_fmt_ci(s['accomplished_diff'])}, tasks {_fmt_ci(s['executed_tasks_diff'])}, "
+                         f"tool calls {_fmt_ci(s['tool_calls_diff'])}")
     rows = section.get("beside_paper") or []
     if rows:
         lines.append("  beside the paper (AssetOpsBench, Tables 2-3; per-run costs over executed runs):")
