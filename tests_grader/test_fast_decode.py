@@ -8,9 +8,10 @@ share a smaller tool set, and two cases whose tool sets are unique (groups of on
 from __future__ import annotations
 
 import pytest
+import torch
 
 from tooluse1.backends.base import Completion, DecodingConfig
-from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Row, choose_draft_width, common_prefix_len,
+from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Encoded, _EncodingCache, _Row, choose_draft_width, common_prefix_len,
                                           group_tokens, ngram_index, plan_chunks, plan_groups, unsupported_reason)
 from tooluse1.backends.transformers_backend import DEFAULT_BATCH_SIZE, DEFAULT_FAST_SLOTS, TransformersBackend
 from tooluse1.corpus import load_corpus
@@ -80,6 +81,23 @@ def monkeypatch_module():
 
 
 # --- equality with the reference ------------------------------------------------------------------------------
+
+def test_encoding_cache_holds_two_encodings_of_the_same_tokens():
+    """A singleton prompt is encoded again (its last token fed for logits) while an encoding of the same tokens
+    is cached: both stay, `touch` and eviction act on the one named (identity, not tensor equality, which
+    raised "Boolean value of Tensor ... is ambiguous" in the full SPIN run)."""
+    kv = lambda: [(torch.randn(2, 3, 4), torch.randn(2, 3, 4))]
+    cache = _EncodingCache(entries=2)
+    first, second = _Encoded([1, 2, 3], kv()), _Encoded([1, 2, 3], kv())
+    cache.add(first)
+    cache.add(second)
+    cache.touch(second)                                     # list.remove meets `first` before `second`
+    cache.touch(first)
+    assert cache.entries[0] is second and cache.entries[1] is first
+    assert cache.best([1, 2, 3, 4]) == (first, 3)          # ties go to the most recently used
+    cache.add(_Encoded([9], kv()))
+    assert [e.tokens for e in cache.entries] == [[1, 2, 3], [9]] and cache.entries[0] is first
+
 
 def test_fast_path_equals_plain_batch1_path(prompts, fast_run, reference):
     out, _, _, _ = fast_run

@@ -376,9 +376,12 @@ class SlotCache(Cache):
 KV = list[tuple[torch.Tensor, torch.Tensor]]     # per layer (key, value), each [kv_heads, length, head_dim]
 
 
-@dataclass
+@dataclass(eq=False)
 class _Encoded:
-    """The KV of one sequence encoded at batch 1 (a group's prefix or a singleton's prompt)."""
+    """The KV of one sequence encoded at batch 1 (a group's prefix or a singleton's prompt).
+
+    Compared by identity: the cache holds two encodings of the same tokens when a prompt recurs after its
+    first encoding was extended, and comparing their tensors by value would be ambiguous (and slow)."""
 
     tokens: list[int] = field(default_factory=list)
     kv: KV = field(default_factory=list)
