@@ -39,17 +39,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "LABELS",
-    "RULE_IDS",
     "RULES",
+    "RULE_IDS",
     "IncidenceTable",
+    "LenientPlan",
     "Plan",
     "PlanError",
     "PlanIssue",
     "PlanStep",
-    "LenientPlan",
+    "StepRun",
     "lenient_plan",
     "parse_plan",
     "rule_family",
@@ -261,6 +263,24 @@ class PlanStep:
             f"#Dependency{n}: {self.dependency_text}",
             f"#ExpectedOutput{n}: {self.expected_output}",
         ))
+
+
+
+@dataclass
+class StepRun:
+    """One executed plan step, as the runner records it. call is the call sent to the World (None: the model
+    gave no call of the step's agent - a failed step); ok/output/error are the World's result, or the failure.
+    It lives beside PlanStep so that the prompts can read executed steps without importing the runner."""
+
+    index: int
+    agent: str
+    task: str
+    dependencies: list[int]
+    model_output: str
+    call: dict[str, Any] | None = None
+    ok: bool = False
+    output: str = ""
+    error: str | None = None
 
 
 @dataclass(frozen=True)

@@ -28,11 +28,10 @@ from typing import TYPE_CHECKING
 
 from tooluse1.prompts import system_prompt
 from tooluse1.spin.critic import SpinFeedback
-from tooluse1.spin.plan import Plan, PlanIssue, PlanStep, truncate_plan_text
+from tooluse1.spin.plan import Plan, PlanIssue, PlanStep, StepRun, truncate_plan_text
 from tooluse1.tools import TOOLS
 
-if TYPE_CHECKING:   # only for annotations: the runner imports this module
-    from tooluse1.spin.runner import StepRun
+if TYPE_CHECKING:   # only for annotations
     from tooluse1.spin.scenarios import Scenario
     from tooluse1.spin.store import StepRecord
 

@@ -76,7 +76,7 @@ from tooluse1.backends.base import Backend, Completion, DecodingConfig
 from tooluse1.parse import extract, strip_thinking
 from tooluse1.prompts import Prompt, format_call
 from tooluse1.spin.critic import CriticVerdict, SpinFeedback, accepts, parse_critic_output
-from tooluse1.spin.plan import Plan, PlanIssue, PlanStep, lenient_plan, parse_plan, validate_plan_text
+from tooluse1.spin.plan import Plan, PlanIssue, PlanStep, StepRun, lenient_plan, parse_plan, validate_plan_text
 from tooluse1.spin.prompts import (
     answer_prompt_text,
     build_repair_prompt,
@@ -230,22 +230,6 @@ def _user(text: str) -> list[dict[str, str]]:
 
 
 # ----------------------------------------------------------------------------- run records
-
-@dataclass
-class StepRun:
-    """One executed plan step. call is the call sent to the World (None: the model gave no call of the
-    step's agent - a failed step); ok/output/error are the World's result, or the failure."""
-
-    index: int
-    agent: str
-    task: str
-    dependencies: list[int]
-    model_output: str
-    call: dict[str, Any] | None = None
-    ok: bool = False
-    output: str = ""
-    error: str | None = None
-
 
 @dataclass
 class SpinRun:
