@@ -11,8 +11,9 @@ import pytest
 import torch
 
 from tooluse1.backends.base import Completion, DecodingConfig
-from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Encoded, _EncodingCache, _Row, choose_draft_width, common_prefix_len,
-                                          group_tokens, ngram_index, plan_chunks, plan_groups, unsupported_reason)
+from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Encoded, _EncodingCache, _Row, choose_draft_width,
+                                          common_prefix_len, group_tokens, ngram_index, plan_chunks, plan_groups,
+                                          unsupported_reason)
 from tooluse1.backends.transformers_backend import DEFAULT_BATCH_SIZE, DEFAULT_FAST_SLOTS, TransformersBackend
 from tooluse1.corpus import load_corpus
 from tooluse1.harness import RunConfig, open_backend

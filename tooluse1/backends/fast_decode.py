@@ -385,6 +385,12 @@ class _Encoded:
 
     tokens: list[int] = field(default_factory=list)
     kv: KV = field(default_factory=list)
+    ids: torch.Tensor = field(init=False, repr=False)   # tokens as a tensor, for the cache's vectorised compare
+    nbytes: int = field(init=False, repr=False)         # bytes of kv, for the cache's byte budget
+
+    def __post_init__(self) -> None:
+        self.ids = torch.tensor(self.tokens, dtype=torch.long)
+        self.nbytes = sum(k.nbytes + v.nbytes for k, v in self.kv)
 
 
 # Batch-1 encodings kept for reuse: at most this many, holding at most ENCODING_CACHE_BYTES of KV (least
@@ -396,10 +402,6 @@ ENCODING_CACHE_ENTRIES = 512
 ENCODING_CACHE_BYTES = 2 * 1024 ** 3
 
 
-def _kv_nbytes(kv: KV) -> int:
-    return sum(k.nbytes + v.nbytes for k, v in kv)
-
-
 class _EncodingCache:
     """The most recent batch-1 encodings (least recently used dropped first, within an entry and a byte
     budget); `best` finds the one that shares the longest token prefix with a new sequence."""
@@ -409,7 +411,6 @@ class _EncodingCache:
         self.size = max(1, entries)
         self.max_bytes = max_bytes
         self.nbytes = 0
-        self._arrays: dict[int, torch.Tensor] = {}    # id(entry) -> its tokens as a tensor (vectorised compare)
 
     def best(self, tokens: Sequence[int]) -> tuple[_Encoded | None, int]:
         found, length = None, 0
@@ -417,11 +418,10 @@ class _EncodingCache:
             return found, length
         query = torch.tensor(tokens, dtype=torch.long)
         for entry in reversed(self.entries):       # newest first: ties go to the most recent
-            other = self._arrays[id(entry)]
-            m = min(len(query), len(other))
+            m = min(len(query), len(entry.ids))
             if m <= length:
                 continue
-            differs = (query[:m] != other[:m]).nonzero()
+            differs = (query[:m] != entry.ids[:m]).nonzero()
             n = int(differs[0]) if len(differs) else m
             if n > length:
                 found, length = entry, n
@@ -429,12 +429,9 @@ class _EncodingCache:
 
     def add(self, entry: _Encoded) -> None:
         self.entries.append(entry)
-        self._arrays[id(entry)] = torch.tensor(entry.tokens, dtype=torch.long)
-        self.nbytes += _kv_nbytes(entry.kv)
+        self.nbytes += entry.nbytes
         while len(self.entries) > 1 and (len(self.entries) > self.size or self.nbytes > self.max_bytes):
-            old = self.entries.pop(0)
-            del self._arrays[id(old)]
-            self.nbytes -= _kv_nbytes(old.kv)
+            self.nbytes -= self.entries.pop(0).nbytes
 
     def touch(self, entry: _Encoded) -> None:
         self.entries.remove(entry)

@@ -265,7 +265,6 @@ class PlanStep:
         ))
 
 
-
 @dataclass
 class StepRun:
     """One executed plan step, as the runner records it. call is the call sent to the World (None: the model

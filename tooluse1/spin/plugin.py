@@ -276,8 +276,9 @@ class SpinSession:
                 if self.scenarios[rec.scenario_id].split != "train":
                     continue
                 for r in trajectory_records(rec, self.scenarios[rec.scenario_id].question, f"{model_id}:{rec.variant}"):
-                    if (r.scenario_id, r.agent, r.task, r.output) not in seen:
-                        seen.add((r.scenario_id, r.agent, r.task, r.output))
+                    key = (r.scenario_id, r.agent, r.task, r.output)
+                    if key not in seen:
+                        seen.add(key)
                         records.append(r)
             with contextlib.closing(open_store(self.save_url)) as store:
                 self.saved_steps += store.add(records)

@@ -480,8 +480,7 @@ def paired_comparison(records: Sequence[Mapping[str, Any]], a: str = "spin", b: 
         shapes[by[(a, s)]["shape"]].append(s)
     out["by_shape"] = {shape: {**tally(sids), "accomplished_diff": accomplished(sids),
                                "executed_tasks_diff": _mean_ci(diffs(sids, "executed_tasks")),
-                               "tool_calls_diff": _mean_ci(diffs(sids, "tool_calls")),
-                               "executed_tasks_diff_mean": _stats(diffs(sids, "executed_tasks"))["mean"]}
+                               "tool_calls_diff": _mean_ci(diffs(sids, "tool_calls"))}
                        for shape, sids in sorted(shapes.items())}
     out["per_scenario"] = {s: {a: by[(a, s)]["outcome"], b: by[(b, s)]["outcome"],
                                "executed_tasks_diff": by[(a, s)]["counters"]["executed_tasks"]
