@@ -11,9 +11,9 @@ import pytest
 import torch
 
 from tooluse1.backends.base import Completion, DecodingConfig
-from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Encoded, _EncodingCache, _Row, choose_draft_width,
-                                          common_prefix_len, group_tokens, ngram_index, plan_chunks, plan_groups,
-                                          unsupported_reason)
+from tooluse1.backends.fast_decode import (FastGreedyDecoder, RaggedStep, _Encoded, _EncodingCache, _Row,
+                                          common_prefix_len, draft_lengths, group_tokens, ngram_index, plan_chunks,
+                                          plan_groups, ragged_gqa_attention, unsupported_reason)
 from tooluse1.backends.transformers_backend import DEFAULT_BATCH_SIZE, DEFAULT_FAST_SLOTS, TransformersBackend
 from tooluse1.corpus import load_corpus
 from tooluse1.harness import RunConfig, open_backend
@@ -352,17 +352,48 @@ def test_acceptance_record():
     assert (row.drafts_checked, row.drafts_accepted) == (6, 5) and row.acceptance == 6 / 8
 
 
-def test_draft_width_weighs_expected_tokens_against_padding():
+@pytest.mark.parametrize("counts", [[1, 1, 1], [1, 4, 2], [3, 1, 1]], ids=["one-token", "drafts", "first-row-drafts"])
+@pytest.mark.parametrize("lengths", [[5, 40, 37], [30, 31, 29]], ids=["ragged-widths", "close-widths"])
+def test_ragged_attention_equals_attention_of_each_row_alone(counts, lengths):
+    """Each row's queries meet exactly its own columns 0 .. length + j, whatever the other rows feed and
+    however long they are; both the batched call (one token per row, close widths) and the per-row calls."""
+    torch.manual_seed(0)
+    heads, kv_heads, dim, capacity = 6, 2, 8, 64
+    groups = heads // kv_heads
+    total = sum(counts)
+    query = torch.randn(1, heads, total, dim)
+    keys, values = torch.randn(len(counts), kv_heads, capacity, dim), torch.randn(len(counts), kv_heads, capacity, dim)
+    starts = [sum(counts[:r]) for r in range(len(counts))]
+    widths = [n + c for n, c in zip(lengths, counts)]
+    masks = []
+    for n, c, w in zip(lengths, counts, widths):
+        mask = torch.full((c, w), torch.finfo(torch.float32).min)
+        mask.masked_fill_(torch.arange(w)[None, :] <= (n + torch.arange(c))[:, None], 0.0)
+        masks.append(None if c == 1 else mask.repeat(groups, 1)[None, None])
+    out = ragged_gqa_attention(query, keys, values, RaggedStep(starts, counts, widths, masks), None)
+    assert out.shape == (1, total, heads, dim)
+    for r, (n, c, s) in enumerate(zip(lengths, counts, starts)):
+        for j in range(c):
+            for h in range(heads):
+                k, v = keys[r, h // groups, :n + j + 1], values[r, h // groups, :n + j + 1]
+                weights = torch.softmax(query[0, h, s + j] @ k.T / dim ** 0.5, dim=-1)
+                torch.testing.assert_close(out[0, s + j, h], weights @ v, rtol=1e-4, atol=1e-5)
+
+
+def test_draft_lengths_weigh_expected_tokens_against_their_cost():
     loop = [5] * 16
-    assert choose_draft_width([[], []], [0.5, 0.5]) == 1                # nothing proposed
-    assert choose_draft_width([loop], [0.95]) == 17                     # a lone loop: draft all the way
-    assert choose_draft_width([loop] * 3, [0.95] * 3) > 8                 # three: most of the way
-    # One loop among 32 rows: padding every row to 17 queries costs far more than the loop gains.
-    assert choose_draft_width([loop] + [[]] * 31, [0.95] + [0.5] * 31) == 1
-    # No record yet: only a few tokens are worth verifying.
-    assert 1 < choose_draft_width([loop], [0.5]) < 6
+    assert draft_lengths([[], []], [0.5, 0.5], [100, 100]) == [0, 0]               # nothing proposed
+    assert draft_lengths([loop], [0.95], [100]) == [16]                            # a lone loop: all the way
+    # Rows feed their own counts: one loop among 32 rows drafts on, the others (no proposal) feed one token.
+    assert draft_lengths([loop] + [[]] * 31, [0.95] + [0.5] * 31, [3000] * 32) == [16] + [0] * 31
+    # No record yet: only a few tokens are worth verifying; fewer in a full batch of short rows.
+    assert 1 <= draft_lengths([loop], [0.5], [100])[0] < 6
+    assert draft_lengths([loop] * 32, [0.5] * 32, [100] * 32) == [0] * 32
+    # A long row pays more per step (its attention), so a draft saves more there.
+    lengths = draft_lengths([loop] * 32, [0.8] * 32, [100] * 16 + [6000] * 16)
+    assert 0 < lengths[0] < lengths[-1]
     # A row that keeps rejecting its drafts gets none.
-    assert choose_draft_width([loop] * 4, [0.05] * 4) == 1
+    assert draft_lengths([loop] * 4, [0.05] * 4, [100] * 4) == [0] * 4
 
 
 def test_unsupported_models_are_named():

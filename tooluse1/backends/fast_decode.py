@@ -49,17 +49,22 @@ ago. Here:
 5. **Per-row token caps and continuous admission.** Each row has its own ``max_new_tokens`` (a plan may
    take 1,024 tokens in the batch where a verdict takes 96), so one ``run`` serves prompts of every cap. With
    ``more``, ``run`` keeps asking for new rows as others finish (the SPIN runner's next prompts, which exist
-   only once earlier answers are in): they are planned into groups, merged into the not yet started work in
-   token order, and admitted into free slots of the running batch; the KV buffer grows when a new row needs
+   only once earlier answers are in): they are planned into groups, merged into the not yet started work
+   (longest cap first, so the answers that end a run start first when rows wait for slots; then token
+   order), and admitted into free slots of the running batch; the KV buffer grows when a new row needs
    more columns. Batch-1 encodings are reused from a cache of the most recent ones (the entry sharing
    the longest token prefix), not only from the previous one: with rows arriving over time, the encoding a
    new prompt shares most with is rarely the one just before it.
 
-6. **Packed grouped-query attention in decode steps.** A step runs its attention as ``packed_gqa_sdpa``:
-   the query heads that share a key/value head are one sequence of ``group x q`` queries over that head's
-   cache, instead of transformers' ``repeat_kv`` copy of every row's cache per query head (which it skips
-   only for one query token). Same keys, values and mask per (head, query); a 32-row step verifying 3
-   drafts went from 1.16 s to 0.51 s (default model, bfloat16, two threads).
+6. **Ragged steps with packed grouped-query attention.** A decode step feeds all rows' tokens as one
+   flattened sequence (``[1, T]``, T = the sum of the rows' token counts) at their true positions, so the
+   weight work is proportional to the tokens actually fed. Its attention (``ragged_gqa_attention``, run as
+   ``packed_gqa_sdpa``) takes each row's queries over that row's own columns only, with the query heads
+   that share a key/value head as one sequence of ``group x count`` queries (no ``repeat_kv`` copy of every
+   row's cache per query head). Reading the keys and values is what attention costs here, so a short row
+   beside a 3,000-token repair no longer reads 3,000 columns; rows of one token and similar widths still
+   go through one batched call. ``benchmarks/bench_decode_step.py`` times it against the rectangular step
+   it replaced (BENCHMARKS.md, "Decode step").
 
 Result: the same greedy tokens as encoding each whole prompt alone, up to float rounding (matrix-product
 shapes differ between batchings, which can flip a near-tie; the same caveat as any batched decoding).
@@ -106,30 +111,72 @@ def unsupported_reason(model: Any) -> str | None:
 PACKED_ATTENTION = "tooluse1_packed_gqa_sdpa"
 
 
+# The model-call keyword that carries a decode step's row layout (RaggedStep) to the packed attention.
+RAGGED_STEP_KWARG = "tooluse1_ragged_step"
+# Attention runs as one batched call when the rows' key widths fill at least this share of the padded
+# width (and no row verifies drafts), else one call per row (~20 us a row and layer).
+BATCHED_ATTENTION_FILL = 0.75
+
+
+@dataclass
+class RaggedStep:
+    """The layout of one decode step's flattened query tokens: row r owns ``counts[r]`` consecutive tokens
+    from ``starts[r]`` and attends the first ``widths[r]`` columns of its cache row (its length + its count);
+    ``masks[r]`` is its additive ``[1, 1, groups * count, width]`` mask (None when it feeds one token, which
+    sees every column up to its own)."""
+
+    starts: list[int]
+    counts: list[int]
+    widths: list[int]
+    masks: list[torch.Tensor | None]
+
+
+def ragged_gqa_attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, step: RaggedStep,
+                         scaling: float | None) -> torch.Tensor:
+    """Attention of a ragged decode step: query ``[1, heads, T, dim]`` (all rows' tokens flattened), key and
+    value ``[rows, kv_heads, >= max width, dim]`` (row r's cache row). Returns ``[1, T, heads, dim]``.
+
+    The query heads that share a key/value head form one sequence of ``groups x count`` queries over that
+    head's cache (no ``repeat_kv`` copy of the cache per query head), and each row reads only its own columns
+    (rows of very different lengths do not all pay for the longest one). When every row feeds one token and
+    the widths are close, the rows go through one batched call with a padding mask instead."""
+    _, heads, total, dim = query.shape
+    rows, kv_heads = key.shape[0], key.shape[1]
+    groups = heads // kv_heads
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    width = max(step.widths)
+    if total == rows and sum(step.widths) >= BATCHED_ATTENTION_FILL * rows * width:
+        packed = query[0].transpose(0, 1).reshape(rows, kv_heads, groups, dim)          # [rows, kv, g, dim]
+        columns = torch.arange(width, device=query.device)
+        widths = torch.tensor(step.widths, device=query.device)
+        mask = torch.zeros((rows, 1, 1, width), dtype=query.dtype, device=query.device)
+        mask.masked_fill_((columns[None, :] >= widths[:, None])[:, None, None, :], torch.finfo(query.dtype).min)
+        out = sdpa(packed, key[:, :, :width], value[:, :, :width], attn_mask=mask.expand(rows, 1, groups, width),
+                   scale=scaling)
+        return out.reshape(rows, heads, dim)[None]
+    outs = []
+    for r, (start, count, w) in enumerate(zip(step.starts, step.counts, step.widths)):
+        packed = query[:, :, start:start + count].reshape(1, kv_heads, groups * count, dim)
+        out = sdpa(packed, key[r:r + 1, :, :w], value[r:r + 1, :, :w], attn_mask=step.masks[r], scale=scaling)
+        outs.append(out.reshape(1, heads, count, dim).transpose(1, 2))
+    return torch.cat(outs, dim=1)
+
+
 def packed_gqa_sdpa(module: Any, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
                     attention_mask: torch.Tensor | None, dropout: float = 0.0, scaling: float | None = None,
                     is_causal: bool | None = None, **kwargs: Any) -> tuple[torch.Tensor, None]:
-    """SDPA for a decode step of grouped-query attention without copying the KV cache per query head.
+    """The attention implementation of a decode step: a step that carries its RaggedStep (``RAGGED_STEP_KWARG``,
+    as FastGreedyDecoder's steps do) runs ragged_gqa_attention; any other call goes to transformers' sdpa.
 
-    transformers' sdpa path packs the query heads of a key/value head into one "sequence" only for a single
-    query token (``pack_gqa``); with 2..33 query tokens per row (verified drafts) and an explicit mask it
+    Why not transformers' sdpa for the step: it packs the query heads of a key/value head into one sequence
+    only for a single query token of a rectangular batch; with verified drafts and an explicit mask it
     materialises the cache once per query head (``repeat_kv``: 7 copies of every row's keys and values per
-    layer for the default model), which made a 32-row step with 4 query tokens cost 5.5x a 1-token step.
-    Here query ``[n, H, q, d]`` is viewed as ``[n, kv_heads, (H / kv_heads) * q, d]`` (head h = kv * g + r,
-    row r * q + j) and the mask ``[n, 1, q, w]``, shared by all heads, is tiled to ``[n, 1, g * q, w]``:
-    every (head, query) row meets the same keys, values and mask as under ``repeat_kv``, in one call per
-    layer. Anything else (no groups, a per-head mask) goes to transformers' sdpa unchanged."""
-    n, heads, q, dim = query.shape
-    groups = heads // key.shape[1]
-    if groups == 1 or heads % key.shape[1] or kwargs.get("position_bias") is not None or attention_mask is None \
-            or attention_mask.dim() != 4 or attention_mask.shape[1] != 1:
+    layer for the default model), and every row reads the columns of the longest one."""
+    step = kwargs.pop(RAGGED_STEP_KWARG, None)
+    if step is None or query.shape[1] % key.shape[1]:
         return sdpa_attention_forward(module, query, key, value, attention_mask, dropout=dropout, scaling=scaling,
                                       is_causal=is_causal, **kwargs)
-    packed = query.reshape(n, key.shape[1], groups * q, dim)
-    mask = attention_mask.repeat(1, 1, groups, 1)
-    out = torch.nn.functional.scaled_dot_product_attention(packed, key, value, attn_mask=mask, dropout_p=0.0,
-                                                           scale=scaling, is_causal=False)
-    return out.reshape(n, heads, q, dim).transpose(1, 2).contiguous(), None
+    return ragged_gqa_attention(query, key, value, step, scaling).contiguous(), None
 
 
 AttentionInterface.register(PACKED_ATTENTION, packed_gqa_sdpa)
@@ -147,12 +194,15 @@ def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
     return n
 
 
-# Prompt-lookup drafts (module doc, point 4): how many tokens a row may propose at most, and what a decode step
-# costs beyond its query tokens, in query tokens. Measured for the default model on one CPU thread: a step
-# costs about 0.56 s + 37 ms per query token (reading every weight once dominates a thin step), i.e. the
-# overhead of ~15 query tokens. A GPU step is nearly flat in the query count, where a larger value fits.
+# Prompt-lookup drafts (module doc, point 4): how many tokens a row may propose at most, and the cost model
+# that decides how many of them a step verifies, in units of one query token's weight work. A step costs a
+# fixed part (reading every weight once) of about STEP_OVERHEAD_TOKENS query tokens, shared by its rows, and
+# each row's attention reads the row's keys and values once per step, about one query token per
+# ATTENTION_COLUMNS_PER_TOKEN cached columns. Measured for the default model in bfloat16 on two threads
+# (benchmarks/bench_decode_step.py): 85 ms per step + ~3 ms per query token + ~1.5 us per row and column.
 DRAFT_TOKENS = 32
-STEP_OVERHEAD_TOKENS = 15
+STEP_OVERHEAD_TOKENS = 28
+ATTENTION_COLUMNS_PER_TOKEN = 2000
 
 # A forward pass costs about as much as this many extra tokens beyond its real work (reading every weight
 # once, per-call overhead); used to decide when splitting a suffix chunk is worth one more forward.
@@ -263,6 +313,7 @@ class FastStats:
     decode_steps: int = 0
     decode_row_steps: int = 0         # sum over steps of active rows
     draft_steps: int = 0              # decode steps that verified drafts
+    draft_tokens: int = 0             # draft tokens fed for verification (fed tokens = row steps + these)
     draft_accepted: int = 0           # draft tokens kept (tokens gained over one token per row and step)
     max_active: int = 0
     slots: int = 0
@@ -270,20 +321,35 @@ class FastStats:
     kv_buffer_bytes: int = 0
     prefill_s: float = 0.0
     decode_s: float = 0.0
+    # decode steps and their seconds by active rows (1-8, 9-16, 17-32, 33-64, 65+): how much of the decode
+    # time went into thin steps, where the fixed part of a step is shared by few rows
+    steps_by_rows: list[int] = field(default_factory=lambda: [0] * len(ROW_BUCKETS))
+    decode_s_by_rows: list[float] = field(default_factory=lambda: [0.0] * len(ROW_BUCKETS))
+
+    def count_step(self, rows: int, seconds: float) -> None:
+        bucket = next(i for i, top in enumerate(ROW_BUCKETS) if rows <= top)
+        self.steps_by_rows[bucket] += 1
+        self.decode_s_by_rows[bucket] += seconds
 
     def as_dict(self) -> dict:
-        return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
+        def rounded(v: Any) -> Any:
+            return round(v, 3) if isinstance(v, float) else [rounded(x) for x in v] if isinstance(v, list) else v
+        return {k: rounded(v) for k, v in self.__dict__.items()}
+
+
+ROW_BUCKETS = (8, 16, 32, 64, float("inf"))   # upper bounds of FastStats' row buckets
 
 
 # ----------------------------------------------------------------------------------------- the slot cache
 
 @dataclass
 class _StepState:
-    """Where the current decode step writes: row r writes at column ``write_pos[r]``; keys are read up to
-    ``width`` columns (the longest active row + 1)."""
+    """Where the current decode step writes: its t-th query token goes to cache row ``rows[t]``, column
+    ``columns[t]``; keys are read from the first ``n_rows`` rows, up to ``width`` columns (the widest row)."""
 
-    write_pos: torch.Tensor = field(default_factory=lambda: torch.zeros(0, dtype=torch.long))
     rows: torch.Tensor = field(default_factory=lambda: torch.zeros(0, dtype=torch.long))
+    columns: torch.Tensor = field(default_factory=lambda: torch.zeros(0, dtype=torch.long))
+    n_rows: int = 0
     width: int = 0
 
 
@@ -303,13 +369,12 @@ class _SlotLayer(CacheLayerMixin):
 
     def update(self, key_states: torch.Tensor, value_states: torch.Tensor, *args: Any,
                **kwargs: Any) -> tuple[torch.Tensor, torch.Tensor]:
-        # key_states: [n, kv_heads, q, head_dim] for the n active rows (rows 0..n-1 of the buffer); row r's
-        # j-th query token goes to column write_pos[r] + j.
-        n, q, st = key_states.shape[0], key_states.shape[2], self._state
-        cols = st.write_pos[:, None] + torch.arange(q, device=st.write_pos.device)[None, :]
-        self.keys[st.rows[:, None], :, cols] = key_states.transpose(1, 2)
-        self.values[st.rows[:, None], :, cols] = value_states.transpose(1, 2)
-        return self.keys[:n, :, :st.width], self.values[:n, :, :st.width]
+        # key_states: [1, kv_heads, T, head_dim], the step's T query tokens of every row flattened (RaggedStep);
+        # token t goes to (rows[t], columns[t]).
+        st = self._state
+        self.keys[st.rows, :, st.columns] = key_states[0].transpose(0, 1)
+        self.values[st.rows, :, st.columns] = value_states[0].transpose(0, 1)
+        return self.keys[:st.n_rows, :, :st.width], self.values[:st.n_rows, :, :st.width]
 
     def get_mask_sizes(self, query_length: int) -> tuple[int, int]:
         return self._state.width, 0
@@ -539,20 +604,26 @@ class _Row:
         self.drafts_checked += accepted + (accepted < fed)
 
 
-def choose_draft_width(proposals: Sequence[Sequence[int]], acceptance: Sequence[float],
-                       overhead: int = STEP_OVERHEAD_TOKENS) -> int:
-    """The number of query tokens per row (1 = no drafts) that maximises expected new tokens per unit of step
-    cost. A step of n rows with q query tokens each costs ``overhead + n * q`` (rows with shorter drafts are
-    padded to q); row r is expected to gain ``p + p^2 + ... + p^m`` extra tokens, m = min(len(drafts), q - 1),
-    p its acceptance (each draft token counts only if all before it were accepted)."""
+def draft_lengths(proposals: Sequence[Sequence[int]], acceptance: Sequence[float], lengths: Sequence[int],
+                  overhead: float = STEP_OVERHEAD_TOKENS,
+                  columns_per_token: float = ATTENTION_COLUMNS_PER_TOKEN) -> list[int]:
+    """How many of its proposed draft tokens each row verifies in the next step (rows feed different numbers
+    of tokens: a step is ragged). The j-th draft token of row r costs one query token now and, with
+    probability ``p ** j`` (p the row's acceptance; it counts only if all before it are kept), saves one
+    future step of that row, which costs ``1 + length / columns_per_token`` (its token and its attention
+    over its cached columns) plus its share ``overhead / n`` of the step's fixed part. So a row verifies its
+    first m drafts, m the largest with ``p ** m * saved > 1``: a loop (p near 1) verifies long drafts, a row
+    without a record (p = 1/2) at most a few, a row that keeps failing none; a thin batch drafts more."""
     n = len(proposals)
-    best_width, best_rate = 1, n / (overhead + n)
-    for width in range(2, 2 + max((len(d) for d in proposals), default=0)):
-        gain = sum(sum(p ** j for j in range(1, min(len(d), width - 1) + 1)) for d, p in zip(proposals, acceptance))
-        rate = (n + gain) / (overhead + n * width)
-        if rate > best_rate:
-            best_width, best_rate = width, rate
-    return best_width
+    out = []
+    for proposal, p, length in zip(proposals, acceptance, lengths):
+        saved = 1 + length / columns_per_token + overhead / max(n, 1)
+        m, gain = 0, p * saved
+        while m < len(proposal) and gain > 1:
+            m += 1
+            gain *= p
+        out.append(m)
+    return out
 
 
 class FastGreedyDecoder:
@@ -578,6 +649,7 @@ class FastGreedyDecoder:
         self.encoding_cache = encoding_cache
         text = model.config.get_text_config()
         self.num_layers = text.num_hidden_layers
+        self.query_heads = text.num_attention_heads
         self.kv_heads = getattr(text, "num_key_value_heads", None) or text.num_attention_heads
         self.head_dim = getattr(text, "head_dim", None) or text.hidden_size // text.num_attention_heads
         self.device = next(model.parameters()).device
@@ -585,6 +657,7 @@ class FastGreedyDecoder:
         # Additive mask value for closed columns: the dtype's minimum rather than -inf, so that even a fully
         # masked row would give a finite (uniform) softmax instead of NaN.
         self._closed = torch.finfo(self.dtype).min
+        self._no_mask = torch.zeros((1, 1, 1, 1), dtype=self.dtype, device=self.device)
         # Configs whose attention runs as sdpa: a decode step switches them to PACKED_ATTENTION (module doc,
         # point 6); prefill and every other path keep sdpa.
         configs = {id(m.config): m.config for m in model.modules() if hasattr(m, "config")}
@@ -627,7 +700,8 @@ class FastGreedyDecoder:
             on_finish(FinishedRow(row.index, row.generated, row.cost_s, row.shared_len, row.own_len))
 
         def admit(start: int) -> None:
-            """Plan rows[start:] into groups and merge them into the work not started yet, in token order."""
+            """Plan rows[start:] into groups and merge them into the work not started yet: longest cap first,
+            then token order."""
             new = list(range(start, len(rows)))
             stats.prompt_tokens += sum(len(rows[i]) for i in new)
             for i in new:
@@ -644,7 +718,10 @@ class FastGreedyDecoder:
             started = [pending.popleft()] if pending and (pending[0].prefix_kv is not None or
                                                           len(pending[0].todo) < len(pending[0].group.chunks)) else []
             waiting = list(pending) + [_GroupWork(g, deque(g.chunks)) for g in groups]
-            waiting.sort(key=lambda w: group_tokens(rows, w.group))
+            # Longest token cap first (a plan or repair of 1,024 tokens before a 64-token prediction): when more
+            # rows wait than there are slots, the long answers, which end the run, start first, and the short
+            # ones fill the slots beside them; within a cap, token order (shared prefixes next to each other).
+            waiting.sort(key=lambda w: (-max(caps[i] for i in w.group.members), group_tokens(rows, w.group)))
             pending.clear()
             pending.extend(started + waiting)
 
@@ -695,19 +772,20 @@ class FastGreedyDecoder:
                 break
             assert cache is not None
 
-            # 2. One decode step for rows 0..n-1, with drafts to verify where they pay (choose_draft_width).
-            room = cache.capacity - max(row.length for row in active) - 1
-            proposals = [row.drafts(min(DRAFT_TOKENS, room, caps[row.index] - len(row.generated) - 1))
-                         for row in active]
-            width = choose_draft_width(proposals, [row.acceptance for row in active])
-            drafts = [d[:width - 1] for d in proposals]
+            # 2. One decode step for rows 0..n-1, each verifying the drafts that pay for it (draft_lengths).
+            proposals = [row.drafts(min(DRAFT_TOKENS, cache.capacity - row.length - 1,
+                                        caps[row.index] - len(row.generated) - 1)) for row in active]
+            keep = draft_lengths(proposals, [row.acceptance for row in active], [row.length for row in active])
+            drafts = [d[:m] for d, m in zip(proposals, keep)]
             started = time.perf_counter()
             new_tokens = self._decode_step(active, drafts, cache)
             stats.draft_steps += any(drafts)
+            stats.draft_tokens += sum(len(d) for d in drafts)
             elapsed = time.perf_counter() - started
             stats.decode_s += elapsed
             stats.decode_steps += 1
             stats.decode_row_steps += len(active)
+            stats.count_step(len(active), elapsed)
             stats.max_active = max(stats.max_active, len(active))
 
             # 3. Record tokens; finished rows leave now, their callbacks fire now.
@@ -828,40 +906,56 @@ class FastGreedyDecoder:
                 for i, kv, ls, tok in zip(chunk, suffix_kv, lens, first_tokens)]
 
     def _decode_step(self, active: list[_Row], drafts: list[list[int]], cache: SlotCache) -> list[list[int]]:
-        """Feed each row ``[last token, *its drafts]`` (padded to a common length q) at its own positions and
-        return, per row, the greedy tokens the model produces up to and including the first one that does
-        not confirm a draft: 1 .. len(drafts)+1 tokens, exactly what step-by-step greedy decoding gives.
-        Without drafts (q = 1) this is a plain decode step: one new token per row.
+        """Feed each row ``[last token, *its drafts]`` at its own positions, all rows' tokens flattened into
+        one sequence (a ragged step: rows feed different numbers of tokens), and return, per row, the greedy
+        tokens the model produces up to and including the first one that does not confirm a draft:
+        1 .. len(drafts)+1 tokens, exactly what step-by-step greedy decoding gives. Without drafts this is a
+        plain decode step: one new token per row.
 
-        Query j of row r sits at position ``length_r + j`` (its index in the unsplit sequence), its K/V goes
+        Token j of row r sits at position ``length_r + j`` (its index in the unsplit sequence), its K/V goes
         to column ``length_r + j`` of cache row r, and it attends columns ``0 .. length_r + j`` of that row
-        only (columns beyond a shorter row's end hold stale or zero data). Padding queries (rows with fewer
-        drafts) write beyond what the row keeps and are ignored.
+        only (columns beyond a row's end hold stale or zero data); see ragged_gqa_attention.
         """
-        n = len(active)
-        q = 1 + max(len(d) for d in drafts)
-        lengths = torch.tensor([row.length for row in active], dtype=torch.long, device=self.device)
-        width = max(row.length for row in active) + q
-        st = cache.state
-        st.write_pos, st.rows, st.width = lengths, torch.arange(n, device=self.device), width
-        offsets = torch.arange(q, device=self.device)
-        positions = lengths[:, None] + offsets[None, :]                                   # [n, q]
-        columns = torch.arange(width, device=self.device)
-        mask = torch.full((n, 1, q, width), self._closed, dtype=self.dtype, device=self.device)
-        mask.masked_fill_((columns[None, None, :] <= positions[:, :, None])[:, None], 0.0)
         fed = [[row.generated[-1], *d] for row, d in zip(active, drafts)]
-        input_ids = torch.tensor([f + [f[-1]] * (q - len(f)) for f in fed], dtype=torch.long, device=self.device)
+        counts = [len(f) for f in fed]
+        lengths = [row.length for row in active]
+        starts = [0]
+        for c in counts[:-1]:
+            starts.append(starts[-1] + c)
+        widths = [length + c for length, c in zip(lengths, counts)]
+        groups = self.query_heads // self.kv_heads
+        masks: list[torch.Tensor | None] = []
+        for length, c, w in zip(lengths, counts, widths):
+            if c == 1:
+                masks.append(None)
+                continue
+            mask = torch.full((c, w), self._closed, dtype=self.dtype, device=self.device)
+            mask.masked_fill_(torch.arange(w, device=self.device)[None, :]
+                              <= (length + torch.arange(c, device=self.device))[:, None], 0.0)
+            masks.append(mask.repeat(groups, 1)[None, None])
+        st = cache.state
+        st.rows = torch.repeat_interleave(torch.arange(len(active), device=self.device),
+                                          torch.tensor(counts, device=self.device))
+        st.columns = torch.tensor([length + j for length, c in zip(lengths, counts) for j in range(c)],
+                                  dtype=torch.long, device=self.device)
+        st.n_rows, st.width = len(active), max(widths)
+        input_ids = torch.tensor([[t for f in fed for t in f]], dtype=torch.long, device=self.device)
         for config in self._sdpa_configs:
             config._attn_implementation_internal = PACKED_ATTENTION
         try:
-            out = self.model(input_ids=input_ids, attention_mask=mask, position_ids=positions,
-                             cache=cache, use_cache=True, logits_to_keep=q)
+            # The placeholder 4D mask makes transformers skip building one (a prepared 4D mask is used as is);
+            # the attention reads the RaggedStep instead.
+            out = self.model(input_ids=input_ids, attention_mask=self._no_mask, position_ids=st.columns[None],
+                             cache=cache, use_cache=True, logits_to_keep=len(st.columns),
+                             **{RAGGED_STEP_KWARG: RaggedStep(starts, counts, widths, masks)})
         finally:
             for config in self._sdpa_configs:
                 config._attn_implementation_internal = "sdpa"
-        choices = out.logits.argmax(dim=-1).tolist()                                      # [n, q]
+        # argmax over float32 (exact for bfloat16 logits, same first-index ties) is ~3x faster on CPU.
+        flat = out.logits[0].float().argmax(dim=-1).tolist()                             # [T]
         kept: list[list[int]] = []
-        for d, chosen in zip(drafts, choices):
+        for d, start, count in zip(drafts, starts, counts):
+            chosen = flat[start:start + count]
             tokens = [chosen[0]]
             for j, draft in enumerate(d):
                 if draft != tokens[-1]:
