@@ -199,7 +199,7 @@ def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
 # fixed part (reading every weight once) of about STEP_OVERHEAD_TOKENS query tokens, shared by its rows, and
 # each row's attention reads the row's keys and values once per step, about one query token per
 # ATTENTION_COLUMNS_PER_TOKEN cached columns. Measured for the default model in bfloat16 on two threads
-# (benchmarks/bench_decode_step.py): 85 ms per step + ~3 ms per query token + ~1.5 us per row and column.
+# (benchmarks/bench_decode_step.py, BENCHMARKS.md): ~80 ms a step + ~3 ms a query token + ~1.4 us a row and column.
 DRAFT_TOKENS = 32
 STEP_OVERHEAD_TOKENS = 28
 ATTENTION_COLUMNS_PER_TOKEN = 2000
