@@ -11,9 +11,10 @@ import pytest
 import torch
 
 from tooluse1.backends.base import Completion, DecodingConfig
-from tooluse1.backends.fast_decode import (FastGreedyDecoder, RaggedStep, _Encoded, _EncodingCache, _Row,
+from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Encoded, _EncodingCache, _Row,
                                           common_prefix_len, draft_lengths, group_tokens, ngram_index, plan_chunks,
-                                          plan_groups, ragged_gqa_attention, unsupported_reason)
+                                          plan_groups, ragged_gqa_attention, ragged_step,
+                                          unsupported_reason)
 from tooluse1.backends.transformers_backend import DEFAULT_BATCH_SIZE, DEFAULT_FAST_SLOTS, TransformersBackend
 from tooluse1.corpus import load_corpus
 from tooluse1.harness import RunConfig, open_backend
@@ -363,16 +364,13 @@ def test_ragged_attention_equals_attention_of_each_row_alone(counts, lengths):
     total = sum(counts)
     query = torch.randn(1, heads, total, dim)
     keys, values = torch.randn(len(counts), kv_heads, capacity, dim), torch.randn(len(counts), kv_heads, capacity, dim)
-    starts = [sum(counts[:r]) for r in range(len(counts))]
-    widths = [n + c for n, c in zip(lengths, counts)]
-    masks = []
-    for n, c, w in zip(lengths, counts, widths):
-        mask = torch.full((c, w), torch.finfo(torch.float32).min)
-        mask.masked_fill_(torch.arange(w)[None, :] <= (n + torch.arange(c))[:, None], 0.0)
-        masks.append(None if c == 1 else mask.repeat(groups, 1)[None, None])
-    out = ragged_gqa_attention(query, keys, values, RaggedStep(starts, counts, widths, masks), None)
+    step = ragged_step(lengths, counts, groups, torch.float32, "cpu")
+    assert step.starts == [sum(counts[:r]) for r in range(len(counts))]
+    # one batched call exactly when every row feeds one token and the widths are close
+    assert (step.padding_mask is not None) == (counts == [1, 1, 1] and lengths == [30, 31, 29])
+    out = ragged_gqa_attention(query, keys, values, step, None)
     assert out.shape == (1, total, heads, dim)
-    for r, (n, c, s) in enumerate(zip(lengths, counts, starts)):
+    for r, (n, c, s) in enumerate(zip(lengths, counts, step.starts)):
         for j in range(c):
             for h in range(heads):
                 k, v = keys[r, h // groups, :n + j + 1], values[r, h // groups, :n + j + 1]

@@ -121,14 +121,46 @@ BATCHED_ATTENTION_FILL = 0.75
 @dataclass
 class RaggedStep:
     """The layout of one decode step's flattened query tokens: row r owns ``counts[r]`` consecutive tokens
-    from ``starts[r]`` and attends the first ``widths[r]`` columns of its cache row (its length + its count);
-    ``masks[r]`` is its additive ``[1, 1, groups * count, width]`` mask (None when it feeds one token, which
-    sees every column up to its own)."""
+    from ``starts[r]`` and attends the first ``widths[r]`` columns of its cache row (its length + its count).
+    Either ``padding_mask`` is set (every row feeds one token and the widths are close: one batched call,
+    ``[rows, 1, groups, max width]``), or ``masks[r]`` is row r's own additive ``[1, 1, groups * count,
+    width]`` mask (None when it feeds one token, which sees every column up to its own)."""
 
     starts: list[int]
     counts: list[int]
     widths: list[int]
     masks: list[torch.Tensor | None]
+    padding_mask: torch.Tensor | None = None
+
+
+def ragged_step(lengths: Sequence[int], counts: Sequence[int], groups: int, dtype: torch.dtype,
+                device: torch.device | str) -> RaggedStep:
+    """The RaggedStep of rows with ``lengths`` cached tokens feeding ``counts`` tokens each, for a model with
+    ``groups`` query heads per key/value head; its masks are built here once for every layer of the step."""
+    # Additive mask value for closed columns: the dtype's minimum rather than -inf, so that even a fully
+    # masked row would give a finite (uniform) softmax instead of NaN.
+    closed = torch.finfo(dtype).min
+    starts = [0]
+    for c in counts[:-1]:
+        starts.append(starts[-1] + c)
+    widths = [length + c for length, c in zip(lengths, counts)]
+    width = max(widths)
+    if all(c == 1 for c in counts) and sum(widths) >= BATCHED_ATTENTION_FILL * len(widths) * width:
+        mask = torch.zeros((len(widths), 1, 1, width), dtype=dtype, device=device)
+        mask.masked_fill_(torch.arange(width, device=device)[None, None, None, :]
+                          >= torch.tensor(widths, device=device)[:, None, None, None], closed)
+        return RaggedStep(starts, list(counts), widths, [None] * len(widths),
+                          padding_mask=mask.expand(len(widths), 1, groups, width))
+    masks: list[torch.Tensor | None] = []
+    for length, c, w in zip(lengths, counts, widths):
+        if c == 1:
+            masks.append(None)
+            continue
+        mask = torch.full((c, w), closed, dtype=dtype, device=device)
+        mask.masked_fill_(torch.arange(w, device=device)[None, :]
+                          <= (length + torch.arange(c, device=device))[:, None], 0.0)
+        masks.append(mask.repeat(groups, 1)[None, None])
+    return RaggedStep(starts, list(counts), widths, masks)
 
 
 def ragged_gqa_attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, step: RaggedStep,
@@ -138,21 +170,16 @@ def ragged_gqa_attention(query: torch.Tensor, key: torch.Tensor, value: torch.Te
 
     The query heads that share a key/value head form one sequence of ``groups x count`` queries over that
     head's cache (no ``repeat_kv`` copy of the cache per query head), and each row reads only its own columns
-    (rows of very different lengths do not all pay for the longest one). When every row feeds one token and
-    the widths are close, the rows go through one batched call with a padding mask instead."""
+    (rows of very different lengths do not all pay for the longest one), unless the step is batched
+    (``step.padding_mask``: one call for all rows, see ragged_step)."""
     _, heads, total, dim = query.shape
     rows, kv_heads = key.shape[0], key.shape[1]
     groups = heads // kv_heads
     sdpa = torch.nn.functional.scaled_dot_product_attention
-    width = max(step.widths)
-    if total == rows and sum(step.widths) >= BATCHED_ATTENTION_FILL * rows * width:
+    if step.padding_mask is not None:
+        width = step.padding_mask.shape[-1]
         packed = query[0].transpose(0, 1).reshape(rows, kv_heads, groups, dim)          # [rows, kv, g, dim]
-        columns = torch.arange(width, device=query.device)
-        widths = torch.tensor(step.widths, device=query.device)
-        mask = torch.zeros((rows, 1, 1, width), dtype=query.dtype, device=query.device)
-        mask.masked_fill_((columns[None, :] >= widths[:, None])[:, None, None, :], torch.finfo(query.dtype).min)
-        out = sdpa(packed, key[:, :, :width], value[:, :, :width], attn_mask=mask.expand(rows, 1, groups, width),
-                   scale=scaling)
+        out = sdpa(packed, key[:, :, :width], value[:, :, :width], attn_mask=step.padding_mask, scale=scaling)
         return out.reshape(rows, heads, dim)[None]
     outs = []
     for r, (start, count, w) in enumerate(zip(step.starts, step.counts, step.widths)):
@@ -173,7 +200,7 @@ def packed_gqa_sdpa(module: Any, query: torch.Tensor, key: torch.Tensor, value: 
     materialises the cache once per query head (``repeat_kv``: 7 copies of every row's keys and values per
     layer for the default model), and every row reads the columns of the longest one."""
     step = kwargs.pop(RAGGED_STEP_KWARG, None)
-    if step is None or query.shape[1] % key.shape[1]:
+    if step is None:
         return sdpa_attention_forward(module, query, key, value, attention_mask, dropout=dropout, scaling=scaling,
                                       is_causal=is_causal, **kwargs)
     return ragged_gqa_attention(query, key, value, step, scaling).contiguous(), None
@@ -649,14 +676,11 @@ class FastGreedyDecoder:
         self.encoding_cache = encoding_cache
         text = model.config.get_text_config()
         self.num_layers = text.num_hidden_layers
-        self.query_heads = text.num_attention_heads
         self.kv_heads = getattr(text, "num_key_value_heads", None) or text.num_attention_heads
+        self.groups = text.num_attention_heads // self.kv_heads     # query heads per key/value head
         self.head_dim = getattr(text, "head_dim", None) or text.hidden_size // text.num_attention_heads
         self.device = next(model.parameters()).device
         self.dtype = next(model.parameters()).dtype
-        # Additive mask value for closed columns: the dtype's minimum rather than -inf, so that even a fully
-        # masked row would give a finite (uniform) softmax instead of NaN.
-        self._closed = torch.finfo(self.dtype).min
         self._no_mask = torch.zeros((1, 1, 1, 1), dtype=self.dtype, device=self.device)
         # Configs whose attention runs as sdpa: a decode step switches them to PACKED_ATTENTION (module doc,
         # point 6); prefill and every other path keep sdpa.
@@ -919,26 +943,13 @@ class FastGreedyDecoder:
         fed = [[row.generated[-1], *d] for row, d in zip(active, drafts)]
         counts = [len(f) for f in fed]
         lengths = [row.length for row in active]
-        starts = [0]
-        for c in counts[:-1]:
-            starts.append(starts[-1] + c)
-        widths = [length + c for length, c in zip(lengths, counts)]
-        groups = self.query_heads // self.kv_heads
-        masks: list[torch.Tensor | None] = []
-        for length, c, w in zip(lengths, counts, widths):
-            if c == 1:
-                masks.append(None)
-                continue
-            mask = torch.full((c, w), self._closed, dtype=self.dtype, device=self.device)
-            mask.masked_fill_(torch.arange(w, device=self.device)[None, :]
-                              <= (length + torch.arange(c, device=self.device))[:, None], 0.0)
-            masks.append(mask.repeat(groups, 1)[None, None])
+        step = ragged_step(lengths, counts, self.groups, self.dtype, self.device)
         st = cache.state
         st.rows = torch.repeat_interleave(torch.arange(len(active), device=self.device),
                                           torch.tensor(counts, device=self.device))
         st.columns = torch.tensor([length + j for length, c in zip(lengths, counts) for j in range(c)],
                                   dtype=torch.long, device=self.device)
-        st.n_rows, st.width = len(active), max(widths)
+        st.n_rows, st.width = len(active), max(step.widths)
         input_ids = torch.tensor([[t for f in fed for t in f]], dtype=torch.long, device=self.device)
         for config in self._sdpa_configs:
             config._attn_implementation_internal = PACKED_ATTENTION
@@ -947,14 +958,14 @@ class FastGreedyDecoder:
             # the attention reads the RaggedStep instead.
             out = self.model(input_ids=input_ids, attention_mask=self._no_mask, position_ids=st.columns[None],
                              cache=cache, use_cache=True, logits_to_keep=len(st.columns),
-                             **{RAGGED_STEP_KWARG: RaggedStep(starts, counts, widths, masks)})
+                             **{RAGGED_STEP_KWARG: step})
         finally:
             for config in self._sdpa_configs:
                 config._attn_implementation_internal = "sdpa"
         # argmax over float32 (exact for bfloat16 logits, same first-index ties) is ~3x faster on CPU.
         flat = out.logits[0].float().argmax(dim=-1).tolist()                             # [T]
         kept: list[list[int]] = []
-        for d, start, count in zip(drafts, starts, counts):
+        for d, start, count in zip(drafts, step.starts, step.counts):
             chosen = flat[start:start + count]
             tokens = [chosen[0]]
             for j, draft in enumerate(d):
