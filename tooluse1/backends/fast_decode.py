@@ -209,6 +209,14 @@ def packed_gqa_sdpa(module: Any, query: torch.Tensor, key: torch.Tensor, value: 
 AttentionInterface.register(PACKED_ATTENTION, packed_gqa_sdpa)
 
 
+def greedy_tokens(logits: torch.Tensor) -> torch.Tensor:
+    """The greedy token of each row of ``logits`` ``[n, vocab]``: the index of its maximum, the first one on
+    ties (as ``argmax``). ``max(dim).indices`` reads bfloat16 logits in place, ~4x faster on CPU than
+    ``argmax``, which is slower still on bfloat16 than on a float32 copy, and that copy of a step's
+    ``[tokens, vocab]`` logits (100 MB for 170 tokens) cost more than the argmax itself."""
+    return logits.max(dim=-1).indices
+
+
 def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
     """Length of the longest common prefix of token id lists (0 for an empty input)."""
     if not rows:
@@ -226,10 +234,11 @@ def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
 # fixed part (reading every weight once) of about STEP_OVERHEAD_TOKENS query tokens, shared by its rows, and
 # each row's attention reads the row's keys and values once per step, about one query token per
 # ATTENTION_COLUMNS_PER_TOKEN cached columns. Measured for the default model in bfloat16 on two threads
-# (benchmarks/bench_decode_step.py, BENCHMARKS.md): ~80 ms a step + ~3 ms a query token + ~1.4 us a row and column.
+# (benchmarks/bench_decode_step.py, BENCHMARKS.md): ~74 ms a step + ~1.0 ms a query token + ~1.3 us a row and
+# column; a draft token costs ~1.0-1.4 query tokens (counted as one).
 DRAFT_TOKENS = 32
-STEP_OVERHEAD_TOKENS = 28
-ATTENTION_COLUMNS_PER_TOKEN = 2000
+STEP_OVERHEAD_TOKENS = 74
+ATTENTION_COLUMNS_PER_TOKEN = 770
 
 # A forward pass costs about as much as this many extra tokens beyond its real work (reading every weight
 # once, per-call overhead); used to decide when splitting a suffix chunk is worth one more forward.
@@ -686,6 +695,17 @@ class FastGreedyDecoder:
         # point 6); prefill and every other path keep sdpa.
         configs = {id(m.config): m.config for m in model.modules() if hasattr(m, "config")}
         self._sdpa_configs = [c for c in configs.values() if getattr(c, "_attn_implementation", None) == "sdpa"]
+        # A decode step's logits go into one reused buffer (step_logits) when the model's logits are exactly
+        # its output projection of the body's last hidden state (no bias, scaling or soft-capping): a fresh
+        # [tokens, vocab] tensor per step is over glibc's mmap threshold once a step feeds ~110 tokens, and
+        # faulting in its pages doubled the projection's time (118 ms instead of ~55 ms for 174 tokens).
+        body = getattr(model, getattr(model, "base_model_prefix", ""), None)
+        head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+        rescaled = any(getattr(text, name, None) not in (None, 1, 1.0)
+                       for name in ("final_logit_softcapping", "logit_scale", "logits_scaling"))
+        plain_head = isinstance(head, torch.nn.Linear) and head.bias is None and not rescaled
+        self._body, self._head = (body, head) if body is not None and plain_head else (None, None)
+        self._logits_buffer = torch.empty((0, 0), dtype=self.dtype, device=self.device)
 
     # -- public -------------------------------------------------------------------------------------------
 
@@ -883,7 +903,7 @@ class FastGreedyDecoder:
             positions = torch.arange(reuse, len(tokens), dtype=torch.long, device=self.device)[None]
             out = self.model(input_ids=ids, position_ids=positions, cache=cache, use_cache=True, logits_to_keep=1)
             kv = [(layer.keys[0], layer.values[0]) for layer in cache.layers]
-            next_token = int(out.logits[0, -1].argmax())
+            next_token = int(greedy_tokens(out.logits[0, -1:])[0])
         entry = _Encoded(list(tokens), kv)
         encoded.add(entry)
         return entry, reuse, next_token
@@ -915,7 +935,7 @@ class FastGreedyDecoder:
                                              for k, v in prefix_kv])
         out = self.model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
                          cache=cache, use_cache=True, logits_to_keep=1)
-        first_tokens = out.logits[:, -1, :].argmax(dim=-1).tolist()
+        first_tokens = greedy_tokens(out.logits[:, -1, :]).tolist()
         # Keep each row's real suffix columns only (pad columns dropped); clone so the chunk's big
         # concatenated cache can be freed.
         total = lp + width
@@ -928,6 +948,16 @@ class FastGreedyDecoder:
         stats.prefill_s += elapsed
         return [_Ready(i, [(prefix_kv, lp), (kv, ls)], lp, ls, int(tok), prefix_share + elapsed / n)
                 for i, kv, ls, tok in zip(chunk, suffix_kv, lens, first_tokens)]
+
+    def step_logits(self, hidden: torch.Tensor) -> torch.Tensor:
+        """The logits ``[T, vocab]`` of hidden states ``[T, hidden]`` through the model's output projection,
+        written into the decoder's reused buffer (valid until the next call; the same matrix product as the
+        model's own head, so the same values)."""
+        weight = self._head.weight
+        if self._logits_buffer.shape[0] < hidden.shape[0]:
+            rows = -(-hidden.shape[0] // 64) * 64
+            self._logits_buffer = torch.empty((rows, weight.shape[0]), dtype=hidden.dtype, device=hidden.device)
+        return torch.mm(hidden, weight.t(), out=self._logits_buffer[:hidden.shape[0]])
 
     def _decode_step(self, active: list[_Row], drafts: list[list[int]], cache: SlotCache) -> list[list[int]]:
         """Feed each row ``[last token, *its drafts]`` at its own positions, all rows' tokens flattened into
@@ -956,14 +986,16 @@ class FastGreedyDecoder:
         try:
             # The placeholder 4D mask makes transformers skip building one (a prepared 4D mask is used as is);
             # the attention reads the RaggedStep instead.
-            out = self.model(input_ids=input_ids, attention_mask=self._no_mask, position_ids=st.columns[None],
-                             cache=cache, use_cache=True, logits_to_keep=len(st.columns),
-                             **{RAGGED_STEP_KWARG: step})
+            inputs = dict(input_ids=input_ids, attention_mask=self._no_mask, position_ids=st.columns[None],
+                          cache=cache, use_cache=True, **{RAGGED_STEP_KWARG: step})
+            if self._body is not None:
+                logits = self.step_logits(self._body(**inputs).last_hidden_state[0])
+            else:
+                logits = self.model(**inputs, logits_to_keep=len(st.columns)).logits[0]
         finally:
             for config in self._sdpa_configs:
                 config._attn_implementation_internal = "sdpa"
-        # argmax over float32 (exact for bfloat16 logits, same first-index ties) is ~3x faster on CPU.
-        flat = out.logits[0].float().argmax(dim=-1).tolist()                             # [T]
+        flat = greedy_tokens(logits).tolist()                                             # [T]
         kept: list[list[int]] = []
         for d, start, count in zip(drafts, step.starts, step.counts):
             chosen = flat[start:start + count]
