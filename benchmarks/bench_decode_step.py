@@ -9,8 +9,9 @@ The cache is filled with random keys and values (timing only: the step's cost do
 Row sets:
 
 - ``cost model``: one row of 100 columns (the fixed part: reading every weight once), 36 rows of 100
-  (+ the per-token weight work), 36 rows of 1,500 (+ attention over the columns). draft_lengths' constants
-  STEP_OVERHEAD_TOKENS and ATTENTION_COLUMNS_PER_TOKEN come from these.
+  (+ the per-token weight work), 36 rows of 1,500 (+ attention over the columns), the same with 8 rows
+  verifying 16 drafts each (+ 128 draft tokens). draft_lengths' constants STEP_OVERHEAD_TOKENS and
+  ATTENTION_COLUMNS_PER_TOKEN come from these, and the check that a draft token costs about one query token.
 - ``spin mix``: n rows of the lengths a SPIN sitting decodes side by side, one 3,000-token repair beside
   rows of 200-1,200 tokens (seeded), one token each.
 - ``spin mix, 4 loops``: the same with 4 rows verifying 16 drafts each (looping repairs), the others none.
@@ -72,6 +73,7 @@ def main() -> int:
         ("cost model: 1 row x 100", [100], [[]]),
         ("cost model: 36 rows x 100", [100] * 36, [[]] * 36),
         ("cost model: 36 rows x 1500", [1500] * 36, [[]] * 36),
+        ("cost model: 36 rows x 1500, 8 verifying 16 drafts", [1500] * 36, [[7] * 16] * 8 + [[]] * 28),
     ]
     for n in (8, 36, 64):
         mix = [3000] + [rng.randint(200, 1200) for _ in range(n - 1)]

@@ -12,7 +12,8 @@ import torch
 
 from tooluse1.backends.base import Completion, DecodingConfig
 from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Encoded, _EncodingCache, _Row,
-                                          common_prefix_len, draft_lengths, group_tokens, ngram_index, plan_chunks,
+                                          common_prefix_len, draft_lengths, greedy_tokens, group_tokens, ngram_index,
+                                          plan_chunks,
                                           plan_groups, ragged_gqa_attention, ragged_step,
                                           unsupported_reason)
 from tooluse1.backends.transformers_backend import DEFAULT_BATCH_SIZE, DEFAULT_FAST_SLOTS, TransformersBackend
@@ -376,6 +377,54 @@ def test_ragged_attention_equals_attention_of_each_row_alone(counts, lengths):
                 k, v = keys[r, h // groups, :n + j + 1], values[r, h // groups, :n + j + 1]
                 weights = torch.softmax(query[0, h, s + j] @ k.T / dim ** 0.5, dim=-1)
                 torch.testing.assert_close(out[0, s + j, h], weights @ v, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
+def test_greedy_tokens_take_the_first_maximum_like_argmax(dtype):
+    g = torch.Generator().manual_seed(7)
+    logits = (torch.randn(40, 5000, generator=g) * 2).round().to(dtype)     # many ties within a row
+    logits[3] = 0
+    logits[3, [17, 4000, 4999]] = 1                                          # first maximum at 17
+    logits[5] = -3                                                           # all equal: index 0
+    got = greedy_tokens(logits)
+    assert torch.equal(got, logits.float().argmax(dim=-1))
+    assert got[3] == 17 and got[5] == 0
+    assert torch.equal(greedy_tokens(logits[:, :4000]), logits[:, :4000].float().argmax(dim=-1))   # a strided view
+
+
+def test_step_logits_equal_the_models_head_and_reuse_one_buffer(fast_backend):
+    model = fast_backend.model
+    decoder = FastGreedyDecoder(model, fast_backend.stop_ids, fast_backend.pad.token_id, SLOTS)
+    assert decoder._body is not None                      # a plain output projection: the buffer path is taken
+    g = torch.Generator().manual_seed(3)
+    with torch.inference_mode():
+        first = None
+        for n in (5, 70, 3):
+            hidden = torch.randn(1, n, model.config.hidden_size, generator=g)
+            got = decoder.step_logits(hidden[0])
+            assert torch.equal(got, model.lm_head(hidden)[0])
+            if first is None:
+                first = decoder._logits_buffer
+        assert decoder._logits_buffer is not first         # grown once for 70 rows (to a multiple of 64) ...
+        assert decoder._logits_buffer.shape[0] == 128
+        assert got.data_ptr() == decoder._logits_buffer.data_ptr()     # ... then reused for 3
+
+
+def test_a_model_with_its_own_logit_transform_decodes_through_its_forward(fast_backend):
+    """Without a plain output projection (here: forced) a step takes the model's own logits; same tokens."""
+    model = fast_backend.model
+    rows = [[1, 504, 3458, 314, 253, 1184, 28, 1184], [1, 504, 3458, 314, 253, 1184, 28, 1184, 28]]
+
+    def decode(decoder: FastGreedyDecoder) -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {}
+        decoder.run(rows, ["a", "b"], 24, lambda f: out.__setitem__(f.index, f.generated))
+        return out
+
+    plain = FastGreedyDecoder(model, fast_backend.stop_ids, fast_backend.pad.token_id, 2)
+    forced = FastGreedyDecoder(model, fast_backend.stop_ids, fast_backend.pad.token_id, 2)
+    forced._body = forced._head = None
+    assert decode(forced) == decode(plain)
+    assert forced._logits_buffer.numel() == 0 and plain._logits_buffer.numel() > 0
 
 
 def test_draft_lengths_weigh_expected_tokens_against_their_cost():
