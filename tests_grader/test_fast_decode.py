@@ -13,8 +13,7 @@ import torch
 from tooluse1.backends.base import Completion, DecodingConfig
 from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Encoded, _EncodingCache, _Row,
                                           common_prefix_len, draft_lengths, greedy_tokens, group_tokens, ngram_index,
-                                          plan_chunks,
-                                          plan_groups, ragged_gqa_attention, ragged_step,
+                                          plan_chunks, plan_groups, ragged_gqa_attention, ragged_step,
                                           unsupported_reason)
 from tooluse1.backends.transformers_backend import DEFAULT_BATCH_SIZE, DEFAULT_FAST_SLOTS, TransformersBackend
 from tooluse1.corpus import load_corpus

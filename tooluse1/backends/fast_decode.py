@@ -234,8 +234,9 @@ def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
 # fixed part (reading every weight once) of about STEP_OVERHEAD_TOKENS query tokens, shared by its rows, and
 # each row's attention reads the row's keys and values once per step, about one query token per
 # ATTENTION_COLUMNS_PER_TOKEN cached columns. Measured for the default model in bfloat16 on two threads
-# (benchmarks/bench_decode_step.py, BENCHMARKS.md): ~75 ms a step + ~1.1 ms a query token + ~1.3 us a row and
-# column; a draft token costs about one query token (~1.1 ms), and is counted as one.
+# (benchmarks/bench_decode_step.py's cost-model rows, BENCHMARKS.md): the constants come from one such
+# measurement, 74 ms a step, 0.98 ms a query token, 1.3 us a row and column; the committed figures (75 ms,
+# 1.07 ms, 1.32 us) give 70 and 810, within 10%. A draft token costs about one query token and counts as one.
 DRAFT_TOKENS = 32
 STEP_OVERHEAD_TOKENS = 74
 ATTENTION_COLUMNS_PER_TOKEN = 770
