@@ -4,7 +4,6 @@ The pytest plugin and `python -m tooluse1 run` are thin layers over `BenchmarkRu
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -15,7 +14,8 @@ from tooluse1.corpus import SPEC_VERSION, Case
 from tooluse1.grade import grade_extraction
 from tooluse1.parse import extract_completion
 from tooluse1.prompts import PROTOCOLS, Prompt, item_id, render
-from tooluse1.results import ItemRecord, ResumeFile, library_versions, now_iso, scrub_secrets
+from tooluse1.results import (ItemRecord, ResumeFile, invocation, library_versions, now_iso, portable_path,
+                              scrub_secrets)
 from tooluse1.selftest import RUNNERS
 
 BACKENDS = ("auto", "transformers", "openai", "scripted")
@@ -188,7 +188,7 @@ class BenchmarkRun:
         backend_info = self._backend_provenance()
         cfg = asdict(self.config)
         for k in ("resume", "results"):
-            cfg[k] = str(cfg[k]) if cfg[k] else None
+            cfg[k] = portable_path(cfg[k]) if cfg[k] else None
         return {
             "spec_version": SPEC_VERSION,
             "corpus": {"sha256": self.manifest["sha256"], "version": self.manifest.get("version"),
@@ -200,7 +200,7 @@ class BenchmarkRun:
             "protocols": list(self.config.protocols), "config": cfg, "libraries": library_versions(),
             "resumed_items": self.resumed_items, "generated_items": self.generated_items,
             "started_at": self.started_at, "finished_at": finished_at or now_iso(),
-            "command": " ".join(sys.argv),
+            "command": invocation(),
         }
 
     def _backend_provenance(self) -> dict:

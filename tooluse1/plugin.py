@@ -1,5 +1,8 @@
 """The pytest face of ToolUse.1: options, one test item per case x protocol, the session summary and the
-results file. Registered by the project's conftest.py (never auto-loaded into other suites).
+results file. Loaded through a pytest11 entry point (pyproject.toml), so its options are known wherever pytest
+starts (`pytest --model /abs/checkpoint` keeps the project's rootdir: tooluse1/rootdir.py); the project's
+conftest.py registers it too when the package is not installed. Without --model it stays inert: it adds its
+options and item markers, and touches no test it did not define.
 
 Flow: collection parametrizes `test_case` over the built corpus; after selection (-k, -m, node ids, --lf),
 the first benchmark item's setup generates completions for every selected item at once (batched, sorted,
@@ -51,6 +54,12 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 def benchmark_run(config: pytest.Config) -> "BenchmarkRun | None":
     """The session's BenchmarkRun (config, backend, corpus) or None without --model."""
     return config.stash.get(_RUN, None)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    from tooluse1.rootdir import reroot
+    reroot(early_config, parser, args)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -24,6 +24,8 @@ import json
 import os
 import platform
 import re
+import shlex
+import sys
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -60,6 +62,41 @@ def library_versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             pass
     return out
+
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def portable_path(value: str | Path, root: Path = PROJECT_ROOT) -> str:
+    """`value` relative to the project root when it lies inside it (a path a reader can use from their own
+    clone), else unchanged. Never touches the file system beyond resolving the path."""
+    text = str(value)
+    if not text or not os.path.isabs(text):
+        return text
+    try:
+        return Path(text).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return text
+
+
+def invocation(argv: list[str] | None = None, root: Path = PROJECT_ROOT) -> str:
+    """The command line that started this process, written so it can be run again from the project's root on
+    another machine: `python -m tooluse1 ...` or `pytest ...` for the entry points, and every absolute path
+    inside the project made relative to it (a path outside stays as the user gave it)."""
+    argv = list(sys.argv if argv is None else argv)
+    head, rest = (argv[0] if argv else ""), argv[1:]
+    name = Path(head).name
+    if head.endswith(("tooluse1/__main__.py", "tooluse1/cli.py")) or name == "tooluse1":
+        prefix = ["python", "-m", "tooluse1"]
+    elif name in ("pytest", "py.test") or head.endswith("pytest/__main__.py"):
+        prefix = ["pytest"]
+    else:
+        prefix = [portable_path(head, root)] if head else []
+    args = []
+    for a in rest:
+        flag, eq, value = a.partition("=")
+        args.append(f"{flag}={portable_path(value, root)}" if eq and flag.startswith("-") else portable_path(a, root))
+    return shlex.join(prefix + args)
 
 
 # ----------------------------------------------------------------------------- secrets

@@ -1,5 +1,6 @@
 """The pytest face of the SPIN track: options, one item per scenario x variant, the SPIN summary and the
-`spin` section of the results file. Registered by the project's conftest.py next to tooluse1.plugin.
+`spin` section of the results file. Loaded like tooluse1.plugin (pytest11 entry point; the project's conftest.py
+for an uninstalled checkout).
 
 Flow: collection parametrizes `test_plan` over the built scenarios and the --variant list, ids
 `<scenario-id>-<variant>`, marked with the variant, the shape and the language (so `-m "spin and chain"`
