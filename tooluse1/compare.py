@@ -335,8 +335,8 @@ def format_comparison(cmp: Comparison, max_flips: int = 20, excerpt_chars: int =
            [f"{cmp.errors_excluded} with a backend error"] * bool(cmp.errors_excluded)
     if left:
         lines.append(f"  items left out: {', '.join(left)}")
-    lines.append("  overall = json+xml+plain; 95% CIs and p clustered by case (exact sign-flip test on case-level "
-                 "differences); McNemar: items as if independent, for reference")
+    lines.append("  (overall: json+xml+plain; 95% CIs and p clustered by case (exact sign-flip test on case-level "
+                 "differences); McNemar-p: items as if independent, for reference)")
     lines.append(f"  {'group':<24} {'n':>5} {'cases':>5}  {'BASE [95% CI]':<22} {'NEW [95% CI]':<22} "
                  f"{'NEW-BASE [95% CI]':<25} {'deff':>5} {'p->f':>4} {'f->p':>4}  {'p(worse)':>8} {'p(2-sid)':>8} "
                  f"{'McNemar-p':>9}")
