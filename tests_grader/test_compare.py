@@ -264,11 +264,15 @@ def test_compare_cli_exit_statuses(runs, failable, tmp_path):
     slightly = mixed(runs, set(failable[:2]), tmp_path / "slightly.json")
     ok = run_cli("compare", str(runs["oracle"]), str(runs["oracle"]))
     assert ok.returncode == 0, ok.stderr
-    assert "gate passed" in ok.stdout
+    assert "gate passed" in ok.stdout and "gate power: this gate can detect a drop of" in ok.stdout
     bad = run_cli("compare", str(runs["oracle"]), str(worse), "--json", str(tmp_path / "c.json"))
     assert bad.returncode == 1 and "GATE FAILED: NEW is significantly worse" in bad.stdout
     saved = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
     assert saved["gate"]["failed"] and saved["overall"]["pass_to_fail"] == 30 and len(saved["flips"]) == 30
+    # 30 items in 10 whole cases: p = 2^-10 by the clustered test, far from McNemar's 2^-30
+    assert saved["overall"]["p_worse"] == pytest.approx(2 ** -10) and saved["overall"]["n_cases"] == 188
+    assert saved["overall"]["mcnemar_p_worse"] == pytest.approx(2 ** -30)
+    assert saved["gate"]["min_detectable_drop"] == pytest.approx(saved["overall"]["min_detectable_drop"])
     # 2 pass->fail is not significant (p = 0.25), but a drop of 2/564 = 0.0035 exceeds --max-drop 0.003
     assert run_cli("compare", str(runs["oracle"]), str(slightly)).returncode == 0
     drop = run_cli("compare", str(runs["oracle"]), str(slightly), "--max-drop", "0.003")
@@ -333,6 +337,9 @@ def test_pytest_baseline_gate(runs, tmp_path):
                       "--html", str(tmp_path / "r.html"))
     assert same.returncode == 0, same.stdout[-3000:]
     assert "180 failed" in same.stdout and "gate passed" in same.stdout
+    # identical runs: the only limit is the exact test's own (5 cases of one item each: 2^-5 < 0.05)
+    assert "this gate can detect a drop of 0.009 or more" in same.stdout
+    assert "deff" in same.stdout and "clustered by case" in same.stdout
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert 'id="comparison"' in html and "not significantly worse" in html
     # A selection compares the selected items only.
