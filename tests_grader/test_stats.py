@@ -123,6 +123,8 @@ def test_sign_flip_with_one_item_per_case_is_exact_mcnemar():
         d = [-1] * worse + [1] * better + [0] * rng.randint(0, 30)
         rng.shuffle(d)
         assert sign_flip_p_values(d) == pytest.approx(mcnemar_exact(worse, better), rel=1e-9, abs=1e-300)
+    # thousands of cases of one magnitude (2^k past a float's range) still give McNemar's p
+    assert sign_flip_p_values([-1] * 1300 + [1] * 1200) == pytest.approx(mcnemar_exact(1300, 1200), rel=1e-9)
 
 
 # ----------------------------------------------------------------------------- the paired test

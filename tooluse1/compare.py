@@ -45,7 +45,7 @@ class PairedStats:
     worse: int
     better: int
     neither: int
-    test: PairedTest
+    test: PairedTest | None          # None only without pairs
     base_rate: Rate                  # BASE's score on these items, clustered by case where cases repeat
     new_rate: Rate
 
@@ -59,7 +59,7 @@ class PairedStats:
             counts[(bool(b), bool(n))] += 1
         test = paired_test(triples) if triples else None
         return cls(len(triples), counts[(True, True)], counts[(True, False)], counts[(False, True)],
-                   counts[(False, False)], test,  # type: ignore[arg-type]
+                   counts[(False, False)], test,
                    rate_of([(c, b) for c, b, _ in triples]), rate_of([(c, n) for c, _, n in triples]))
 
     @property
