@@ -192,3 +192,23 @@ def test_difference_design_effect_matches_statsmodels():
 def test_no_pairs_is_an_error():
     with pytest.raises(ValueError, match="no paired items"):
         paired_test([])
+
+
+def test_the_gate_simulation_calibrates_to_the_reference_runs():
+    """benchmarks/gate_simulation.py: its null pairs have the reference pair's design effect and discordance,
+    and a drop lowers NEW's expected score by that much."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "gate_simulation.py"
+    spec = importlib.util.spec_from_file_location("gate_simulation", path)
+    sim = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sim)
+    ref = sim.reference_statistics()
+    assert 1 < ref["pair_deff"] < 3 and 0 < ref["pair_discordance"] < 1    # three protocols: deff at most ~3
+    model = sim.calibrate(ref["pair_deff"], ref["pair_discordance"], ref["default_score"], seed=1)
+    deff, discordance = sim.design_effect_and_discordance(model, np.random.default_rng(2), 1500)
+    assert deff == pytest.approx(ref["pair_deff"], abs=0.08)
+    assert discordance == pytest.approx(ref["pair_discordance"], abs=0.01)
+    base, new = model.pairs(np.random.default_rng(3), 1500, drop=0.05)
+    assert base.mean() - new.mean() == pytest.approx(0.05, abs=0.005)
+    assert base.mean() == pytest.approx(ref["default_score"], abs=0.01)
