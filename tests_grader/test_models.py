@@ -74,7 +74,7 @@ def fake_converter(monkeypatch):
     """Replace the (slow) GGUF conversion by one that records its input and writes a tiny checkpoint."""
     calls: list[bytes] = []
 
-    def convert(gguf: Path, out_dir: Path) -> None:
+    def convert(gguf: Path, out_dir: Path, chat_template: str | None = None) -> None:
         calls.append(gguf.read_bytes())
         (out_dir / "config.json").write_text('{"model_type": "fake"}')
         (out_dir / "model.safetensors").write_bytes(b"w" * 64)
@@ -194,7 +194,7 @@ def test_interrupted_conversion_leaves_no_partial_directory(tmp_path, monkeypatc
     cache = tmp_path / "cache"
     working = models._convert_gguf
 
-    def interrupted(gguf: Path, out_dir: Path) -> None:
+    def interrupted(gguf: Path, out_dir: Path, chat_template: str | None = None) -> None:
         (out_dir / "config.json").write_text("{}")      # half-written checkpoint
         raise KeyboardInterrupt
 
@@ -240,7 +240,7 @@ def test_a_failing_conversion_is_a_clear_error(tmp_path, monkeypatch, fake_packa
     module = fake_package({"data/part01.bin": b"not really gguf"})
     _register_builtin(monkeypatch, module, [b"not really gguf"])
 
-    def broken(gguf: Path, out_dir: Path) -> None:
+    def broken(gguf: Path, out_dir: Path, chat_template: str | None = None) -> None:
         raise ValueError("GGUF model with architecture frobnicator is not supported yet.")
 
     monkeypatch.setattr(models, "_convert_gguf", broken)

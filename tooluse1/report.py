@@ -67,8 +67,9 @@ _CSS = """
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);margin:0 auto;max-width:1280px;padding:20px 28px 60px}
 h1{font-size:22px;margin:0 0 2px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
 h3{font-size:14px;margin:14px 0 4px}.sub{color:var(--mute);margin:0 0 14px}
-#headline{display:flex;align-items:baseline;gap:18px;flex-wrap:wrap;padding:14px 18px;border:1px solid var(--line);border-radius:8px;background:#f6f8fa}
-#headline .score{font-size:40px;font-weight:700}#headline .ci,#headline .n{font-size:16px;color:var(--mute)}
+.headline{display:flex;align-items:baseline;gap:18px;flex-wrap:wrap;padding:14px 18px;border:1px solid var(--line);border-radius:8px;background:#f6f8fa;margin-bottom:6px}
+.headline .score{font-size:40px;font-weight:700}.headline .ci,.headline .n{font-size:16px;color:var(--mute)}
+#native-headline .score{font-size:28px}
 table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 7px;text-align:left;vertical-align:top}
 th{background:#f6f8fa;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .pass{color:var(--ok);font-weight:600}.fail{color:var(--bad);font-weight:600}
@@ -141,16 +142,40 @@ def _bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict]
     return "".join(out)
 
 
-def _metrics_table(summary: dict, base: dict | None) -> str:
-    head = "<tr><th>metric</th><th>this run [95% CI] (n)</th>" + ("<th>baseline [95% CI] (n)</th>" if base else "") + "</tr>"
+def _metrics_table(columns: Sequence[tuple[str, dict]], id_: str = "metrics") -> str:
+    """Every metric (rows) for each (title, summary) column: rate [Wilson 95% CI] (n)."""
+    head = "<tr><th>metric</th>" + "".join(f"<th>{esc(t)} [95% CI] (n)</th>" for t, _ in columns) + "</tr>"
     rows = []
     for name in METRICS:
-        d = summary["overall"][name]
-        cells = f"<td>{esc(name)}</td><td class=num>{esc(_rate_text(d))}</td>"
-        if base:
-            cells += f"<td class=num>{esc(_rate_text(base['overall'][name]))}</td>"
-        rows.append(f"<tr>{cells}</tr>")
-    return f'<table id="metrics">{head}{"".join(rows)}</table>'
+        cells = "".join(f"<td class=num>{esc(_rate_text(s['overall'][name]))}</td>" for _, s in columns)
+        rows.append(f"<tr><td>{esc(name)}</td>{cells}</tr>")
+    return f'<table id="{id_}">{head}{"".join(rows)}</table>'
+
+
+def _headline(label: str, summary: dict, id_: str = "headline") -> str:
+    """A headline box: the pool's score with its interval and n (and the backend errors left out)."""
+    score = summary["overall"]["score"]
+    title = f'<span class="label">score ({esc(label)})</span> '
+    if score["n"]:
+        body = (f'<span class="score">{score["rate"]:.3f}</span> '
+                f'<span class="ci">95% CI [{score["ci95"][0]:.3f}, {score["ci95"][1]:.3f}]</span> '
+                f'<span class="n">n = {score["n"]}</span>')
+    else:
+        body = '<span class="score">n/a</span> <span class="n">n = 0</span>'
+    if summary["n_errors"]:
+        body += f' <span class="n fail">{summary["n_errors"]} backend errors (excluded)</span>'
+    return f'<div id="{id_}" class="headline" data-score="{esc(_fmt(score["rate"], 6))}">{title}{body}</div>'
+
+
+def _native_section(results: ResultsFile, label: str) -> str:
+    """The native protocol apart (SPEC §3.4): its own metrics, never pooled into the headline; '' without it."""
+    if label == "native" or not any(r.protocol == "native" for r in results.records):
+        return ""
+    native = results.summary_of(["native"])
+    return (f'<section id="native"><h2>Native protocol (reported apart)</h2><p class=legend>Tools passed the way '
+            f'the model is deployed (the chat template\'s or the API\'s own tool field). Its items are not in the '
+            f'headline, which pools {esc(label)}, the protocols every model is given alike.</p>'
+            f'{_headline("native", native, "native-headline")}{_metrics_table([("native", native)], "native-metrics")}</section>')
 
 
 def _label_table(records: Sequence[ItemRecord]) -> str:
@@ -308,13 +333,19 @@ def _comparison_section(cmp: Comparison, alpha: float, max_drop: float | None) -
 
 # ----------------------------------------------------------------------------- the page
 
+def _chart_groups(run: ResultsFile, pooled: dict | None, dim: str) -> dict:
+    """A breakdown's groups for the charts: every protocol for `protocol`, else the headline pool's groups."""
+    return (run.summary if dim == "protocol" or pooled is None else pooled)["by"].get(dim, {})
+
+
 def render_report(results: ResultsFile, baseline: ResultsFile | None = None, comparison: Comparison | None = None,
                   *, alpha: float = 0.05, max_drop: float | None = None, allow_different_prompts: bool = False,
                   strict: bool = False) -> str:
     """The whole HTML page. With a baseline and no `comparison`, the runs are compared here; when they are
     not comparable the page says why (or, with `strict`, IncomparableError is raised)."""
-    summary, records = results.summary, results.records
-    base_summary = baseline.summary if baseline else None
+    records = results.records
+    label, summary = results.headline()
+    base_summary = baseline.summary_of(label.split("+")) if baseline else None
     note = ""
     if baseline is not None and comparison is None:
         try:
@@ -324,25 +355,17 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
                 raise
             note = f"<div class='verdict bad'>no comparison: {esc(e)}</div>"
     model = results.provenance.get("model", {}).get("model_id", "?")
-    score = summary["overall"]["score"]
-    if score["n"]:
-        headline = (f'<span class="label">score</span> <span class="score">{score["rate"]:.3f}</span> '
-                    f'<span class="ci">95% CI [{score["ci95"][0]:.3f}, {score["ci95"][1]:.3f}]</span> '
-                    f'<span class="n">n = {score["n"]}</span>')
-    else:
-        headline = '<span class="label">score</span> <span class="score">n/a</span> <span class="n">n = 0</span>'
-    if summary["n_errors"]:
-        headline += f' <span class="n fail">{summary["n_errors"]} backend errors (excluded)</span>'
-    charts = "".join(_bar_chart(f"score by {_DIM_TITLES[dim]}", summary["by"].get(dim, {}),
-                                base_summary["by"].get(dim, {}) if base_summary else None)
-                     for dim in BREAKDOWNS if summary["by"].get(dim))
-    legend = ("<p class=legend>Bars: score with Wilson 95% interval (whiskers) and n"
-              + ("; thin grey bars: the baseline's" if base_summary else "") + ".</p>")
+    charts = "".join(_bar_chart(f"score by {_DIM_TITLES[dim]}", _chart_groups(results, summary, dim),
+                                _chart_groups(baseline, base_summary, dim) if baseline else None)
+                     for dim in BREAKDOWNS if results.summary["by"].get(dim))
+    legend = (f"<p class=legend>Bars: score with Wilson 95% interval (whiskers) and n; every breakdown but the "
+              f"protocol one pools {esc(label)}" + ("; thin grey bars: the baseline's" if base_summary else "") + ".</p>")
+    columns = [(f"this run, {label}", summary)] + ([(f"baseline, {label}", base_summary)] if base_summary else [])
     body = [
         f"<header><h1>ToolUse.1 report</h1><p class=sub>{esc(model)} \u2014 {len(records)} items, "
         f"{esc(results.source)}</p></header>",
-        f'<section><div id="headline" data-score="{esc(_fmt(score["rate"], 6))}">{headline}</div>',
-        _metrics_table(summary, base_summary), "</section>",
+        f"<section>{_headline(label, summary)}", _metrics_table(columns), "</section>",
+        _native_section(results, label),
         note,
         _comparison_section(comparison, alpha, max_drop) if comparison else "",
         f'<section><h2>Breakdowns</h2>{legend}<div class="charts">{charts}</div></section>',
