@@ -190,6 +190,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     decision = gate(cmp, alpha=alpha, max_drop=max_drop)
     print(format_comparison(cmp, max_flips=args.max_flips))
     print(f"gate: {decision.summary}")
+    print(f"gate power: {decision.power}")
     for reason in decision.reasons:
         print(f"GATE FAILED: {reason}")
     if not decision.failed:
@@ -197,7 +198,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
               + (f", max drop {max_drop}" if max_drop is not None else "") + ")")
     if args.json:
         out = {**cmp.as_dict(), "gate": {"failed": decision.failed, "reasons": list(decision.reasons),
-                                        "alpha": alpha, "max_drop": max_drop}}
+                                        "alpha": alpha, "max_drop": max_drop,
+                                        "min_detectable_drop": decision.min_detectable_drop}}
         try:
             Path(args.json).write_bytes(dumps_json(out) + b"\n")
         except OSError as e:
@@ -262,7 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     regrade.set_defaults(fn=_cmd_regrade)
     cmp = sub.add_parser("compare", help="paired comparison of two results files; exit 1 when NEW is worse",
                          description="Pairs items by (case id, protocol). Exit status: 0 when NEW is not "
-                                     "significantly worse, 1 when it is (one-sided exact McNemar p < --alpha) or "
+                                     "significantly worse, 1 when it is (one-sided p < --alpha of the exact sign-flip test on "
+                                     "case-level differences, a McNemar test clustered by case) or "
                                      "the overall score drops by more than --max-drop, 2 on bad input.")
     cmp.add_argument("base", metavar="BASE.json")
     cmp.add_argument("new", metavar="NEW.json")

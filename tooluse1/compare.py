@@ -1,12 +1,15 @@
 """Paired comparison of two runs (BASE, NEW) on the same items, and the release gate built on it.
 
-Items pair by (case id, protocol). For every group (overall, and per protocol, language, category,
-difficulty, negative kind) a comparison gives both scores with Wilson 95% intervals, the paired
-difference NEW - BASE with Newcombe's interval for paired proportions (method 10 of Newcombe 1998,
-Stat Med 17:2635: Wilson limits without continuity correction, combined with the phi correlation), the
-discordant counts and the exact McNemar p-values (binomial on the discordant pairs). The gate fails
-when NEW is significantly worse overall (one-sided exact McNemar p < alpha) or when the overall score
-drops by more than `max_drop`.
+Items pair by (case id, protocol). `overall` and the groups (per protocol, language, category, difficulty,
+negative kind) hold the comparable items, the protocols json, xml and plain (SPEC.md §2); native items, when
+both runs have them, are compared in their own row only. A comparison gives both scores, the paired
+difference NEW - BASE, the discordant counts and p-values, all clustered by case where a group pools several
+items of a case (tooluse1/stats.py, SPEC.md §3.4): intervals at the effective sample size, and the exact
+sign-flip test on case-level differences (Durkalski's clustered McNemar statistic, evaluated exactly). Exact
+McNemar (items as if independent) and Newcombe's paired interval stay as labelled secondary figures; within
+one protocol, where each case appears once, they coincide with the clustered ones. The gate fails when NEW is
+significantly worse overall (the clustered one-sided p < alpha) or when the overall score drops by more than
+`max_drop`, and says which drop it could have detected (80% power).
 
 Runs are comparable only when they share the spec version, the corpus digest and, where both files
 record one, the prompt digest (`provenance.prompt_sha256`); `allow_different_prompts` waives the last
@@ -18,99 +21,46 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from tooluse1.metrics import BREAKDOWNS, wilson
+from tooluse1.metrics import BREAKDOWNS, Rate, format_rate, rate_of
+from tooluse1.prompts import PROTOCOLS
 from tooluse1.results import ItemRecord, ResultsFile
-
-DEFAULT_ALPHA = 0.05
-Z95 = 1.959963984540054
+# The unclustered statistics live in tooluse1.stats; imported here under their old home as well.
+from tooluse1.stats import (DEFAULT_ALPHA, Z95, PairedTest, mcnemar_exact, newcombe_paired,  # noqa: F401
+                            paired_test, square_and_add, wilson)
 
 
 class IncomparableError(ValueError):
     """The two runs cannot be compared (different spec, corpus or prompts; no common items)."""
 
 
-# ----------------------------------------------------------------------------- statistics
-
-def square_and_add(p1: float, ci1: tuple[float, float], p2: float, ci2: tuple[float, float],
-                   phi: float = 0.0) -> tuple[float, float]:
-    """Newcombe's square-and-add interval for p1 - p2 from each proportion's own interval, with `phi` the
-    correlation of the two estimates (0 for independent samples: Newcombe 1998, Stat Med 17:873,
-    method 10; the paired phi of `newcombe_paired` gives method 10 of Stat Med 17:2635). Clipped to
-    [-1, 1]."""
-    (l1, u1), (l2, u2) = ci1, ci2
-    d = p1 - p2
-    lower = d - math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
-    upper = d + math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
-    return max(-1.0, lower), min(1.0, upper)
-
-
-def newcombe_paired(both: int, only_first: int, only_second: int, neither: int,
-                    z: float = Z95) -> tuple[float, float]:
-    """95% interval (for the default z) of p1 - p2, where p1 = (both + only_first) / n and
-    p2 = (both + only_second) / n are the success rates of two paired measurements of the same n items
-    (Newcombe 1998, Stat Med 17:2635, method 10). The correlation term uses Newcombe's corrected phi:
-    (A - n/2) / sqrt(marginals) when A = both*neither - only_first*only_second exceeds n/2, 0 when
-    0 <= A <= n/2, A / sqrt(marginals) when A < 0, and 0 when a marginal is empty. (0, 0) is never
-    returned for n > 0 unless both proportions are fixed at the same bound; n = 0 gives (-1, 1)."""
-    n = both + only_first + only_second + neither
-    if n == 0:
-        return -1.0, 1.0
-    k1, k2 = both + only_first, both + only_second
-    p1, p2 = k1 / n, k2 / n
-    marginals = k1 * (n - k1) * k2 * (n - k2)
-    phi = 0.0
-    if marginals > 0:
-        a = both * neither - only_first * only_second
-        if a > n / 2:
-            phi = (a - n / 2) / math.sqrt(marginals)
-        elif a < 0:
-            phi = a / math.sqrt(marginals)
-    return square_and_add(p1, wilson(k1, n, z), p2, wilson(k2, n, z), phi)
-
-
-def binomial_upper_tail(k: int, n: int) -> float:
-    """P(X >= k) for X ~ Binomial(n, 1/2), exact (integer arithmetic)."""
-    if k <= 0:
-        return 1.0
-    if k > n:
-        return 0.0
-    return sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n
-
-
-def mcnemar_exact(worse: int, better: int) -> tuple[float, float]:
-    """Exact McNemar p-values from the discordant pairs: (two-sided, one-sided for "worse > better").
-
-    Under H0 each of the worse + better discordant pairs is equally likely to go either way, so the
-    number of `worse` ones is Binomial(worse + better, 1/2). Two-sided: twice the smaller tail, at most 1
-    (the conditional exact test, as scipy.stats.binomtest and statsmodels' mcnemar(exact=True)).
-    One-sided: P(X >= worse). Both are 1.0 without discordant pairs."""
-    m = worse + better
-    if m == 0:
-        return 1.0, 1.0
-    two = min(1.0, 2 * binomial_upper_tail(max(worse, better), m))
-    return two, binomial_upper_tail(worse, m)
-
-
 # ----------------------------------------------------------------------------- comparison
 
 @dataclass(frozen=True)
 class PairedStats:
-    """BASE vs NEW on n paired items. `worse` = passed in BASE and failed in NEW; `better` the reverse."""
+    """BASE vs NEW on n paired items. `worse` = passed in BASE and failed in NEW; `better` the reverse.
+    `test` is the paired test clustered by case (tooluse1.stats.paired_test) that the gate decides on."""
 
     n: int
     both: int
     worse: int
     better: int
     neither: int
+    test: PairedTest
+    base_rate: Rate                  # BASE's score on these items, clustered by case where cases repeat
+    new_rate: Rate
 
     @classmethod
-    def of(cls, pairs: Iterable[tuple[bool, bool]]) -> "PairedStats":
-        """From (base passed, new passed) pairs."""
+    def of(cls, pairs: Iterable[tuple[bool, bool] | tuple[str, bool, bool]]) -> "PairedStats":
+        """From (case id, base passed, new passed) triples; plain (base passed, new passed) pairs count each
+        item as its own case (independent items)."""
+        triples = [t if len(t) == 3 else (i, *t) for i, t in enumerate(pairs)]
         counts = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
-        for b, n in pairs:
+        for _, b, n in triples:
             counts[(bool(b), bool(n))] += 1
-        return cls(sum(counts.values()), counts[(True, True)], counts[(True, False)], counts[(False, True)],
-                   counts[(False, False)])
+        test = paired_test(triples) if triples else None
+        return cls(len(triples), counts[(True, True)], counts[(True, False)], counts[(False, True)],
+                   counts[(False, False)], test,  # type: ignore[arg-type]
+                   rate_of([(c, b) for c, b, _ in triples]), rate_of([(c, n) for c, _, n in triples]))
 
     @property
     def base_k(self) -> int:
@@ -127,23 +77,41 @@ class PairedStats:
 
     @property
     def diff_ci(self) -> tuple[float, float]:
+        """The 95% interval of diff to report: clustered by case (equal to Newcombe's where each case has
+        one item)."""
+        return self.test.ci95 if self.n else (-1.0, 1.0)
+
+    @property
+    def diff_ci_independent(self) -> tuple[float, float]:
+        """Newcombe's paired interval, items as if independent (secondary)."""
         return newcombe_paired(self.both, self.better, self.worse, self.neither)
 
     @property
     def p_values(self) -> tuple[float, float]:
-        """(two-sided, one-sided NEW worse) exact McNemar p."""
+        """(two-sided, one-sided NEW worse) exact McNemar p, items as if independent (secondary)."""
         return mcnemar_exact(self.worse, self.better)
 
+    @property
+    def clustered_p_values(self) -> tuple[float, float]:
+        """(two-sided, one-sided NEW worse) p of the clustered test (the gate's)."""
+        return (self.test.p_two_sided, self.test.p_worse) if self.n else (1.0, 1.0)
+
     def as_dict(self) -> dict[str, Any]:
-        def rate(k: int) -> dict[str, Any]:
-            lo, hi = wilson(k, self.n)
-            return {"k": k, "n": self.n, "rate": k / self.n if self.n else None, "ci95": [lo, hi]}
+        """Counts, both rates (`Rate.as_dict`), diff with the clustered `diff_ci95` and Newcombe's
+        `diff_ci95_independent`, the clustered p-values (`p_worse` decides the gate), exact McNemar's, the
+        design effect of the difference and the minimum detectable drop at alpha 0.05, power 0.8."""
         two, worse = self.p_values
-        lo, hi = self.diff_ci
-        return {"n": self.n, "base": rate(self.base_k), "new": rate(self.new_k), "diff": self.diff,
-                "diff_ci95": [lo, hi], "both_passed": self.both, "pass_to_fail": self.worse,
-                "fail_to_pass": self.better, "both_failed": self.neither,
-                "mcnemar_p_two_sided": two, "mcnemar_p_worse": worse}
+        c_two, c_worse = self.clustered_p_values
+        t = self.test
+        return {"n": self.n, "n_cases": t.n_clusters if t else 0, "base": self.base_rate.as_dict(),
+                "new": self.new_rate.as_dict(),
+                "diff": self.diff, "diff_ci95": list(self.diff_ci),
+                "diff_ci95_independent": list(self.diff_ci_independent),
+                "design_effect": t.design_effect if t else None, "both_passed": self.both,
+                "pass_to_fail": self.worse, "fail_to_pass": self.better, "both_failed": self.neither,
+                "p_two_sided": c_two, "p_worse": c_worse, "mcnemar_p_two_sided": two, "mcnemar_p_worse": worse,
+                "min_detectable_drop": t.min_detectable_drop if t else None,
+                "test": t.method if t else None}
 
 
 @dataclass(frozen=True)
@@ -166,7 +134,9 @@ class Flip:
 
 @dataclass
 class Comparison:
-    """The paired comparison of two runs: groups of PairedStats, the flips and what was left out."""
+    """The paired comparison of two runs: groups of PairedStats, the flips and what was left out. `overall`
+    and the groups hold the comparable items (protocols json, xml, plain); `native`, when both runs have
+    native items, is their own row and is in no other."""
 
     base_source: str
     new_source: str
@@ -177,9 +147,11 @@ class Comparison:
     only_in_new: int
     errors_excluded: int
     notes: list[str] = field(default_factory=list)
+    native: PairedStats | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"base": self.base_source, "new": self.new_source, "overall": self.overall.as_dict(),
+                "native": self.native.as_dict() if self.native else None,
                 "by": {d: {g: s.as_dict() for g, s in groups.items()} for d, groups in self.groups.items()},
                 "flips": [f.as_dict() for f in self.flips], "only_in_base": self.only_in_base,
                 "only_in_new": self.only_in_new, "errors_excluded": self.errors_excluded, "notes": self.notes}
@@ -249,30 +221,33 @@ def _key(r: ItemRecord) -> tuple[str, str]:
 
 
 def compare(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool = False) -> Comparison:
-    """Pair the runs' items and compare them (see the module docstring). Raises IncomparableError when the
-    runs are not comparable or share no item without a backend error."""
+    """Pair the runs' items and compare them (see the module docstring): overall and every group over the
+    comparable items (json, xml, plain), native items in `native` only. Raises IncomparableError when the
+    runs are not comparable or share no comparable item without a backend error."""
     notes = check_comparable(base, new, allow_different_prompts)
     b_items = {_key(r): r for r in base.records}
     n_items = {_key(r): r for r in new.records}
     common = sorted(set(b_items) & set(n_items))
     pairs = [(b_items[k], n_items[k]) for k in common if not (b_items[k].is_error or n_items[k].is_error)]
-    if not pairs:
-        raise IncomparableError(f"{base.source} and {new.source} have no item in common (without a backend "
-                                f"error) to compare")
-    groups: dict[str, dict[str, list[tuple[bool, bool]]]] = {d: {} for d in BREAKDOWNS}
-    for b, n in pairs:
+    comparable = [(b, n) for b, n in pairs if b.protocol in PROTOCOLS]
+    if not comparable:
+        raise IncomparableError(f"{base.source} and {new.source} have no item of the protocols "
+                                f"{', '.join(PROTOCOLS)} in common (without a backend error) to compare")
+    groups: dict[str, dict[str, list[tuple[str, bool, bool]]]] = {d: {} for d in BREAKDOWNS}
+    for b, n in comparable:
         for dim in BREAKDOWNS:
             value = _attribute(n, dim)
             if value is not None:
-                groups[dim].setdefault(value, []).append((b.passed, n.passed))
+                groups[dim].setdefault(value, []).append((b.case.id, b.passed, n.passed))
+    native = [(b.case.id, b.passed, n.passed) for b, n in pairs if b.protocol not in PROTOCOLS]
     flips = [Flip(b, n) for b, n in pairs if b.passed != n.passed]
     flips.sort(key=lambda f: (f.direction != "pass->fail", f.base.case.id, f.base.protocol))
     return Comparison(
         base_source=base.source, new_source=new.source,
-        overall=PairedStats.of((b.passed, n.passed) for b, n in pairs),
+        overall=PairedStats.of((b.case.id, b.passed, n.passed) for b, n in comparable),
         groups={d: {g: PairedStats.of(v) for g, v in sorted(vals.items())} for d, vals in groups.items()},
         flips=flips, only_in_base=len(set(b_items) - set(n_items)), only_in_new=len(set(n_items) - set(b_items)),
-        errors_excluded=len(common) - len(pairs), notes=notes)
+        errors_excluded=len(common) - len(pairs), notes=notes, native=PairedStats.of(native) if native else None)
 
 
 def _attribute(r: ItemRecord, dim: str) -> str | None:
@@ -283,38 +258,46 @@ def _attribute(r: ItemRecord, dim: str) -> str | None:
 
 @dataclass(frozen=True)
 class GateResult:
-    """The gate's decision: `failed` with the reasons, or passed (reasons empty)."""
+    """The gate's decision: `failed` with the reasons, or passed (reasons empty); `summary` the comparison in
+    one line, `power` the line saying which drop this gate can detect (`min_detectable_drop`)."""
 
     failed: bool
     reasons: tuple[str, ...]
     summary: str
+    power: str = ""
+    min_detectable_drop: float | None = None
 
 
 def gate(cmp: Comparison, alpha: float = DEFAULT_ALPHA, max_drop: float | None = None) -> GateResult:
-    """Fail when NEW is significantly worse overall (one-sided exact McNemar p < alpha) or when the
-    overall score drops by more than `max_drop` (BASE rate - NEW rate, on the paired items)."""
+    """Fail when NEW is significantly worse overall (the clustered test's one-sided p < alpha: the exact
+    sign-flip test on case-level differences, tooluse1.stats.paired_test) or when the overall score drops by
+    more than `max_drop` (BASE rate - NEW rate, on the paired comparable items). The exact McNemar p (items
+    as if independent) is reported beside it and decides nothing. `min_detectable_drop` is the drop this
+    comparison detects with 80% power at `alpha`."""
     o = cmp.overall
-    _, p_worse = o.p_values
+    _, p_worse = o.clustered_p_values
+    _, mcnemar_worse = o.p_values
     drop = -(o.diff or 0.0)
     reasons = []
     if p_worse < alpha:
-        reasons.append(f"NEW is significantly worse: {o.worse} pass->fail vs {o.better} fail->pass, "
-                       f"one-sided exact McNemar p = {p_worse:.4g} < alpha {alpha}")
+        reasons.append(f"NEW is significantly worse: {o.worse} pass->fail vs {o.better} fail->pass in "
+                       f"{o.test.n_clusters} cases, one-sided p = {p_worse:.4g} < alpha {alpha} (exact sign-flip "
+                       f"test on case-level differences)")
     if max_drop is not None and drop > max_drop:
         reasons.append(f"the overall score drops by {drop:.4f} ({o.base_k}/{o.n} -> {o.new_k}/{o.n}), "
                        f"more than --max-drop {max_drop}")
-    summary = (f"score {o.base_k / o.n:.4f} -> {o.new_k / o.n:.4f} on {o.n} paired items "
-               f"(diff {o.diff:+.4f}, 95% CI [{o.diff_ci[0]:+.4f}, {o.diff_ci[1]:+.4f}]; "
-               f"{o.worse} pass->fail, {o.better} fail->pass; one-sided p = {p_worse:.4g})")
-    return GateResult(bool(reasons), tuple(reasons), summary)
+    summary = (f"score {o.base_k / o.n:.4f} -> {o.new_k / o.n:.4f} on {o.n} paired items in {o.test.n_clusters} "
+               f"cases (diff {o.diff:+.4f}, 95% CI clustered by case [{o.diff_ci[0]:+.4f}, {o.diff_ci[1]:+.4f}], "
+               f"deff {o.test.design_effect:.2f}; {o.worse} pass->fail, {o.better} fail->pass; one-sided p = "
+               f"{p_worse:.4g}, exact sign-flip test on cases; exact McNemar p = {mcnemar_worse:.4g}, items as if "
+               f"independent)")
+    mdd = o.test.detectable_drop(alpha=alpha)
+    power = (f"this gate can detect a drop of {mdd:.3f} or more (80% power, one-sided alpha {alpha}, "
+             f"with the case-level variation of this comparison); a smaller drop can pass unnoticed")
+    return GateResult(bool(reasons), tuple(reasons), summary, power, mdd)
 
 
 # ----------------------------------------------------------------------------- text output
-
-def _rate(k: int, n: int) -> str:
-    lo, hi = wilson(k, n)
-    return f"{k / n:.3f} [{lo:.3f}, {hi:.3f}]" if n else "n/a"
-
 
 def format_p(p: float) -> str:
     """A p-value for tables: 4 decimals, or 2 significant digits in scientific notation below 0.0001."""
@@ -322,11 +305,16 @@ def format_p(p: float) -> str:
 
 
 def _row(name: str, s: PairedStats) -> str:
-    two, worse = s.p_values
+    c_two, c_worse = s.clustered_p_values
+    _, m_worse = s.p_values
     lo, hi = s.diff_ci
     diff = f"{s.diff:+.3f} [{lo:+.3f}, {hi:+.3f}]" if s.n else "n/a"
-    return (f"  {name:<24} {s.n:>5}  {_rate(s.base_k, s.n):<22} {_rate(s.new_k, s.n):<22} {diff:<25} "
-            f"{s.worse:>4} {s.better:>4}  {format_p(two):>8} {format_p(worse):>8}")
+
+    def rate(r: Rate) -> str:
+        return format_rate(r.as_dict(), compact=True).split(" n=")[0].strip()
+    return (f"  {name:<24} {s.n:>5} {s.test.n_clusters:>5}  {rate(s.base_rate):<22} {rate(s.new_rate):<22} "
+            f"{diff:<25} {s.test.design_effect:>5.2f} {s.worse:>4} {s.better:>4}  {format_p(c_worse):>8} "
+            f"{format_p(c_two):>8} {format_p(m_worse):>9}")
 
 
 def _excerpt(text: str, limit: int) -> str:
@@ -335,9 +323,11 @@ def _excerpt(text: str, limit: int) -> str:
 
 
 def format_comparison(cmp: Comparison, max_flips: int = 20, excerpt_chars: int = 160) -> str:
-    """A plain-text report: the group table (n, both scores with Wilson CIs, the paired difference with its
-    Newcombe CI, discordant counts, exact McNemar p two-sided and one-sided), then up to `max_flips` flips
-    with both outputs (pass -> fail first)."""
+    """A plain-text report: the group table (items, cases, both scores and the paired difference with their
+    95% intervals, clustered by case where a group pools protocols, the design effect of the difference,
+    discordant counts, the clustered test's p one-sided (the gate's) and two-sided, exact McNemar's one-sided
+    p as if items were independent), overall and native rows first, then up to `max_flips` flips with both
+    outputs (pass -> fail first)."""
     lines = [f"ToolUse.1 compare: BASE {cmp.base_source}  vs  NEW {cmp.new_source}"]
     lines += [f"  note: {n}" for n in cmp.notes]
     left = [f"{cmp.only_in_base} only in BASE"] * bool(cmp.only_in_base) + \
@@ -345,9 +335,14 @@ def format_comparison(cmp: Comparison, max_flips: int = 20, excerpt_chars: int =
            [f"{cmp.errors_excluded} with a backend error"] * bool(cmp.errors_excluded)
     if left:
         lines.append(f"  items left out: {', '.join(left)}")
-    lines.append(f"  {'group':<24} {'n':>5}  {'BASE [95% CI]':<22} {'NEW [95% CI]':<22} {'NEW-BASE [95% CI]':<25} "
-                 f"{'p->f':>4} {'f->p':>4}  {'p(2-sid)':>8} {'p(worse)':>8}")
+    lines.append("  overall = json+xml+plain; 95% CIs and p clustered by case (exact sign-flip test on case-level "
+                 "differences); McNemar: items as if independent, for reference")
+    lines.append(f"  {'group':<24} {'n':>5} {'cases':>5}  {'BASE [95% CI]':<22} {'NEW [95% CI]':<22} "
+                 f"{'NEW-BASE [95% CI]':<25} {'deff':>5} {'p->f':>4} {'f->p':>4}  {'p(worse)':>8} {'p(2-sid)':>8} "
+                 f"{'McNemar-p':>9}")
     lines.append(_row("overall", cmp.overall))
+    if cmp.native is not None:
+        lines.append(_row("native (not in overall)", cmp.native))
     for dim, groups in cmp.groups.items():
         for g, s in groups.items():
             lines.append(_row(f"{dim}={g}", s))

@@ -1,52 +1,69 @@
-"""Stage 6: verdicts -> Summary with Wilson 95% intervals (SPEC.md §3.4). Public API: `wilson`.
+"""Stage 6: verdicts -> Summary with 95% intervals (SPEC.md §3.4). Public API: `wilson`, `interval`.
 
-Every rate is reported as k, n, rate, low, high, over the items it applies to; backend errors (an item
-with no answer at all) are excluded from every denominator and counted on their own.
+Every rate is reported as k, n, rate and Wilson's interval (`ci95`) over the items it applies to; where the
+group pools several items of one case (protocols pooled: overall, per language, category, difficulty, kind)
+also the interval clustered by case (`ci95_clustered`, tooluse1/stats.py), the design effect and the number
+of cases. `interval(rate)` picks the one to report. Backend errors (an item with no answer at all) are
+excluded from every denominator and counted on their own.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
+
+from tooluse1.stats import ClusteredInterval, clustered_interval, wilson
 
 BREAKDOWNS = ("protocol", "lang", "category", "difficulty", "kind")
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials; (0.0, 1.0) when n == 0."""
-    if n <= 0:
-        return 0.0, 1.0
-    if not 0 <= k <= n:
-        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # The exact bounds at k = 0 and k = n are 0 and 1; rounding gave e.g. 0.9999999999999999 for 49/49,
-    # an interval that excluded the observed rate.
-    low = 0.0 if k == 0 else max(0.0, centre - half)
-    high = 1.0 if k == n else min(1.0, centre + half)
-    return low, high
-
-
 @dataclass(frozen=True)
 class Rate:
+    """k of n items, with the clustered interval when some case contributes several of the n items."""
+
     k: int
     n: int
+    clustered: ClusteredInterval | None = None
 
     @property
     def value(self) -> float | None:
         return self.k / self.n if self.n else None
 
     def as_dict(self) -> dict:
+        """k, n, rate, `ci95` (Wilson, items as if independent) and, for a group that pools several items
+        of a case, `ci95_clustered` (the interval to report), `design_effect` and `n_cases`."""
         lo, hi = wilson(self.k, self.n)
-        return {"k": self.k, "n": self.n, "rate": self.value, "ci95": [lo, hi]}
+        out = {"k": self.k, "n": self.n, "rate": self.value, "ci95": [lo, hi]}
+        if self.clustered is not None:
+            c = self.clustered
+            out.update(ci95_clustered=[c.low, c.high], design_effect=c.design_effect, n_cases=c.n_clusters)
+        return out
 
     def fmt(self) -> str:
-        if not self.n:
-            return "    n/a          (n=0)"
-        lo, hi = wilson(self.k, self.n)
-        return f"{self.value:6.3f} [{lo:.3f}, {hi:.3f}] (n={self.n})"
+        return format_rate(self.as_dict())
+
+
+def interval(rate: dict) -> tuple[float, float, str]:
+    """The interval to report for a rate of a summary (`Rate.as_dict`, also from older files): the clustered
+    one where the group pools several items of a case, else Wilson's; with its name ("clustered" | "Wilson")."""
+    if rate.get("ci95_clustered") is not None:
+        lo, hi = rate["ci95_clustered"]
+        return lo, hi, "clustered"
+    lo, hi = rate["ci95"]
+    return lo, hi, "Wilson"
+
+
+def format_rate(rate: dict, compact: bool = False) -> str:
+    """`0.225 [0.185, 0.271] (n=564, 188 cases, deff 1.56)`: the rate, the interval to report (`interval`),
+    n, and for a clustered interval the number of cases and the design effect; `compact` drops the brackets
+    round n."""
+    if not rate["n"]:
+        return "    n/a          " + ("n=0" if compact else "(n=0)")
+    lo, hi, _ = interval(rate)
+    extra = f", {rate['n_cases']} cases, deff {rate['design_effect']:.2f}" if "design_effect" in rate else ""
+    if compact:
+        extra = f" deff {rate['design_effect']:.2f}" if "design_effect" in rate else ""
+        return f"{rate['rate']:6.3f} [{lo:.3f}, {hi:.3f}] n={rate['n']}{extra}"
+    return f"{rate['rate']:6.3f} [{lo:.3f}, {hi:.3f}] (n={rate['n']}{extra})"
 
 
 @dataclass(frozen=True)
@@ -67,6 +84,7 @@ class GradedItem:
     constraints_ok: bool | None
     has_constraints: bool
     error: bool = False
+    case_id: str | None = None        # the cluster of the clustered intervals (None: items independent)
 
     @classmethod
     def of(cls, case, protocol: str, verdict=None, error: bool = False) -> "GradedItem":
@@ -78,7 +96,7 @@ class GradedItem:
                    label=v.label if v else "error", tool_ok=v.tool_ok if v else None,
                    args_ok=v.args_ok if v else None, extra_args=bool(v and v.extra_args),
                    constraints_ok=v.constraints_ok if v else None,
-                   has_constraints=exp.kind != "call", error=error)
+                   has_constraints=exp.kind != "call", error=error, case_id=case.id)
 
 
 # name -> (applies to item?, success?). The order is the order of the printed table.
@@ -98,12 +116,23 @@ METRICS: dict[str, tuple[Callable[[GradedItem], bool], Callable[[GradedItem], bo
 
 
 def compute(items: Sequence[GradedItem]) -> dict[str, Rate]:
+    """Every metric over the items without a backend error; a metric whose pool holds several items of one
+    case (protocols pooled) also gets its interval clustered by case (tooluse1.stats.clustered_interval)."""
     graded = [i for i in items if not i.error]
     out: dict[str, Rate] = {}
     for name, (applies, success) in METRICS.items():
-        pool = [i for i in graded if applies(i)]
-        out[name] = Rate(sum(1 for i in pool if success(i)), len(pool))
+        out[name] = rate_of([(i.case_id, success(i)) for i in graded if applies(i)])
     return out
+
+
+def rate_of(outcomes: Sequence[tuple[str | None, bool]]) -> Rate:
+    """The Rate of (case id, success) outcomes, with the interval clustered by case when some case has
+    several outcomes (a case id None: that item counts as independent of every other)."""
+    k = sum(1 for _, ok in outcomes if ok)
+    cases = [c for c, _ in outcomes]
+    if None in cases or len(set(cases)) == len(cases):
+        return Rate(k, len(outcomes))
+    return Rate(k, len(outcomes), clustered_interval(outcomes))
 
 
 def summarise(items: Iterable[GradedItem]) -> dict:
@@ -124,36 +153,34 @@ def summarise(items: Iterable[GradedItem]) -> dict:
 
 
 def format_summary(summary: dict, title: str = "ToolUse.1") -> str:
-    """A plain-text table: every metric with its Wilson interval and n, then each breakdown's score and
-    the three behaviours side by side."""
-    def rate(d: dict) -> str:
-        return Rate(d["k"], d["n"]).fmt()
-
-    lines = [f"{title}: {summary['n_items']} items, {summary['n_errors']} backend errors"]
+    """A plain-text table: every metric with its interval (`format_rate`: clustered by case where a group
+    pools several items of a case, with the design effect; Wilson elsewhere) and n, then each breakdown's
+    score and the three behaviours side by side."""
+    lines = [f"{title}: {summary['n_items']} items, {summary['n_errors']} backend errors",
+             "  95% intervals: clustered by case (deff = design effect) where protocols are pooled, else Wilson"]
     for name, d in summary["overall"].items():
-        lines.append(f"  {name:<22} {rate(d)}")
+        lines.append(f"  {name:<22} {format_rate(d)}")
     cols = ("score", "correct_call", "correct_abstention", "correct_clarification")
     for dim, groups in summary["by"].items():
-        lines.append(f"  {'by ' + dim:<22}" + "".join(f"  {c:<32}" for c in cols))
+        lines.append(f"  {'by ' + dim:<22}" + "".join(f"  {c:<40}" for c in cols))
         for g, metrics in groups.items():
-            lines.append(f"    {g:<20}" + "".join(f"  {rate(metrics[c]):<32}" for c in cols))
+            lines.append(f"    {g:<20}" + "".join(f"  {format_rate(metrics[c], compact=True):<40}" for c in cols))
     return "\n".join(lines)
 
 
 MARKDOWN_COLUMNS = ("score", "correct_call", "correct_abstention", "correct_clarification", "spurious_call_rate",
                     "malformed_rate")
+MARKDOWN_LEGEND = ("95% intervals: Wilson within one protocol (each case once); clustered by case where protocols "
+                   "are pooled, with the design effect (deff) beside it (SPEC.md §3.4).")
 
 
 def format_markdown(summary: dict, dim: str = "protocol", overall: dict | None = None,
                     overall_label: str = "**all**") -> str:
-    """A Markdown table of the headline metrics (rate [Wilson 95%] and n) per value of one breakdown, then an
-    overall row (`overall`, a summary's "overall" section; by default the summary's own); what the README
-    and BENCHMARKS.md show for a reference run."""
+    """A Markdown table of the headline metrics (rate [95% interval] n, as `format_rate` compact) per value of
+    one breakdown, then an overall row (`overall`, a summary's "overall" section; by default the summary's
+    own); what the README and BENCHMARKS.md show for a reference run."""
     def cell(d: dict) -> str:
-        if not d["n"]:
-            return "n/a"
-        lo, hi = d["ci95"]
-        return f"{d['rate']:.3f} [{lo:.3f}, {hi:.3f}] n={d['n']}"
+        return format_rate(d, compact=True).strip() if d["n"] else "n/a"
 
     head = f"| {dim} | " + " | ".join(MARKDOWN_COLUMNS) + " |"
     rows = [head, "|" + "---|" * (len(MARKDOWN_COLUMNS) + 1)]
