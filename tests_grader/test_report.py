@@ -169,8 +169,10 @@ def test_hostile_report_renders_in_chromium_and_nothing_executes(hostile, runs, 
     }, height=1000)
     v = r.values
     score = results.summary["overall"]["score"]
+    lo, hi = score["ci95_clustered"]
     assert v["headline"].split() == ["score", "(json+xml+plain)", f"{score['rate']:.3f}", "95%", "CI",
-                                     f"[{score['ci95'][0]:.3f},", f"{score['ci95'][1]:.3f}]", "n", "=", "564"]
+                                     f"[{lo:.3f},", f"{hi:.3f}]", "n", "=", "564", "clustered", "by", "case:",
+                                     "188", "cases,", "design", "effect", f"{score['design_effect']:.2f}"]
     assert v["headlines"] == 1                        # the injected <h1 id="headline"> is text, not an element
     assert v["title"].startswith("ToolUse.1 report")  # onerror did not rename the page
     assert v["scripts"] == 1 and v["imgs"] == 0 and v["svg_onload"] == 0

@@ -24,7 +24,7 @@ from typing import Any, Iterable, Sequence
 
 from tooluse1.compare import Comparison, IncomparableError, PairedStats, compare, format_p, gate
 from tooluse1.types import EXPECTATIONS
-from tooluse1.metrics import BREAKDOWNS, METRICS
+from tooluse1.metrics import BREAKDOWNS, METRICS, format_rate, interval
 from tooluse1.results import ItemRecord, ResultsFile, scrub_secrets
 from tooluse1.types import LABELS as OUTPUT_LABELS
 
@@ -55,9 +55,8 @@ def _fmt(x: float | None, digits: int = 3) -> str:
 
 
 def _rate_text(d: dict) -> str:
-    if not d["n"]:
-        return "n/a (n=0)"
-    return f"{d['rate']:.3f} [{d['ci95'][0]:.3f}, {d['ci95'][1]:.3f}] (n={d['n']})"
+    # the interval to report: clustered by case where the group pools protocols (with its design effect)
+    return format_rate(d).strip() if d["n"] else "n/a (n=0)"
 
 
 # ----------------------------------------------------------------------------- pieces
@@ -103,11 +102,11 @@ _SCRIPT = """
 """
 
 
-def _bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict] | None) -> str:
+def bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict] | None, text_w: int = 200) -> str:
     """An inline SVG: one bar per group with its Wilson 95% whisker and `rate [lo, hi] n`; with a
     baseline, a thin grey bar (and whisker) for the baseline's value above each."""
     names = list(groups) + [g for g in (base_groups or {}) if g not in groups]
-    label_w, bar_w, text_w = 130, 240, 200
+    label_w, bar_w = 130, 240
     row_h = 30 if base_groups else 22
     height = 26 + row_h * len(names) + 8
     width = label_w + bar_w + text_w
@@ -128,7 +127,7 @@ def _bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict]
         for d, by, bh, fill, stroke in bars:
             if not d or not d["n"]:
                 continue
-            lo, hi = d["ci95"]
+            lo, hi, _ = interval(d)
             x0, xr, xl, xh = label_w, label_w + d["rate"] * bar_w, label_w + lo * bar_w, label_w + hi * bar_w
             mid = by + bh / 2
             out.append(f'<rect x="{x0}" y="{by}" width="{xr - x0:.1f}" height="{bh}" fill="{fill}" opacity="0.85"/>')
@@ -157,9 +156,12 @@ def _headline(label: str, summary: dict, id_: str = "headline") -> str:
     score = summary["overall"]["score"]
     title = f'<span class="label">score ({esc(label)})</span> '
     if score["n"]:
-        body = (f'<span class="score">{score["rate"]:.3f}</span> '
-                f'<span class="ci">95% CI [{score["ci95"][0]:.3f}, {score["ci95"][1]:.3f}]</span> '
+        lo, hi, kind = interval(score)
+        body = (f'<span class="score">{score["rate"]:.3f}</span> <span class="ci">95% CI [{lo:.3f}, {hi:.3f}]</span> '
                 f'<span class="n">n = {score["n"]}</span>')
+        if kind == "clustered":
+            body += (f' <span class="n">clustered by case: {score["n_cases"]} cases, design effect '
+                     f'{score["design_effect"]:.2f}</span>')
     else:
         body = '<span class="score">n/a</span> <span class="n">n = 0</span>'
     if summary["n_errors"]:
@@ -355,7 +357,7 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
                 raise
             note = f"<div class='verdict bad'>no comparison: {esc(e)}</div>"
     model = results.provenance.get("model", {}).get("model_id", "?")
-    charts = "".join(_bar_chart(f"score by {_DIM_TITLES[dim]}", _chart_groups(results, summary, dim),
+    charts = "".join(bar_chart(f"score by {_DIM_TITLES[dim]}", _chart_groups(results, summary, dim),
                                 _chart_groups(baseline, base_summary, dim) if baseline else None)
                      for dim in BREAKDOWNS if results.summary["by"].get(dim))
     legend = (f"<p class=legend>Bars: score with Wilson 95% interval (whiskers) and n; every breakdown but the "
@@ -373,13 +375,21 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
         _items_section(records),
         _provenance_section(results, baseline),
     ]
-    script_hash = base64.b64encode(hashlib.sha256(_SCRIPT.encode("utf-8")).digest()).decode()
-    csp = f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-{script_hash}'"
+    return render_page(f"ToolUse.1 report \u2014 {model}", "".join(body), _SCRIPT)
+
+
+def render_page(title: str, body: str, script: str | None = None) -> str:
+    """A whole self-contained page: `title` (escaped here), `body` (HTML built with `esc`), the shared style,
+    and at most one inline script that the Content-Security-Policy allows by its hash (none: no script runs)."""
+    allowed = "'none'"
+    if script is not None:
+        allowed = "'sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode() + "'"
+    csp = f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src {allowed}"
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>ToolUse.1 report \u2014 {esc(model)}</title><style>{_CSS}</style></head><body>"
-            + "".join(body) + f"<script>{_SCRIPT}</script></body></html>\n")
+            f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>"
+            + body + (f"<script>{script}</script>" if script is not None else "") + "</body></html>\n")
 
 
 def write_report(path: Path, results: ResultsFile, baseline: ResultsFile | None = None,
