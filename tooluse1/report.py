@@ -76,7 +76,7 @@ th{background:#f6f8fa;font-weight:600}td.num{text-align:right;font-variant-numer
 pre{white-space:pre-wrap;word-break:break-word;background:#f6f8fa;border:1px solid var(--line);border-radius:4px;padding:6px;margin:4px 0;max-height:360px;overflow:auto;font-size:12px}
 details summary{cursor:pointer;color:var(--bar)}.filters{display:flex;gap:12px;flex-wrap:wrap;align-items:center;margin:8px 0}
 .verdict{padding:8px 12px;border-radius:6px;font-weight:600;margin:6px 0}.verdict.ok{background:#dafbe1}.verdict.bad{background:#ffebe9}
-.flip td{width:50%}.kv th{width:220px}.legend{color:var(--mute);font-size:12px}
+.flip td{width:50%}.kv th{width:220px}.legend{color:var(--mute);font-size:12px}#board td.num{white-space:normal}
 """
 
 # The page's only script: it filters the item table. It reads the rows' data- attributes and never
