@@ -72,11 +72,11 @@ h3{font-size:14px;margin:14px 0 4px}.sub{color:var(--mute);margin:0 0 14px}
 table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 7px;text-align:left;vertical-align:top}
 th{background:#f6f8fa;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .pass{color:var(--ok);font-weight:600}.fail{color:var(--bad);font-weight:600}
-.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(570px,1fr));gap:8px 24px}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(580px,1fr));gap:8px 24px}
 pre{white-space:pre-wrap;word-break:break-word;background:#f6f8fa;border:1px solid var(--line);border-radius:4px;padding:6px;margin:4px 0;max-height:360px;overflow:auto;font-size:12px}
 details summary{cursor:pointer;color:var(--bar)}.filters{display:flex;gap:12px;flex-wrap:wrap;align-items:center;margin:8px 0}
 .verdict{padding:8px 12px;border-radius:6px;font-weight:600;margin:6px 0}.verdict.ok{background:#dafbe1}.verdict.bad{background:#ffebe9}
-.flip td{width:50%}.kv th{width:220px}.legend{color:var(--mute);font-size:12px}#board td.num{white-space:normal}
+.flip td{width:50%}.kv th{width:220px}.legend{color:var(--mute);font-size:12px}#board td.num{white-space:normal}#items td{overflow-wrap:anywhere}
 """
 
 # The page's only script: it filters the item table. It reads the rows' data- attributes and never
@@ -102,11 +102,11 @@ _SCRIPT = """
 """
 
 
-def bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict] | None, text_w: int = 200) -> str:
+def bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict] | None, text_w: int = 250) -> str:
     """An inline SVG: one bar per group with its Wilson 95% whisker and `rate [lo, hi] n`; with a
     baseline, a thin grey bar (and whisker) for the baseline's value above each."""
     names = list(groups) + [g for g in (base_groups or {}) if g not in groups]
-    label_w, bar_w = 130, 240
+    label_w, bar_w = 130, 200
     row_h = 30 if base_groups else 22
     height = 26 + row_h * len(names) + 8
     width = label_w + bar_w + text_w
@@ -135,7 +135,7 @@ def bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict] 
             for xe in (xl, xh):
                 out.append(f'<line x1="{xe:.1f}" y1="{mid - 4}" x2="{xe:.1f}" y2="{mid + 4}" stroke="{stroke}" stroke-width="1.4"/>')
         d = groups.get(name, {}).get("score")
-        text = _rate_text(d) if d else "not in this run"
+        text = format_rate(d, compact=True).strip() if d and d["n"] else "not in this run"
         out.append(f'<text x="{label_w + bar_w + 8}" y="{y + row_h / 2 + 4:.1f}">{esc(text)}</text>')
     out.append("</svg>")
     return "".join(out)
@@ -177,7 +177,8 @@ def _native_section(results: ResultsFile, label: str) -> str:
     return (f'<section id="native"><h2>Native protocol (reported apart)</h2><p class=legend>Tools passed the way '
             f'the model is deployed (the chat template\'s or the API\'s own tool field). Its items are not in the '
             f'headline, which pools {esc(label)}, the protocols every model is given alike.</p>'
-            f'{_headline("native", native, "native-headline")}{_metrics_table([("native", native)], "native-metrics")}</section>')
+            f'{_headline("native", native, "native-headline")}<p class=legend>Every native metric is in the last '
+            f"column of the table above.</p></section>")
 
 
 def _label_table(records: Sequence[ItemRecord]) -> str:
@@ -360,9 +361,12 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
     charts = "".join(bar_chart(f"score by {_DIM_TITLES[dim]}", _chart_groups(results, summary, dim),
                                 _chart_groups(baseline, base_summary, dim) if baseline else None)
                      for dim in BREAKDOWNS if results.summary["by"].get(dim))
-    legend = (f"<p class=legend>Bars: score with Wilson 95% interval (whiskers) and n; every breakdown but the "
-              f"protocol one pools {esc(label)}" + ("; thin grey bars: the baseline's" if base_summary else "") + ".</p>")
+    legend = (f"<p class=legend>Bars: score with its 95% interval (whiskers: clustered by case where a group pools "
+              f"protocols, with the design effect; Wilson within one protocol) and n; every breakdown but the protocol "
+              f"one pools {esc(label)}" + ("; thin grey bars: the baseline's" if base_summary else "") + ".</p>")
     columns = [(f"this run, {label}", summary)] + ([(f"baseline, {label}", base_summary)] if base_summary else [])
+    if _native_section(results, label):
+        columns.append(("this run, native (apart)", results.summary_of(["native"])))
     body = [
         f"<header><h1>ToolUse.1 report</h1><p class=sub>{esc(model)} \u2014 {len(records)} items, "
         f"{esc(results.source)}</p></header>",
