@@ -55,8 +55,9 @@ def _fmt(x: float | None, digits: int = 3) -> str:
 
 
 def _rate_text(d: dict) -> str:
-    # the interval to report: clustered by case where the group pools protocols (with its design effect)
-    return format_rate(d).strip() if d["n"] else "n/a (n=0)"
+    if not d["n"]:
+        return "n/a (n=0)"
+    return f"{d['rate']:.3f} [{d['ci95'][0]:.3f}, {d['ci95'][1]:.3f}] (n={d['n']})"
 
 
 # ----------------------------------------------------------------------------- pieces
