@@ -130,6 +130,11 @@ def test_refuses_runs_compare_refuses_and_different_items(runs, tmp_path):
     assert part.returncode == 0
     out = run_cli("leaderboard", str(runs["oracle"]), str(tmp_path / "part.json"))
     assert out.returncode == 2 and "different json+xml+plain items" in out.stderr
+    ref = load_results(ROOT / "results" / "reference" / "default.json")
+    native = ResultsFile.from_document(
+        build_results(ref.provenance, [r for r in ref.records if r.protocol == "native"]), "native-only")
+    with pytest.raises(IncomparableError, match=r"holds no json\+xml\+plain item"):
+        build([native, native])
     missing = run_cli("leaderboard", str(tmp_path / "none.json"))
     assert missing.returncode == 2 and "none.json" in missing.stderr
 

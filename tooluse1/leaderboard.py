@@ -27,7 +27,7 @@ from typing import Sequence
 from tooluse1.compare import IncomparableError, check_comparable, format_p
 from tooluse1.metrics import format_rate, interval, wilson
 from tooluse1.report import bar_chart, esc, render_page
-from tooluse1.results import ResultsFile
+from tooluse1.results import ItemRecord, ResultsFile
 from tooluse1.stats import DEFAULT_ALPHA, PairedTest, paired_test
 from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS
 
@@ -102,13 +102,18 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-def _text_records(run: ResultsFile) -> dict[tuple[str, str], object]:
+def _text_records(run: ResultsFile) -> dict[tuple[str, str], ItemRecord]:
+    """The run's json+xml+plain records by (case id, protocol)."""
     return {(r.case.id, r.protocol): r for r in run.records if r.protocol in PROTOCOLS}
 
 
 def check_same_items(runs: Sequence[ResultsFile]) -> None:
-    """Raise IncomparableError when two runs do not hold the same comparable (json+xml+plain) items."""
+    """Raise IncomparableError when two runs do not hold the same comparable (json+xml+plain) items, or hold
+    none (a native-only run has no comparable score)."""
     first = set(_text_records(runs[0]))
+    if not first:
+        raise IncomparableError(f"{runs[0].source} holds no {TEXT_POOL} item: a leaderboard ranks the score over "
+                                f"them (run with --protocol all)")
     for run in runs[1:]:
         other = set(_text_records(run))
         if other != first:
