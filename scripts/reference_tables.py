@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tooluse1.metrics import format_markdown, summarise  # noqa: E402
+from tooluse1.metrics import MARKDOWN_LEGEND, format_markdown, summarise  # noqa: E402
 from tooluse1.prompts import PROTOCOLS  # noqa: E402
 from tooluse1.leaderboard import build, format_markdown as board_markdown, render_board  # noqa: E402
 from tooluse1.results import load_results  # noqa: E402
@@ -40,7 +40,7 @@ def table(name: str) -> str:
     # The overall row is the SPEC's score: the three text protocols (native, opt-in, is its own row).
     text = summarise(r.graded_item() for r in run.records if r.protocol in PROTOCOLS)
     body = format_markdown(run.summary, overall=text["overall"], overall_label="**score (json+xml+plain)**")
-    return f"<!-- reference:{name} -->\n{caption}\n\n{body}\n<!-- /reference:{name} -->"
+    return f"<!-- reference:{name} -->\n{caption}\n\n{body}\n\n{MARKDOWN_LEGEND}\n<!-- /reference:{name} -->"
 
 
 def reference_board():

@@ -3,6 +3,7 @@ the pairing and refusals, the CLI's exit statuses and the pytest gate (--baselin
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 import subprocess
@@ -17,7 +18,7 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 from tooluse1.compare import (Z95, IncomparableError, PairedStats, compare, format_comparison, gate,
                               mcnemar_exact, newcombe_paired, square_and_add)
 from tooluse1.metrics import wilson
-from tooluse1.results import ResultsFile, build_results, load_results
+from tooluse1.results import ItemRecord, ResultsFile, build_results, load_results
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -161,9 +162,53 @@ def test_compare_counts_groups_and_flips(runs, failable, tmp_path):
     assert "15" in text and "pass->fail" in text and "(first 3 shown)" in text
     first = cmp.flips[0]
     assert repr(first.new.completion.text)[:40] in text and repr(first.base.completion.text)[:40] in text
-    assert gate(cmp).failed and not gate(cmp, alpha=0.01).failed    # p = 0.0207
-    assert gate(cmp, alpha=0.01, max_drop=0.01).failed              # drop 10/564 = 0.0177
-    assert not gate(cmp, alpha=0.01, max_drop=0.02).failed
+    # McNemar, counting items as independent, says p = 0.0207; but the 20 flips lie in 8 cases, and the gate
+    # decides on the exact sign-flip test of the case-level differences (checked here by enumeration)
+    cases: dict[str, int] = {}
+    for f in cmp.flips:
+        cases[f.base.case.id] = cases.get(f.base.case.id, 0) + (1 if f.direction == "fail->pass" else -1)
+    d = list(cases.values())
+    totals = [sum(s * x for s, x in zip(signs, d)) for signs in itertools.product((1, -1), repeat=len(d))]
+    assert o.clustered_p_values[1] == pytest.approx(sum(t <= sum(d) for t in totals) / len(totals))
+    assert o.clustered_p_values[1] > 0.05 > o.p_values[1]
+    assert not gate(cmp).failed
+    assert gate(cmp, max_drop=0.01).failed                            # drop 10/564 = 0.0177
+    assert not gate(cmp, max_drop=0.02).failed
+    assert "can detect a drop of" in gate(cmp).power and gate(cmp).min_detectable_drop > 0.0177
+
+
+def with_native(doc: dict, native_from: dict) -> ResultsFile:
+    """`doc` plus a native item for every json record of `native_from` (same verdicts, protocol native)."""
+    extra = []
+    for r in native_from["records"]:
+        if r["protocol"] == "json":
+            extra.append({**r, "protocol": "native", "item_id": r["item_id"][:-len("json")] + "native",
+                          "prompt_sha256": None})
+    records = [ItemRecord.from_dict(r) for r in doc["records"] + extra]
+    return ResultsFile.from_document(build_results(doc["provenance"], records), "with-native")
+
+
+def test_overall_is_the_comparable_items_and_native_its_own_row(runs):
+    oracle = json.loads(runs["oracle"].read_text(encoding="utf-8"))
+    always = json.loads(runs["always-call"].read_text(encoding="utf-8"))
+    # the same text-protocol items; native items that regress on every no-call and clarify case
+    base, new = with_native(oracle, oracle), with_native(oracle, always)
+    cmp = compare(base, new)
+    assert cmp.overall.n == 564 and cmp.overall.diff == 0 and cmp.overall.test.n_clusters == 188
+    assert cmp.native is not None and (cmp.native.n, cmp.native.worse, cmp.native.better) == (188, 60, 0)
+    assert set(cmp.groups["protocol"]) == {"json", "xml", "plain"}
+    assert all(s.worse == 0 for groups in cmp.groups.values() for s in groups.values())
+    assert not gate(cmp).failed                                       # decided on the comparable items
+    assert len(cmp.flips) == 60                                       # the native flips are still listed
+    text = format_comparison(cmp, max_flips=0)
+    overall_line = next(l for l in text.splitlines() if l.split()[:1] == ["overall"])
+    native_line = next(l for l in text.splitlines() if l.strip().startswith("native (not in overall)"))
+    assert " 564 " in overall_line and " 188 " in native_line and "-0.319" in native_line
+    d = cmp.as_dict()
+    assert d["overall"]["n"] == 564 and d["native"]["pass_to_fail"] == 60 and d["native"]["p_worse"] < 1e-9
+    # without native on one side there is no native row, and the overall row is unchanged
+    only_text = compare(load_results(runs["oracle"]), new)
+    assert only_text.native is None and only_text.overall.n == 564 and only_text.only_in_new == 188
 
 
 def test_compare_leaves_out_unpaired_and_error_items(runs, failable, tmp_path):
@@ -219,11 +264,15 @@ def test_compare_cli_exit_statuses(runs, failable, tmp_path):
     slightly = mixed(runs, set(failable[:2]), tmp_path / "slightly.json")
     ok = run_cli("compare", str(runs["oracle"]), str(runs["oracle"]))
     assert ok.returncode == 0, ok.stderr
-    assert "gate passed" in ok.stdout
+    assert "gate passed" in ok.stdout and "gate power: this gate can detect a drop of" in ok.stdout
     bad = run_cli("compare", str(runs["oracle"]), str(worse), "--json", str(tmp_path / "c.json"))
     assert bad.returncode == 1 and "GATE FAILED: NEW is significantly worse" in bad.stdout
     saved = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
     assert saved["gate"]["failed"] and saved["overall"]["pass_to_fail"] == 30 and len(saved["flips"]) == 30
+    # 30 items in 10 whole cases: p = 2^-10 by the clustered test, far from McNemar's 2^-30
+    assert saved["overall"]["p_worse"] == pytest.approx(2 ** -10) and saved["overall"]["n_cases"] == 188
+    assert saved["overall"]["mcnemar_p_worse"] == pytest.approx(2 ** -30)
+    assert saved["gate"]["min_detectable_drop"] == pytest.approx(saved["overall"]["min_detectable_drop"])
     # 2 pass->fail is not significant (p = 0.25), but a drop of 2/564 = 0.0035 exceeds --max-drop 0.003
     assert run_cli("compare", str(runs["oracle"]), str(slightly)).returncode == 0
     drop = run_cli("compare", str(runs["oracle"]), str(slightly), "--max-drop", "0.003")
@@ -288,6 +337,9 @@ def test_pytest_baseline_gate(runs, tmp_path):
                       "--html", str(tmp_path / "r.html"))
     assert same.returncode == 0, same.stdout[-3000:]
     assert "180 failed" in same.stdout and "gate passed" in same.stdout
+    # identical runs: the only limit is the exact test's own (5 cases of one item each: 2^-5 < 0.05)
+    assert "this gate can detect a drop of 0.009 or more" in same.stdout
+    assert "deff" in same.stdout and "clustered by case" in same.stdout
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert 'id="comparison"' in html and "not significantly worse" in html
     # A selection compares the selected items only.

@@ -49,8 +49,9 @@ def test_oracle_run_scores_one_and_writes_results(tmp_path):
     doc = load(results)
     assert len(doc["records"]) == 564
     assert len({r["item_id"] for r in doc["records"]}) == 564
-    assert doc["summary"]["overall"]["score"] == {"k": 564, "n": 564, "rate": 1.0,
-                                                  "ci95": doc["summary"]["overall"]["score"]["ci95"]}
+    score = doc["summary"]["overall"]["score"]
+    assert (score["k"], score["n"], score["rate"], score["n_cases"]) == (564, 564, 1.0, 188)
+    assert score["ci95_clustered"] == score["ci95"] and score["design_effect"] == 1.0   # nothing varies
     prov = doc["provenance"]
     for key in ("spec_version", "corpus", "model", "backend", "decoding", "batch_size", "protocols", "libraries",
                 "started_at", "finished_at"):

@@ -1,15 +1,19 @@
 """Metrics (tooluse1.metrics): Wilson intervals against reference values, summaries and their denominators."""
 from __future__ import annotations
 
+import dataclasses
 import math
+import random
 
 import pytest
 
 from tooluse1.corpus import load_corpus
 from tooluse1.grade import grade
-from tooluse1.metrics import METRICS, GradedItem, Rate, compute, format_summary, summarise, wilson
+from tooluse1.metrics import (METRICS, GradedItem, Rate, compute, format_markdown, format_summary, interval,
+                              summarise, wilson)
 from tooluse1.prompts import PROTOCOLS
 from tooluse1.selftest import never_call_output, oracle_output
+from tooluse1.stats import clustered_interval
 
 
 def wilson_by_quadratic(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -166,3 +170,50 @@ def test_oracle_and_never_call_summaries_on_the_corpus():
     assert (m["score"].k, m["score"].n) == (3 * n_text, 3 * len(cases))
     assert (m["correct_call"].k, m["correct_call"].n) == (0, 3 * n_call)
     assert m["spurious_call_rate"].k == 0
+
+
+# ----------------------------------------------------------------------------- clustered intervals in summaries
+
+def rendered(case_id: str, verdicts: dict[str, bool], **attrs) -> list[GradedItem]:
+    """One case's items, one per protocol, with the given verdicts."""
+    return [dataclasses.replace(item(passed=ok, label="call", protocol=p, **attrs), case_id=case_id)
+            for p, ok in verdicts.items()]
+
+
+def test_pooled_groups_get_the_interval_clustered_by_case_and_single_protocol_groups_wilson():
+    rng = random.Random(8)
+    items = []
+    for c in range(60):
+        ok = rng.random() < 0.5                           # a case passes or fails in every protocol, mostly
+        items += rendered(f"calculator-en-{c:03d}", {p: ok if rng.random() < 0.9 else not ok for p in PROTOCOLS},
+                          lang="en" if c % 2 else "ru")
+    s = summarise(items)
+    score = s["overall"]["score"]
+    ci = clustered_interval((i.case_id, i.passed) for i in items)
+    assert score["n_cases"] == 60 and score["design_effect"] == pytest.approx(ci.design_effect)
+    assert score["ci95_clustered"] == pytest.approx([ci.low, ci.high]) and score["design_effect"] > 1.5
+    assert score["ci95"] == pytest.approx(wilson(score["k"], score["n"]))            # Wilson kept beside it
+    assert interval(score) == (ci.low, ci.high, "clustered")
+    assert score["ci95_clustered"][1] - score["ci95_clustered"][0] > score["ci95"][1] - score["ci95"][0]
+    for p in PROTOCOLS:                                   # within one protocol each case appears once
+        one = s["by"]["protocol"][p]["score"]
+        assert "ci95_clustered" not in one and interval(one)[2] == "Wilson"
+    assert s["by"]["lang"]["en"]["score"]["n_cases"] == 30
+    text = format_summary(s)
+    line = next(l for l in text.splitlines() if l.strip().startswith("score"))
+    assert "60 cases" in line and f"deff {score['design_effect']:.2f}" in line
+    assert "SCORE (" not in text
+    headline = format_summary(s, headline=("json+xml+plain", s)).splitlines()[2]
+    assert headline.split()[:2] == ["SCORE", "(json+xml+plain)"] and "the headline" in headline
+    # items without a case id are independent: Wilson only, as before
+    plain = summarise([dataclasses.replace(i, case_id=None) for i in items])
+    assert "ci95_clustered" not in plain["overall"]["score"]
+
+
+def test_format_markdown_marks_the_clustered_cells():
+    items = rendered("c1", {"json": True, "xml": False, "plain": False}) + \
+        rendered("c2", {"json": True, "xml": True, "plain": True})
+    table = format_markdown(summarise(items))
+    total = table.splitlines()[-1]
+    assert total.startswith("| **all** |") and "deff" in total
+    assert all("deff" not in row for row in table.splitlines()[2:-1])

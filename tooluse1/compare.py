@@ -45,7 +45,7 @@ class PairedStats:
     worse: int
     better: int
     neither: int
-    test: PairedTest
+    test: PairedTest | None          # None only without pairs
     base_rate: Rate                  # BASE's score on these items, clustered by case where cases repeat
     new_rate: Rate
 
@@ -59,7 +59,7 @@ class PairedStats:
             counts[(bool(b), bool(n))] += 1
         test = paired_test(triples) if triples else None
         return cls(len(triples), counts[(True, True)], counts[(True, False)], counts[(False, True)],
-                   counts[(False, False)], test,  # type: ignore[arg-type]
+                   counts[(False, False)], test,
                    rate_of([(c, b) for c, b, _ in triples]), rate_of([(c, n) for c, _, n in triples]))
 
     @property
@@ -335,8 +335,8 @@ def format_comparison(cmp: Comparison, max_flips: int = 20, excerpt_chars: int =
            [f"{cmp.errors_excluded} with a backend error"] * bool(cmp.errors_excluded)
     if left:
         lines.append(f"  items left out: {', '.join(left)}")
-    lines.append("  overall = json+xml+plain; 95% CIs and p clustered by case (exact sign-flip test on case-level "
-                 "differences); McNemar: items as if independent, for reference")
+    lines.append("  (overall: json+xml+plain; 95% CIs and p clustered by case (exact sign-flip test on case-level "
+                 "differences); McNemar-p: items as if independent, for reference)")
     lines.append(f"  {'group':<24} {'n':>5} {'cases':>5}  {'BASE [95% CI]':<22} {'NEW [95% CI]':<22} "
                  f"{'NEW-BASE [95% CI]':<25} {'deff':>5} {'p->f':>4} {'f->p':>4}  {'p(worse)':>8} {'p(2-sid)':>8} "
                  f"{'McNemar-p':>9}")

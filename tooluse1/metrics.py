@@ -52,17 +52,18 @@ def interval(rate: dict) -> tuple[float, float, str]:
     return lo, hi, "Wilson"
 
 
-def format_rate(rate: dict, compact: bool = False) -> str:
+def format_rate(rate: dict, compact: bool = False, deff: bool = True) -> str:
     """`0.225 [0.185, 0.271] (n=564, 188 cases, deff 1.56)`: the rate, the interval to report (`interval`),
-    n, and for a clustered interval the number of cases and the design effect; `compact` drops the brackets
-    round n."""
+    n, and for a clustered interval the number of cases and the design effect; `compact` gives
+    `0.225 [0.185, 0.271] n=564 deff 1.56` (without the design effect when `deff` is False)."""
     if not rate["n"]:
         return "    n/a          " + ("n=0" if compact else "(n=0)")
     lo, hi, _ = interval(rate)
-    extra = f", {rate['n_cases']} cases, deff {rate['design_effect']:.2f}" if "design_effect" in rate else ""
+    clustered = "design_effect" in rate and deff
     if compact:
-        extra = f" deff {rate['design_effect']:.2f}" if "design_effect" in rate else ""
-        return f"{rate['rate']:6.3f} [{lo:.3f}, {hi:.3f}] n={rate['n']}{extra}"
+        return f"{rate['rate']:6.3f} [{lo:.3f}, {hi:.3f}] n={rate['n']}" + (
+            f" deff {rate['design_effect']:.2f}" if clustered else "")
+    extra = f", {rate['n_cases']} cases, deff {rate['design_effect']:.2f}" if clustered else ""
     return f"{rate['rate']:6.3f} [{lo:.3f}, {hi:.3f}] (n={rate['n']}{extra})"
 
 
@@ -152,19 +153,26 @@ def summarise(items: Iterable[GradedItem]) -> dict:
     return summary
 
 
-def format_summary(summary: dict, title: str = "ToolUse.1") -> str:
+def format_summary(summary: dict, title: str = "ToolUse.1", headline: tuple[str, dict] | None = None) -> str:
     """A plain-text table: every metric with its interval (`format_rate`: clustered by case where a group
     pools several items of a case, with the design effect; Wilson elsewhere) and n, then each breakdown's
-    score and the three behaviours side by side."""
+    score and the three behaviours side by side. `headline` (label, summary of the comparable items, e.g.
+    json+xml+plain when the run also has native items) is printed first as the run's score."""
     lines = [f"{title}: {summary['n_items']} items, {summary['n_errors']} backend errors",
              "  95% intervals: clustered by case (deff = design effect) where protocols are pooled, else Wilson"]
+    if headline is not None:
+        label, pool = headline
+        lines.append(f"  {'SCORE (' + label + ')':<22} {format_rate(pool['overall']['score'])}  <- the headline; "
+                     f"the rows below pool every protocol of the run")
     for name, d in summary["overall"].items():
         lines.append(f"  {name:<22} {format_rate(d)}")
     cols = ("score", "correct_call", "correct_abstention", "correct_clarification")
+    widths = (38, 30, 30, 30)         # the design effect is shown beside the score only
     for dim, groups in summary["by"].items():
-        lines.append(f"  {'by ' + dim:<22}" + "".join(f"  {c:<40}" for c in cols))
+        lines.append((f"  {'by ' + dim:<22}" + "".join(f"  {c:<{w}}" for c, w in zip(cols, widths))).rstrip())
         for g, metrics in groups.items():
-            lines.append(f"    {g:<20}" + "".join(f"  {format_rate(metrics[c], compact=True):<40}" for c in cols))
+            lines.append(f"    {g:<20}" + "".join(f"  {format_rate(metrics[c], True, c == 'score'):<{w}}"
+                                                    for c, w in zip(cols, widths)).rstrip())
     return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ from tooluse1 import types as vocabulary
 from tooluse1.backends.base import BackendError
 from tooluse1.corpus import CorpusError, StaleCorpusError, check_fresh, load_corpus
 from tooluse1.harness import BACKENDS, BenchmarkRun, RunConfig
-from tooluse1.metrics import format_summary
+from tooluse1.metrics import format_summary, summarise
 from tooluse1.prompts import PROTOCOLS, item_id, parse_protocols
 from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, ResumeMismatch, build_results,
                               load_results, scrub_secrets, track_sections, write_json_atomic)
@@ -401,13 +401,24 @@ class _Reporter:
         self.messages += [(f"GATE FAILED: {f}", True) for f in failures] or [("gate passed", False)]
         return pytest.ExitCode.TESTS_FAILED if failures else None
 
+    def _headline(self) -> "tuple[str, dict] | None":
+        """(label, summary) of the comparable items (json+xml+plain) when the run also has other protocols
+        (native, reported apart: SPEC §2); None when every item is comparable or none is."""
+        records = [ItemRecord.from_dict(r) for r in self.core_records.values()]
+        text = [r for r in records if r.protocol in PROTOCOLS]
+        if not text or len(text) == len(records):
+            return None
+        ran = "+".join(p for p in PROTOCOLS if any(r.protocol == p for r in text))
+        return ran, summarise(r.graded_item() for r in text)
+
     def pytest_terminal_summary(self, terminalreporter, exitstatus: int, config: pytest.Config) -> None:
         doc = self.document
         if not doc:
             return
         if self.core_records:
             terminalreporter.section("ToolUse.1 summary")
-            terminalreporter.write_line(format_summary(doc["summary"], title=f"ToolUse.1 {self.run.config.model}"))
+            terminalreporter.write_line(format_summary(doc["summary"], title=f"ToolUse.1 {self.run.config.model}",
+                                                       headline=self._headline()))
             if self.comparison is not None:
                 from tooluse1.compare import format_comparison
                 terminalreporter.write_line(format_comparison(self.comparison, max_flips=10))

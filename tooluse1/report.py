@@ -55,9 +55,8 @@ def _fmt(x: float | None, digits: int = 3) -> str:
 
 
 def _rate_text(d: dict) -> str:
-    if not d["n"]:
-        return "n/a (n=0)"
-    return f"{d['rate']:.3f} [{d['ci95'][0]:.3f}, {d['ci95'][1]:.3f}] (n={d['n']})"
+    # the interval to report: clustered by case where the group pools protocols (with its design effect)
+    return format_rate(d).strip() if d["n"] else "n/a (n=0)"
 
 
 # ----------------------------------------------------------------------------- pieces
@@ -290,25 +289,36 @@ def _provenance_section(results: ResultsFile, baseline: ResultsFile | None) -> s
 
 
 def _stats_row(name: str, s: PairedStats) -> str:
-    two, worse = s.p_values
+    two, worse = s.clustered_p_values
     lo, hi = s.diff_ci
     d = s.as_dict()
-    return (f"<tr><td>{esc(name)}</td><td class=num>{s.n}</td><td class=num>{esc(_rate_text(d['base']))}</td>"
-            f"<td class=num>{esc(_rate_text(d['new']))}</td>"
+
+    def rate(r: dict) -> str:   # n is the row's; the design effect of each score is in the breakdowns
+        lo, hi, _ = interval(r)
+        return f"{r['rate']:.3f} [{lo:.3f}, {hi:.3f}]" if r["n"] else "n/a"
+    return (f"<tr><td>{esc(name)}</td><td class=num>{s.n}</td><td class=num>{esc(rate(d['base']))}</td>"
+            f"<td class=num>{esc(rate(d['new']))}</td>"
             f"<td class=num>{esc(f'{s.diff:+.3f} [{lo:+.3f}, {hi:+.3f}]' if s.n else 'n/a')}</td>"
-            f"<td class=num>{s.worse}</td><td class=num>{s.better}</td><td class=num>{format_p(two)}</td>"
-            f"<td class=num>{format_p(worse)}</td></tr>")
+            f"<td class=num>{s.test.design_effect:.2f}</td>"
+            f"<td class=num>{s.worse}</td><td class=num>{s.better}</td><td class=num>{format_p(worse)}</td>"
+            f"<td class=num>{format_p(two)}</td><td class=num>{format_p(s.p_values[1])}</td></tr>")
 
 
 def _comparison_section(cmp: Comparison, alpha: float, max_drop: float | None) -> str:
     decision = gate(cmp, alpha, max_drop)
     verdict = ("<div class='verdict bad'>significantly worse or over the allowed drop: " + esc("; ".join(decision.reasons))
                + "</div>" if decision.failed else
-               f"<div class='verdict ok'>not significantly worse than the baseline (one-sided exact McNemar, alpha {alpha})</div>")
+               f"<div class='verdict ok'>not significantly worse than the baseline (exact sign-flip test on case-level "
+               f"differences, one-sided alpha {alpha})</div>")
+    verdict += (f"<p class=legend>{esc(decision.power)}. Intervals and p are clustered by case where a row pools "
+                f"protocols (deff: design effect of the difference; p: exact sign-flip test on case-level differences, "
+                f"the gate's); McNemar p counts items as if independent, for reference.</p>")
     head = ("<tr><th>group</th><th>pairs</th><th>baseline [95% CI]</th><th>this run [95% CI]</th>"
-            "<th>difference [95% CI, Newcombe paired]</th><th>pass\u2192fail</th><th>fail\u2192pass</th>"
-            "<th>McNemar p (two-sided)</th><th>p (worse)</th></tr>")
-    rows = [_stats_row("overall", cmp.overall)]
+            "<th>difference [95% CI]</th><th>deff</th><th>pass\u2192fail</th>"
+            "<th>fail\u2192pass</th><th>p (worse)</th><th>p (two-sided)</th><th>McNemar p (worse)</th></tr>")
+    rows = [_stats_row("overall (json+xml+plain)", cmp.overall)]
+    if cmp.native is not None:
+        rows.append(_stats_row("native (not in overall)", cmp.native))
     for dim, groups in cmp.groups.items():
         rows += [_stats_row(f"{_DIM_TITLES[dim]} = {g}", s) for g, s in groups.items()]
     notes = "".join(f"<p class=legend>{esc(n)}</p>" for n in cmp.notes)

@@ -206,7 +206,8 @@ def sign_flip_distribution(magnitudes: Iterable[int]) -> tuple[np.ndarray, int]:
             counts[abs(int(a))] = counts.get(abs(int(a)), 0) + 1
     dist = np.ones(1)
     for a, k in sorted(counts.items()):
-        pmf = np.array([math.comb(k, x) for x in range(k + 1)], float) / 2.0 ** k
+        # int / int is correctly rounded for any size (a float 2.0 ** k would overflow past k = 1023)
+        pmf = np.array([math.comb(k, x) / 2 ** k for x in range(k + 1)])
         spread = np.zeros(2 * a * k + 1)
         spread[::2 * a] = pmf            # values a * (2x - k), x = 0..k, step 2a
         dist = np.convolve(dist, spread)
