@@ -67,7 +67,9 @@ def test_the_documented_workflow_gates_a_served_checkpoint(tmp_path):
     model_dir = resolve_model("smollm2").path
     env = {**os.environ, **{k: str(v) for k, v in flow["env"].items() if "${{" not in str(v)},
            "CHECKPOINT": str(model_dir), "PORT": str(free_port()), "BASELINE": str(work / "tooluse1-baseline.json"),
-           "TOOLUSE1_ARGS": SELECTION, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
+           "TOOLUSE1_ARGS": SELECTION, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1",
+           # `python` in the steps is this interpreter, as setup-python's is in the workflow
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     start = run_step(step(flow, "baseline", "Start the model server"), env, work, timeout=400)
     try:
         assert start.returncode == 0, start.stdout + start.stderr
