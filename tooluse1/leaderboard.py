@@ -157,6 +157,9 @@ def _paired(upper: ResultsFile, lower: ResultsFile, alpha: float) -> PairedTest:
     a, b = _text_records(upper), _text_records(lower)
     triples = [(key[0], b[key].passed, a[key].passed) for key in sorted(a)
                if key in b and not (a[key].is_error or b[key].is_error)]
+    if not triples:
+        raise IncomparableError(f"{upper.source} and {lower.source} have no {TEXT_POOL} item answered in both "
+                                f"(every common item has a backend error in one of them)")
     return paired_test(triples, alpha=alpha)
 
 
