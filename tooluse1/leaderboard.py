@@ -257,7 +257,8 @@ def format_markdown(board: Leaderboard) -> str:
     for rank, e in enumerate(board.entries, 1):
         cells = " | ".join(format_rate(e.protocols[p], compact=True).strip() if p in e.protocols else "n/a"
                            for p in protocols)
-        rows.append(f"| {rank} | {e.model} | {_score_cell(e.score)} | {e.score['n']} | {_deff(e.score)} | {cells} | "
+        model = e.model.replace("|", "\\|").replace("\n", " ")    # one cell of one row, whatever the id holds
+        rows.append(f"| {rank} | {model} | {_score_cell(e.score)} | {e.score['n']} | {_deff(e.score)} | {cells} | "
                     f"{e.consistency.text()} | {e.truncated.text()} |")
     if board.pairs:
         rows += ["", PAIR_LEGEND.format(m=len(board.pairs), alpha=board.alpha) + ".", "",
