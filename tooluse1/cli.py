@@ -308,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="with BASE.json: compare although the prompt digests differ")
     rep.set_defaults(fn=_cmd_report)
     board = sub.add_parser("leaderboard", help="rank several runs of the same items (text table, HTML with -o)",
-                           description="Ranks runs by their json+xml+plain score (95%% CI clustered by case), with "
+                           description="Ranks runs by their json+xml+plain score (95% CI clustered by case), with "
                                        "per-protocol scores, protocol consistency, truncation and every pair's "
                                        "paired difference (Holm-corrected). Runs must be comparable as for compare.")
     board.add_argument("runs", metavar="RUN.json", nargs="+")
