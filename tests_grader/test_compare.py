@@ -209,6 +209,12 @@ def test_overall_is_the_comparable_items_and_native_its_own_row(runs):
     # without native on one side there is no native row, and the overall row is unchanged
     only_text = compare(load_results(runs["oracle"]), new)
     assert only_text.native is None and only_text.overall.n == 564 and only_text.only_in_new == 188
+    # runs of native alone are compared on their native items
+    natives = [{**d, "records": [r for r in d["records"] if r["protocol"] == "native"]}
+               for d in (base.document, new.document)]
+    native_only = compare(*(ResultsFile.from_document(d, f"native-{i}") for i, d in enumerate(natives)))
+    assert native_only.native is None and (native_only.overall.n, native_only.overall.worse) == (188, 60)
+    assert gate(native_only).failed
 
 
 def test_compare_leaves_out_unpaired_and_error_items(runs, failable, tmp_path):

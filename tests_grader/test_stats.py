@@ -47,9 +47,9 @@ def test_clustered_interval_matches_statsmodels_cluster_robust_ols(seed):
     assert ci.se == pytest.approx(robust, rel=1e-9)
     assert ci.design_effect == pytest.approx((robust / plain) ** 2, rel=1e-9)
     n_eff = ci.n / max(1.0, ci.design_effect)
-    assert (ci.low, ci.high) == pytest.approx(wilson(ci.rate * n_eff, n_eff, 1.959963984540054), abs=1e-12)
+    assert (ci.low, ci.high) == pytest.approx(wilson(ci.rate * n_eff, n_eff), abs=1e-12)
     assert 0 <= ci.low <= ci.rate <= ci.high <= 1
-    lo, hi = wilson(ci.k, ci.n, 1.959963984540054)
+    lo, hi = wilson(ci.k, ci.n)
     assert ci.low <= lo + 1e-12 and ci.high >= hi - 1e-12          # never narrower than Wilson
 
 
@@ -77,13 +77,13 @@ def test_one_item_per_case_is_exactly_wilson_and_replicated_items_widen_the_inte
     single = [(f"c{i}", rng.random() < 0.4) for i in range(150)]
     ci = clustered_interval(single)
     assert ci.design_effect == pytest.approx(1.0, abs=1e-12)
-    assert (ci.low, ci.high) == pytest.approx(wilson(ci.k, ci.n, 1.959963984540054), abs=1e-12)
+    assert (ci.low, ci.high) == pytest.approx(wilson(ci.k, ci.n), abs=1e-12)
     # every case rendered three times with the same verdict: three items carry one case's information
     tripled = [(c, ok) for c, ok in single for _ in range(3)]
     ct = clustered_interval(tripled)
     g = len(single)
     assert ct.design_effect == pytest.approx((3 * g - 1) / (g - 1), rel=1e-9)
-    wl, wh = wilson(ct.k, ct.n, 1.959963984540054)
+    wl, wh = wilson(ct.k, ct.n)
     assert ct.high - ct.low > 1.6 * (wh - wl)                        # ~sqrt(3) wider than the naive interval
     assert (ct.low, ct.high) == pytest.approx((ci.low, ci.high), abs=0.01)   # ~ the interval over the cases
 
@@ -92,10 +92,10 @@ def test_clustered_interval_edges():
     assert clustered_interval([]).rate is None and clustered_interval([]).ci95 == (0.0, 1.0)
     zero = clustered_interval([(c, False) for c in "aabbcc"])
     assert zero.rate == 0 and zero.low == 0 and zero.design_effect == 1.0
-    assert zero.ci95 == pytest.approx(wilson(0, 6, 1.959963984540054))
+    assert zero.ci95 == pytest.approx(wilson(0, 6))
     one_case = clustered_interval([("a", True), ("a", False), ("a", True)])
     assert one_case.n_clusters == 1 and one_case.design_effect == 3.0 and one_case.se is None
-    assert one_case.ci95 == pytest.approx(wilson(2 / 3, 1, 1.959963984540054))
+    assert one_case.ci95 == pytest.approx(wilson(2 / 3, 1))
 
 
 # ----------------------------------------------------------------------------- the sign-flip test
@@ -192,3 +192,23 @@ def test_difference_design_effect_matches_statsmodels():
 def test_no_pairs_is_an_error():
     with pytest.raises(ValueError, match="no paired items"):
         paired_test([])
+
+
+def test_the_gate_simulation_calibrates_to_the_reference_runs():
+    """benchmarks/gate_simulation.py: its null pairs have the reference pair's design effect and discordance,
+    and a drop lowers NEW's expected score by that much."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "gate_simulation.py"
+    spec = importlib.util.spec_from_file_location("gate_simulation", path)
+    sim = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sim)
+    ref = sim.reference_statistics()
+    assert 1 < ref["pair_deff"] < 3 and 0 < ref["pair_discordance"] < 1    # three protocols: deff at most ~3
+    model = sim.calibrate(ref["pair_deff"], ref["pair_discordance"], ref["default_score"], seed=1)
+    deff, discordance = sim.design_effect_and_discordance(model, np.random.default_rng(2), 1500)
+    assert deff == pytest.approx(ref["pair_deff"], abs=0.08)
+    assert discordance == pytest.approx(ref["pair_discordance"], abs=0.01)
+    base, new = model.pairs(np.random.default_rng(3), 1500, drop=0.05)
+    assert base.mean() - new.mean() == pytest.approx(0.05, abs=0.005)
+    assert base.mean() == pytest.approx(ref["default_score"], abs=0.01)

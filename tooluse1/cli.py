@@ -288,8 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     regrade.set_defaults(fn=_cmd_regrade)
     cmp = sub.add_parser("compare", help="paired comparison of two results files; exit 1 when NEW is worse",
                          description="Pairs items by (case id, protocol). Exit status: 0 when NEW is not "
-                                     "significantly worse, 1 when it is (one-sided p < --alpha of the exact sign-flip test on "
-                                     "case-level differences, a McNemar test clustered by case) or "
+                                     "significantly worse, 1 when it is (one-sided p < --alpha of the exact "
+                                     "sign-flip test on case-level differences, a McNemar test clustered by case) or "
                                      "the overall score drops by more than --max-drop, 2 on bad input.")
     cmp.add_argument("base", metavar="BASE.json")
     cmp.add_argument("new", metavar="NEW.json")

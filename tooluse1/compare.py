@@ -222,24 +222,27 @@ def _key(r: ItemRecord) -> tuple[str, str]:
 
 def compare(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool = False) -> Comparison:
     """Pair the runs' items and compare them (see the module docstring): overall and every group over the
-    comparable items (json, xml, plain), native items in `native` only. Raises IncomparableError when the
-    runs are not comparable or share no comparable item without a backend error."""
+    comparable items (json, xml, plain), native items in `native` only (runs that share only native items
+    are compared on those, with no separate native row). Raises IncomparableError when the runs are not
+    comparable or share no item without a backend error."""
     notes = check_comparable(base, new, allow_different_prompts)
     b_items = {_key(r): r for r in base.records}
     n_items = {_key(r): r for r in new.records}
     common = sorted(set(b_items) & set(n_items))
     pairs = [(b_items[k], n_items[k]) for k in common if not (b_items[k].is_error or n_items[k].is_error)]
-    comparable = [(b, n) for b, n in pairs if b.protocol in PROTOCOLS]
-    if not comparable:
-        raise IncomparableError(f"{base.source} and {new.source} have no item of the protocols "
-                                f"{', '.join(PROTOCOLS)} in common (without a backend error) to compare")
+    if not pairs:
+        raise IncomparableError(f"{base.source} and {new.source} have no item in common (without a backend "
+                                f"error) to compare")
+    # Runs of native alone are compared on it: it is then the only pool there is.
+    comparable = [(b, n) for b, n in pairs if b.protocol in PROTOCOLS] or pairs
     groups: dict[str, dict[str, list[tuple[str, bool, bool]]]] = {d: {} for d in BREAKDOWNS}
     for b, n in comparable:
         for dim in BREAKDOWNS:
             value = _attribute(n, dim)
             if value is not None:
                 groups[dim].setdefault(value, []).append((b.case.id, b.passed, n.passed))
-    native = [(b.case.id, b.passed, n.passed) for b, n in pairs if b.protocol not in PROTOCOLS]
+    pooled = {id(b) for b, _ in comparable}
+    native = [(b.case.id, b.passed, n.passed) for b, n in pairs if id(b) not in pooled]
     flips = [Flip(b, n) for b, n in pairs if b.passed != n.passed]
     flips.sort(key=lambda f: (f.direction != "pass->fail", f.base.case.id, f.base.protocol))
     return Comparison(

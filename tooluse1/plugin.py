@@ -84,7 +84,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--min-score", type=float, default=d["min_score"], help="gate: fail when the score is below this")
     g.addoption("--baseline", default=None,
                 help="gate: a results file to compare with (paired); fail when this run is significantly worse")
-    g.addoption("--alpha", default=None, help="--baseline: one-sided significance level of the paired test clustered by case (default 0.05)")
+    g.addoption("--alpha", default=None,
+                help="--baseline: one-sided significance level of the paired test clustered by case (default 0.05)")
     g.addoption("--max-drop", default=None, help="--baseline: also fail when the score drops by more than this")
     g.addoption("--allow-different-prompts", action="store_true",
                 help="--baseline: compare although the prompt digests differ (a deliberate prompt study)")

@@ -169,7 +169,7 @@ class ClusteredInterval:
         return self.low, self.high
 
 
-def clustered_interval(pairs: Iterable[tuple[Hashable, bool]], z: float = Z95) -> ClusteredInterval:
+def clustered_interval(pairs: Iterable[tuple[Hashable, bool]], z: float = 1.96) -> ClusteredInterval:
     """Rate and clustered interval of (cluster id, passed) pairs, e.g. (case id, passed) per item.
 
     Guarantees: rate = k/n; [low, high] is Wilson's interval at the effective size n / max(1, deff) with
@@ -177,7 +177,8 @@ def clustered_interval(pairs: Iterable[tuple[Hashable, bool]], z: float = Z95) -
     interval of k/n, and equals it when every cluster holds one item (deff = 1 exactly then) or the rate is
     0 or 1 (nothing varies). deff = CR1 variance / the independent-items variance p(1-p)/(n-1) (the
     ordinary least-squares variance of the mean, so both are statsmodels' cluster and nonrobust
-    standard errors of an intercept-only fit, squared). n = 0 gives rate None and (0, 1)."""
+    standard errors of an intercept-only fit, squared). z defaults to `wilson`'s 1.96, so that the interval
+    is the summary's Wilson `ci95` exactly where deff is 1. n = 0 gives rate None and (0, 1)."""
     sums, sizes = _totals(pairs)
     n, k, g = int(sizes.sum()), int(round(float(sums.sum()))), len(sums)
     if n == 0:
