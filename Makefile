@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.tooluse1-setup-$(shell cat pyproject.toml scripts/setup.sh |
 PYTEST_ARGS ?=
 BENCH_ARGS  ?=
 
-.PHONY: setup test bench selftest build clean-cache
+.PHONY: setup test bench selftest build board clean-cache
 
 $(STAMP): pyproject.toml scripts/setup.sh
 	PY=$(PY) VENV=$(VENV) bash scripts/setup.sh
@@ -32,3 +32,8 @@ selftest: $(STAMP)
 
 build: $(STAMP)
 	$(BIN)/python -m tooluse1 build
+
+# The reference runs' leaderboard (results/reference/board.html) and every table of them in README.md and
+# BENCHMARKS.md, from results/reference/*.json (after re-running or re-grading them).
+board: $(STAMP)
+	$(BIN)/python scripts/reference_tables.py --write

@@ -54,3 +54,14 @@ def test_the_docs_show_exactly_the_reference_numbers():
         shown += len(tables.BLOCK.findall(text))
         assert tables.refreshed(text) == text, f"{doc}: a reference table differs from its results file"
     assert shown >= 2
+    assert tables.BOARD_BLOCK.search((ROOT / "BENCHMARKS.md").read_text(encoding="utf-8")), \
+        "BENCHMARKS.md shows the reference leaderboard"
+
+
+def test_the_committed_board_is_the_reference_runs_board():
+    spec = importlib.util.spec_from_file_location("reference_tables", ROOT / "scripts" / "reference_tables.py")
+    tables = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tables)
+    from tooluse1.leaderboard import render_board
+    assert tables.BOARD.read_text(encoding="utf-8") == render_board(tables.reference_board()), \
+        "results/reference/board.html is stale: run make board"

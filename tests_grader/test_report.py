@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -89,6 +90,27 @@ def test_report_sections_numbers_and_every_item(runs):
     assert "180 pass\u2192fail" in page.replace("&gt;", ">")
 
 
+def test_headline_pools_the_text_protocols_and_native_stands_apart():
+    """The reference run of the default model holds native items: the headline is json+xml+plain only (the
+    comparable score), native has its own section, and the breakdowns other than protocol leave it out."""
+    run = load_results(ROOT / "results" / "reference" / "default.json")
+    text = [r for r in run.records if r.protocol != "native"]
+    native = [r for r in run.records if r.protocol == "native"]
+    assert text and native
+    page = render_report(run)
+    head = page[page.index('<div id="headline"'):page.index("</div>", page.index('<div id="headline"'))]
+    assert "score (json+xml+plain)" in head and f"n = {len(text)}" in head
+    assert f'<span class="score">{sum(r.passed for r in text) / len(text):.3f}</span>' in head
+    native_head = page[page.index('<div id="native-headline"'):]
+    assert f"n = {len(native)}" in native_head[:native_head.index("</div>")]
+    assert page.index('id="headline"') < page.index('id="native"') < page.index("<h2>Breakdowns")
+    # the language chart pools the text protocols: its groups add up to the headline's n, not to every item
+    lang_chart = page[page.index("score by language"):]
+    lang_chart = lang_chart[:lang_chart.index("</svg>")]
+    ns = [int(n) for n in re.findall(r" n=(\d+)", lang_chart)]
+    assert sum(ns) == len(text)
+
+
 def test_report_cli_and_bad_input(runs, tmp_path):
     out = tmp_path / "sub" / "r.html"
     ok = run_cli("report", str(runs["always-call"]), str(runs["oracle"]), "-o", str(out))
@@ -147,8 +169,11 @@ def test_hostile_report_renders_in_chromium_and_nothing_executes(hostile, runs, 
     }, height=1000)
     v = r.values
     score = results.summary["overall"]["score"]
-    assert v["headline"].split() == ["score", f"{score['rate']:.3f}", "95%", "CI",
-                                     f"[{score['ci95'][0]:.3f},", f"{score['ci95'][1]:.3f}]", "n", "=", "564"]
+    lo, hi = score["ci95_clustered"]
+    assert v["headline"].split() == ["score", "(json+xml+plain)", f"{score['rate']:.3f}", "95%", "CI",
+                                     f"[{lo:.3f},", f"{hi:.3f}]", "n", "=", "564", "clustered", "by", "case:",
+                                     str(score["n_cases"]), "cases,", "design", "effect",
+                                     f"{score['design_effect']:.2f}"]
     assert v["headlines"] == 1                        # the injected <h1 id="headline"> is text, not an element
     assert v["title"].startswith("ToolUse.1 report")  # onerror did not rename the page
     assert v["scripts"] == 1 and v["imgs"] == 0 and v["svg_onload"] == 0
@@ -172,7 +197,7 @@ def test_real_run_report_renders_in_chromium(runs, tmp_path):
     assert code.returncode == 0
     r = open_page(page_path, {"headline": "document.getElementById('headline').textContent",
                               "bars": "document.querySelectorAll('svg.chart rect').length"}, full_page=False)
-    assert "score 1.000" in r.values["headline"] and "n = 564" in r.values["headline"]
+    assert "score (json+xml+plain) 1.000" in r.values["headline"] and "n = 564" in r.values["headline"]
     assert r.values["bars"] >= 3 + 2 + 12 + 3 + 3    # one bar per group of every breakdown
     assert r.console_errors == [] and r.exceptions == []
     assert png_size(r.screenshot_png) == (1280, 900)

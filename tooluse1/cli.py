@@ -1,4 +1,5 @@
-"""Command line: `python -m tooluse1 build | selftest | run | plan | plan-incidence | regrade | compare | report ...`
+"""Command line: `python -m tooluse1 build | selftest | run | plan | plan-incidence | regrade | compare | report |
+leaderboard ...`
 (thin layers over the library). Bad input (an unreadable or invalid file, a bad flag) ends in one message and
 exit status 2, as argparse's own errors do."""
 from __future__ import annotations
@@ -226,6 +227,29 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_leaderboard(args: argparse.Namespace) -> int:
+    """RUN.json... -> the ranking as text on stdout (Markdown with --markdown) and, with -o, one HTML page.
+    Exit 2 on bad input (unreadable file, incomparable runs, different items, bad flag)."""
+    from pathlib import Path
+    from tooluse1.compare import DEFAULT_ALPHA, IncomparableError, parse_fraction
+    from tooluse1.leaderboard import build, format_markdown, format_text, write_board
+    from tooluse1.results import ResultsFileError, load_results
+    try:
+        alpha = parse_fraction(args.alpha, "--alpha", open_low=True) if args.alpha is not None else DEFAULT_ALPHA
+        board = build([load_results(f) for f in args.runs], alpha=alpha,
+                      allow_different_prompts=args.allow_different_prompts)
+    except (ValueError, ResultsFileError, IncomparableError) as e:
+        return _usage_error(str(e))
+    print(format_markdown(board) if args.markdown else format_text(board))
+    if args.output:
+        try:
+            write_board(Path(args.output), board)
+        except OSError as e:
+            return _usage_error(f"-o {args.output}: cannot write ({e.strerror or e})")
+        print(f"HTML leaderboard: {args.output}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tooluse1", description="ToolUse.1 benchmark")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -283,6 +307,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     rep.add_argument("--allow-different-prompts", action="store_true",
                      help="with BASE.json: compare although the prompt digests differ")
     rep.set_defaults(fn=_cmd_report)
+    board = sub.add_parser("leaderboard", help="rank several runs of the same items (text table, HTML with -o)",
+                           description="Ranks runs by their json+xml+plain score (95% CI clustered by case), with "
+                                       "per-protocol scores, protocol consistency, truncation and every pair's "
+                                       "paired difference (Holm-corrected). Runs must be comparable as for compare.")
+    board.add_argument("runs", metavar="RUN.json", nargs="+")
+    board.add_argument("-o", "--output", default=None, help="also write the self-contained HTML page here")
+    board.add_argument("--markdown", action="store_true", help="print Markdown tables instead of the text table")
+    board.add_argument("--alpha", default=None, help="significance level of the pairs after Holm (default 0.05)")
+    board.add_argument("--allow-different-prompts", action="store_true",
+                       help="rank although the prompts differ (a deliberate prompt study)")
+    board.set_defaults(fn=_cmd_leaderboard)
     args, passthrough = parser.parse_known_args(argv)
     if args.command in ("run", "plan"):
         if args.results is None:

@@ -66,16 +66,17 @@ _CSS = """
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);margin:0 auto;max-width:1280px;padding:20px 28px 60px}
 h1{font-size:22px;margin:0 0 2px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
 h3{font-size:14px;margin:14px 0 4px}.sub{color:var(--mute);margin:0 0 14px}
-#headline{display:flex;align-items:baseline;gap:18px;flex-wrap:wrap;padding:14px 18px;border:1px solid var(--line);border-radius:8px;background:#f6f8fa}
-#headline .score{font-size:40px;font-weight:700}#headline .ci,#headline .n{font-size:16px;color:var(--mute)}
+.headline{display:flex;align-items:baseline;gap:18px;flex-wrap:wrap;padding:14px 18px;border:1px solid var(--line);border-radius:8px;background:#f6f8fa;margin-bottom:6px}
+.headline .score{font-size:40px;font-weight:700}.headline .ci,.headline .n{font-size:16px;color:var(--mute)}
+#native-headline .score{font-size:28px}
 table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 7px;text-align:left;vertical-align:top}
 th{background:#f6f8fa;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .pass{color:var(--ok);font-weight:600}.fail{color:var(--bad);font-weight:600}
-.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(570px,1fr));gap:8px 24px}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(580px,1fr));gap:8px 24px}
 pre{white-space:pre-wrap;word-break:break-word;background:#f6f8fa;border:1px solid var(--line);border-radius:4px;padding:6px;margin:4px 0;max-height:360px;overflow:auto;font-size:12px}
 details summary{cursor:pointer;color:var(--bar)}.filters{display:flex;gap:12px;flex-wrap:wrap;align-items:center;margin:8px 0}
 .verdict{padding:8px 12px;border-radius:6px;font-weight:600;margin:6px 0}.verdict.ok{background:#dafbe1}.verdict.bad{background:#ffebe9}
-.flip td{width:50%}.kv th{width:220px}.legend{color:var(--mute);font-size:12px}
+.flip td{width:50%}.kv th{width:220px}.legend{color:var(--mute);font-size:12px}#board td.num{white-space:normal}#items td{overflow-wrap:anywhere}
 """
 
 # The page's only script: it filters the item table. It reads the rows' data- attributes and never
@@ -101,11 +102,11 @@ _SCRIPT = """
 """
 
 
-def _bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict] | None) -> str:
+def bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict] | None, text_w: int = 250) -> str:
     """An inline SVG: one bar per group with its Wilson 95% whisker and `rate [lo, hi] n`; with a
     baseline, a thin grey bar (and whisker) for the baseline's value above each."""
     names = list(groups) + [g for g in (base_groups or {}) if g not in groups]
-    label_w, bar_w, text_w = 130, 240, 200
+    label_w, bar_w = 130, 200
     row_h = 30 if base_groups else 22
     height = 26 + row_h * len(names) + 8
     width = label_w + bar_w + text_w
@@ -134,22 +135,50 @@ def _bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict]
             for xe in (xl, xh):
                 out.append(f'<line x1="{xe:.1f}" y1="{mid - 4}" x2="{xe:.1f}" y2="{mid + 4}" stroke="{stroke}" stroke-width="1.4"/>')
         d = groups.get(name, {}).get("score")
-        text = _rate_text(d) if d else "not in this run"
+        text = format_rate(d, compact=True).strip() if d and d["n"] else "not in this run"
         out.append(f'<text x="{label_w + bar_w + 8}" y="{y + row_h / 2 + 4:.1f}">{esc(text)}</text>')
     out.append("</svg>")
     return "".join(out)
 
 
-def _metrics_table(summary: dict, base: dict | None) -> str:
-    head = "<tr><th>metric</th><th>this run [95% CI] (n)</th>" + ("<th>baseline [95% CI] (n)</th>" if base else "") + "</tr>"
+def _metrics_table(columns: Sequence[tuple[str, dict]], id_: str = "metrics") -> str:
+    """Every metric (rows) for each (title, summary) column: rate [Wilson 95% CI] (n)."""
+    head = "<tr><th>metric</th>" + "".join(f"<th>{esc(t)} [95% CI] (n)</th>" for t, _ in columns) + "</tr>"
     rows = []
     for name in METRICS:
-        d = summary["overall"][name]
-        cells = f"<td>{esc(name)}</td><td class=num>{esc(_rate_text(d))}</td>"
-        if base:
-            cells += f"<td class=num>{esc(_rate_text(base['overall'][name]))}</td>"
-        rows.append(f"<tr>{cells}</tr>")
-    return f'<table id="metrics">{head}{"".join(rows)}</table>'
+        cells = "".join(f"<td class=num>{esc(_rate_text(s['overall'][name]))}</td>" for _, s in columns)
+        rows.append(f"<tr><td>{esc(name)}</td>{cells}</tr>")
+    return f'<table id="{id_}">{head}{"".join(rows)}</table>'
+
+
+def _headline(label: str, summary: dict, id_: str = "headline") -> str:
+    """A headline box: the pool's score with its interval and n (and the backend errors left out)."""
+    score = summary["overall"]["score"]
+    title = f'<span class="label">score ({esc(label)})</span> '
+    if score["n"]:
+        lo, hi, kind = interval(score)
+        body = (f'<span class="score">{score["rate"]:.3f}</span> <span class="ci">95% CI [{lo:.3f}, {hi:.3f}]</span> '
+                f'<span class="n">n = {score["n"]}</span>')
+        if kind == "clustered":
+            body += (f' <span class="n">clustered by case: {score["n_cases"]} cases, design effect '
+                     f'{score["design_effect"]:.2f}</span>')
+    else:
+        body = '<span class="score">n/a</span> <span class="n">n = 0</span>'
+    if summary["n_errors"]:
+        body += f' <span class="n fail">{summary["n_errors"]} backend errors (excluded)</span>'
+    return f'<div id="{id_}" class="headline" data-score="{esc(_fmt(score["rate"], 6))}">{title}{body}</div>'
+
+
+def _native_section(results: ResultsFile, label: str) -> str:
+    """The native protocol apart (SPEC §3.4): its own metrics, never pooled into the headline; '' without it."""
+    if label == "native" or not any(r.protocol == "native" for r in results.records):
+        return ""
+    native = results.summary_of(["native"])
+    return (f'<section id="native"><h2>Native protocol (reported apart)</h2><p class=legend>Tools passed the way '
+            f'the model is deployed (the chat template\'s or the API\'s own tool field). Its items are not in the '
+            f'headline, which pools {esc(label)}, the protocols every model is given alike.</p>'
+            f'{_headline("native", native, "native-headline")}<p class=legend>Every native metric is in the last '
+            f"column of the table above.</p></section>")
 
 
 def _label_table(records: Sequence[ItemRecord]) -> str:
@@ -318,13 +347,19 @@ def _comparison_section(cmp: Comparison, alpha: float, max_drop: float | None) -
 
 # ----------------------------------------------------------------------------- the page
 
+def _chart_groups(run: ResultsFile, pooled: dict | None, dim: str) -> dict:
+    """A breakdown's groups for the charts: every protocol for `protocol`, else the headline pool's groups."""
+    return (run.summary if dim == "protocol" or pooled is None else pooled)["by"].get(dim, {})
+
+
 def render_report(results: ResultsFile, baseline: ResultsFile | None = None, comparison: Comparison | None = None,
                   *, alpha: float = 0.05, max_drop: float | None = None, allow_different_prompts: bool = False,
                   strict: bool = False) -> str:
     """The whole HTML page. With a baseline and no `comparison`, the runs are compared here; when they are
     not comparable the page says why (or, with `strict`, IncomparableError is raised)."""
-    summary, records = results.summary, results.records
-    base_summary = baseline.summary if baseline else None
+    records = results.records
+    label, summary = results.headline()
+    base_summary = baseline.summary_of(label.split("+")) if baseline else None
     note = ""
     if baseline is not None and comparison is None:
         try:
@@ -334,25 +369,20 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
                 raise
             note = f"<div class='verdict bad'>no comparison: {esc(e)}</div>"
     model = results.provenance.get("model", {}).get("model_id", "?")
-    score = summary["overall"]["score"]
-    if score["n"]:
-        headline = (f'<span class="label">score</span> <span class="score">{score["rate"]:.3f}</span> '
-                    f'<span class="ci">95% CI [{score["ci95"][0]:.3f}, {score["ci95"][1]:.3f}]</span> '
-                    f'<span class="n">n = {score["n"]}</span>')
-    else:
-        headline = '<span class="label">score</span> <span class="score">n/a</span> <span class="n">n = 0</span>'
-    if summary["n_errors"]:
-        headline += f' <span class="n fail">{summary["n_errors"]} backend errors (excluded)</span>'
-    charts = "".join(_bar_chart(f"score by {_DIM_TITLES[dim]}", summary["by"].get(dim, {}),
-                                base_summary["by"].get(dim, {}) if base_summary else None)
-                     for dim in BREAKDOWNS if summary["by"].get(dim))
-    legend = ("<p class=legend>Bars: score with Wilson 95% interval (whiskers) and n"
-              + ("; thin grey bars: the baseline's" if base_summary else "") + ".</p>")
+    charts = "".join(bar_chart(f"score by {_DIM_TITLES[dim]}", _chart_groups(results, summary, dim),
+                                _chart_groups(baseline, base_summary, dim) if baseline else None)
+                     for dim in BREAKDOWNS if results.summary["by"].get(dim))
+    legend = (f"<p class=legend>Bars: score with its 95% interval (whiskers: clustered by case where a group pools "
+              f"protocols, with the design effect; Wilson within one protocol) and n; every breakdown but the protocol "
+              f"one pools {esc(label)}" + ("; thin grey bars: the baseline's" if base_summary else "") + ".</p>")
+    columns = [(f"this run, {label}", summary)] + ([(f"baseline, {label}", base_summary)] if base_summary else [])
+    if _native_section(results, label):
+        columns.append(("this run, native (apart)", results.summary_of(["native"])))
     body = [
         f"<header><h1>ToolUse.1 report</h1><p class=sub>{esc(model)} \u2014 {len(records)} items, "
         f"{esc(results.source)}</p></header>",
-        f'<section><div id="headline" data-score="{esc(_fmt(score["rate"], 6))}">{headline}</div>',
-        _metrics_table(summary, base_summary), "</section>",
+        f"<section>{_headline(label, summary)}", _metrics_table(columns), "</section>",
+        _native_section(results, label),
         note,
         _comparison_section(comparison, alpha, max_drop) if comparison else "",
         f'<section><h2>Breakdowns</h2>{legend}<div class="charts">{charts}</div></section>',
@@ -360,13 +390,21 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
         _items_section(records),
         _provenance_section(results, baseline),
     ]
-    script_hash = base64.b64encode(hashlib.sha256(_SCRIPT.encode("utf-8")).digest()).decode()
-    csp = f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-{script_hash}'"
+    return render_page(f"ToolUse.1 report \u2014 {model}", "".join(body), _SCRIPT)
+
+
+def render_page(title: str, body: str, script: str | None = None) -> str:
+    """A whole self-contained page: `title` (escaped here), `body` (HTML built with `esc`), the shared style,
+    and at most one inline script that the Content-Security-Policy allows by its hash (none: no script runs)."""
+    allowed = "'none'"
+    if script is not None:
+        allowed = "'sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode() + "'"
+    csp = f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src {allowed}"
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>ToolUse.1 report \u2014 {esc(model)}</title><style>{_CSS}</style></head><body>"
-            + "".join(body) + f"<script>{_SCRIPT}</script></body></html>\n")
+            f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>"
+            + body + (f"<script>{script}</script>" if script is not None else "") + "</body></html>\n")
 
 
 def write_report(path: Path, results: ResultsFile, baseline: ResultsFile | None = None,

@@ -32,14 +32,14 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping
 
 from tooluse1.backends.base import Completion
 from tooluse1.corpus import Case, Expectation
 from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
 from tooluse1.parse import Extraction
-from tooluse1.prompts import ALL_PROTOCOLS, digest_of_prompt_hashes
+from tooluse1.prompts import ALL_PROTOCOLS, PROTOCOLS, digest_of_prompt_hashes
 from tooluse1.tools import Call
 
 RESULTS_FORMAT = "tooluse1-results"
@@ -386,6 +386,17 @@ class ResultsFile:
     @property
     def prompt_sha256(self) -> str | None:
         return self.provenance.get("prompt_sha256")
+
+    def summary_of(self, protocols: Collection[str]) -> dict:
+        """The summary (`metrics.summarise`) of the records in `protocols` only; n = 0 everywhere when none."""
+        return summarise(r.graded_item() for r in self.records if r.protocol in protocols)
+
+    def headline(self) -> tuple[str, dict]:
+        """(label, summary) of the run's headline pool: the text protocols it ran (SPEC §3.4: json+xml+plain,
+        the comparable score), with native reported apart; a run of native alone is its own headline."""
+        text = [p for p in PROTOCOLS if any(r.protocol == p for r in self.records)]
+        pool = text or sorted({r.protocol for r in self.records}, key=_protocol_rank)
+        return "+".join(pool), self.summary_of(pool)
 
     @classmethod
     def from_document(cls, document: Any, source: str = "results", validate: bool = True) -> "ResultsFile":
