@@ -148,11 +148,34 @@ def test_stop_ids_are_the_union_of_all_sources(backend):
     specials = {t: tok.convert_tokens_to_ids(t) for t in ("<|im_end|>", "<|endoftext|>")}
     assert tok.eos_token_id in backend.stop_ids
     assert set(specials.values()) <= set(backend.stop_ids)
-    gen = SimpleNamespace(eos_token_id=[77, 78])
+    gen = SimpleNamespace(eos_token_id=77)
     cfg = SimpleNamespace(eos_token_id=99)
     ids = collect_stop_ids(tok, gen, cfg)
-    assert {77, 78, 99, tok.eos_token_id, *specials.values()} <= set(ids) and ids == sorted(ids)
+    assert {77, 99, tok.eos_token_id, *specials.values()} <= set(ids) and ids == sorted(ids)
     assert len(ids) == len(set(ids))
+    # a generation config that lists several end ids is the authors' own list: no common marker is added
+    assert collect_stop_ids(tok, SimpleNamespace(eos_token_id=[77, 78]), cfg) == sorted({77, 78, 99, tok.eos_token_id})
+
+
+def test_harmony_message_end_is_not_a_stop_when_the_checkpoint_lists_its_turn_ends(smol_tokenizer):
+    """gpt-oss: <|end|> closes the reasoning message and the call follows in the same turn; its generation
+    config lists <|return|>, <|endoftext|> and <|call|>. A checkpoint declaring a single eos keeps the
+    common end-of-turn markers (Phi-3 ends turns in <|end|>)."""
+    tok = copy.deepcopy(smol_tokenizer)
+    tok.add_special_tokens({"eos_token": "<|return|>", "pad_token": "<|endoftext|>"})
+    tok.add_tokens(["<|start|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|end|>", "<|call|>"],
+                   special_tokens=True)
+    ret, end, call, eot = tok.convert_tokens_to_ids(["<|return|>", "<|end|>", "<|call|>", "<|endoftext|>"])
+    stops = collect_stop_ids(tok, SimpleNamespace(eos_token_id=[ret, eot, call]), SimpleNamespace(eos_token_id=ret))
+    assert end not in stops and {ret, eot, call} <= set(stops)
+    answer = ("<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary "
+              'to=functions.get_weather <|constrain|>json<|message|>{"city": "London"}')
+    text, reason, _, stop_id = AnswerDecoder(tok, stops, eot).finish(
+        tok(answer, add_special_tokens=False)["input_ids"] + [call])
+    assert (text, reason, stop_id) == (answer, "stop", call)
+    assert [c.name for c in extract(text, "native").calls] == ["get_weather"]
+    phi3_like = collect_stop_ids(tok, SimpleNamespace(eos_token_id=eot), SimpleNamespace(eos_token_id=eot))
+    assert end in phi3_like
 
 
 # --- pad fallback ------------------------------------------------------------------------------------------

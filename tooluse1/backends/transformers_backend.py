@@ -48,7 +48,8 @@ DEFAULT_BATCH_SIZE = 8
 DEFAULT_FAST_SLOTS = 32
 # End-of-turn markers of the common chat formats (ChatML, Llama 3, Gemma, Phi-3). A model can end its
 # turn with one of these even when its config names a different eos, so they stop generation too
-# whenever the tokenizer has them as special tokens.
+# whenever the tokenizer has them as special tokens and the generation config does not list its own
+# turn ends (collect_stop_ids).
 END_OF_TURN_TOKENS: tuple[str, ...] = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|eom_id|>",
                                        "<|end_of_text|>", "<end_of_turn>", "<|end|>")
 # Loading-report keys that are expected to be absent from a checkpoint with tied input/output embeddings.
@@ -104,16 +105,21 @@ def collect_stop_ids(tokenizer: Any, generation_config: Any, model_config: Any) 
     """The sorted union of every id that ends a turn for this model.
 
     Sources: ``tokenizer.eos_token_id``, ``generation_config.eos_token_id`` and ``model_config.eos_token_id``
-    (each an int, a list or None) plus the end-of-turn tokens of ``END_OF_TURN_TOKENS`` that the tokenizer
-    has as special tokens. Checkpoints often disagree among these (Qwen's config names <|endoftext|> while
-    its chat turns end in <|im_end|>); stopping on only one of them runs a row on into a fake next turn.
+    (each an int, a list or None) plus, unless the generation config lists several end ids, the end-of-turn
+    tokens of ``END_OF_TURN_TOKENS`` that the tokenizer has as special tokens. Checkpoints often disagree
+    among these (Qwen's config names <|endoftext|> while its chat turns end in <|im_end|>); stopping on only
+    one of them runs a row on into a fake next turn. A generation config that lists several end ids is its
+    authors' own list of turn ends and is not supplemented: one of the common markers can end a *message*
+    inside a turn there (gpt-oss lists <|return|> and <|call|>; its <|end|> closes the reasoning message
+    before the call, and stopping on it would cut every call off).
     """
-    ids: set[int] = set(_as_id_list(getattr(tokenizer, "eos_token_id", None)))
-    ids |= set(_as_id_list(getattr(generation_config, "eos_token_id", None)))
+    declared = _as_id_list(getattr(generation_config, "eos_token_id", None))
+    ids: set[int] = set(_as_id_list(getattr(tokenizer, "eos_token_id", None))) | set(declared)
     text_config = model_config.get_text_config() if hasattr(model_config, "get_text_config") else model_config
     ids |= set(_as_id_list(getattr(text_config, "eos_token_id", None)))
-    specials = special_tokens(tokenizer)
-    ids |= {specials[t] for t in END_OF_TURN_TOKENS if t in specials}
+    if len(declared) < 2:
+        specials = special_tokens(tokenizer)
+        ids |= {specials[t] for t in END_OF_TURN_TOKENS if t in specials}
     if not ids:
         raise BackendError("the checkpoint defines no end-of-sequence token; cannot tell where an answer ends")
     return sorted(ids)
