@@ -28,9 +28,9 @@ model's own text must not have the server rewrite it, so by default the server i
 module (``python -m tooluse1.serve``), which turns that parsing off before handing over to transformers'
 own CLI: ``content`` is then the plain decode of the generated tokens by the in-process backend's rule (cut at
 the first stop token; special tokens kept except bos/eos/pad/unk), the same text the in-process transformers
-backend grades (non-streaming requests, which is what ``OpenAIBackend`` sends). Requests that carry ``tools`` (the native protocol) keep the
-server's tool-call parsing: there the structured ``tool_calls`` are what a deployment gets, and what is graded.
-Pass ``raw_output=False`` for the stock behaviour.
+backend grades (non-streaming requests, which is what ``OpenAIBackend`` sends). Requests that carry ``tools``
+(the native protocol) keep the server's tool-call parsing: there the structured ``tool_calls`` are what a
+deployment gets, and what is graded. Pass ``raw_output=False`` for the stock behaviour.
 
 Concurrency. Without ``continuous_batching`` transformers serve runs every ``model.generate`` call on one
 inference thread, one request at a time: concurrent requests queue. ``continuous_batching=True`` passes

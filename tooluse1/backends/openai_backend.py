@@ -19,8 +19,8 @@ and tested:
 Text fidelity: ``content`` is kept verbatim, in every protocol. A server that does not parse tool calls (llama.cpp
 without ``--jinja``, vLLM without a tool parser) returns the model's own markup there (``<tool_call>``,
 ``[TOOL_CALLS]``, Kimi's section tokens, harmony's channels); it reaches the grader as text and is read by
-the extractor's formats (SPEC §3.1; for ``native`` beside any structured ``tool_calls``). Markers that are special tokens
-arrive only if the server renders special tokens (llama.cpp: ``--special``).
+the extractor's formats (SPEC §3.1; for ``native`` beside any structured ``tool_calls``). Markers that are
+special tokens arrive only if the server renders special tokens (llama.cpp: ``--special``).
 
 Server-split fields: some servers split the generated text into ``content``, ``reasoning_content``
 and parsed ``tool_calls`` (vLLM with a reasoning or tool parser, transformers serve for Qwen/Gemma models).

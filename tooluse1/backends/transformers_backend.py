@@ -409,10 +409,10 @@ class TransformersBackend:
         Guarantees: greedy decoding with at most ``config.max_new_tokens`` new tokens, or ``max_new_tokens[i]``
         for prompt i when per-prompt caps are given (the fast path decodes every cap in one run; the plain path
         runs one batched generate per distinct cap); ``text`` holds the tokens before the first stop id, decoded
-        with every special token but bos/eos/pad/unk (``AnswerDecoder``); ``finish_reason`` is "stop" when a stop id was generated, else "length";
-        ``completion_tokens`` counts the kept tokens (the stop excluded). ``latency_s`` is the item's share of
-        the wall time of the work it was part of. A prompt that cannot fit the context window with its cap gets
-        an "error" Completion.
+        with every special token but bos/eos/pad/unk (``AnswerDecoder``); ``finish_reason`` is "stop" when a
+        stop id was generated, else "length"; ``completion_tokens`` counts the kept tokens (the stop excluded).
+        ``latency_s`` is the item's share of the wall time of the work it was part of. A prompt that cannot fit
+        the context window with its cap gets an "error" Completion.
         """
         if config.temperature:
             raise BackendError(f"the transformers backend decodes greedily; temperature must be 0, "
