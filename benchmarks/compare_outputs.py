@@ -13,12 +13,14 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from transformers import AutoTokenizer
 
-from tooluse1.models import resolve_model
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tooluse1.models import resolve_model  # noqa: E402
 
 _SAME_FIELDS = ("output", "finish_reason", "completion_tokens", "tool_calls")
 
