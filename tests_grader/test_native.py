@@ -35,12 +35,18 @@ def cases():
     return {c.id: c for c in load_corpus()[0]}
 
 
-class CapturingServer:
-    """Answers every chat completion with one structured get_weather call and keeps the request bodies."""
+STRUCTURED_CALL = {"role": "assistant", "content": "Let me check.", "tool_calls": [
+    {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Tokyo\"}"}}]}
 
-    def __init__(self) -> None:
+
+class CapturingServer:
+    """Answers every chat completion with ``message`` (default: one structured get_weather call) and keeps
+    the request bodies."""
+
+    def __init__(self, message: dict | None = None) -> None:
         self.bodies: list[dict] = []
         server = self
+        message = message or STRUCTURED_CALL
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args):
@@ -51,10 +57,8 @@ class CapturingServer:
                 server.bodies.append(body)
                 data = json.dumps({
                     "id": "x", "object": "chat.completion", "created": 0, "model": "m",
-                    "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
-                        "role": "assistant", "content": "Let me check.", "tool_calls": [
-                            {"id": "c1", "type": "function", "function": {
-                                "name": "get_weather", "arguments": "{\"city\": \"Tokyo\"}"}}]}}],
+                    "choices": [{"index": 0, "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+                                 "message": message}],
                     "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10}}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
@@ -110,6 +114,43 @@ def test_structured_calls_count_with_text_calls_and_broken_ones_are_malformed(ca
     broken = Completion("i", "", tool_calls=[{"name": "get_weather", "arguments": "{city: Tokyo"}])
     ex = extract_completion(broken, "native")
     assert ex.label == "malformed" and "not JSON" in ex.problem
+
+
+# A server that does not parse tool calls (llama.cpp without --jinja, a vLLM without a tool parser) returns
+# the model's markup in `content`; the grader must read it there, as text.
+MARKUP_IN_CONTENT = {
+    "hermes": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n</tool_call>',
+    "mistral": '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Tokyo"}}]',
+    "kimi-k2": '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>'
+               '{"city": "Tokyo"}<|tool_call_end|><|tool_calls_section_end|>',
+    "harmony": '<|channel|>analysis<|message|>Weather lookup needed.<|end|><|start|>assistant<|channel|>commentary '
+               'to=functions.get_weather <|constrain|>json<|message|>{"city": "Tokyo"}<|call|>',
+    "llama3.1": '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Tokyo"}}',
+    "deepseek-v3.1": '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Tokyo"}'
+                     '<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+}
+
+
+@pytest.mark.parametrize("reasoning", [None, "Пользователь спрашивает о погоде в Токио."], ids=["plain", "reasoning"])
+@pytest.mark.parametrize("family", sorted(MARKUP_IN_CONTENT))
+def test_openai_backend_grades_tool_markup_returned_in_content(cases, family, reasoning):
+    content = MARKUP_IN_CONTENT[family]
+    message = {"role": "assistant", "content": content,
+               **({"reasoning_content": reasoning} if reasoning else {})}
+    srv = CapturingServer(message)
+    try:
+        backend = OpenAIBackend(srv.base_url, "m", concurrency=1, request_timeout=10, max_retries=0)
+        [out] = backend.generate([render(cases["get_weather-en-001"], "native")], DecodingConfig(max_new_tokens=32))
+        backend.close()
+    finally:
+        srv.close()
+    assert srv.bodies[0]["tools"]                                         # a native request
+    assert out.tool_calls == []                                           # the server parsed nothing
+    # the content reaches the grader verbatim; server-split reasoning is folded back as thinking
+    assert out.text == (f"<think>{reasoning}</think>\n{content}" if reasoning else content)
+    ex = extract_completion(out, "native")
+    assert [(c.name, c.arguments) for c in ex.calls] == [("get_weather", {"city": "Tokyo"})], ex
+    assert "Токио" not in ex.prose and grade_extraction(cases["get_weather-en-001"], ex).passed
 
 
 def bench(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:

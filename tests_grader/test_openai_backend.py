@@ -9,6 +9,7 @@ Three layers:
 """
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
@@ -390,10 +391,25 @@ def test_raw_output_turns_off_transformers_response_parsing(smollm2_dir, monkeyp
             (text, None, None)
         assert chat_completion.build_response_parser(tok, qwen_like, [], tools=None) is None
     # with tools (the native protocol) the server's own parsing is kept: the call is structured
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {}}}]
     content, _, calls = chat_completion.parse_assistant_message(
-        tok, qwen_like, ids[json_call], input_ids=[], cleaned_content=json_call,
-        tools=[{"type": "function", "function": {"name": "get_weather", "parameters": {}}}])
+        tok, qwen_like, ids[json_call], input_ids=[], cleaned_content=json_call, tools=tools)
     assert content == "" and calls and calls[0].name == "get_weather"
+    # where the server does no parsing, content is decoded by the in-process backend's rule: cut at the first
+    # stop token, the tool-call markers kept even when they are special tokens (stock: skipped)
+    mistral_tok = copy.deepcopy(tok)
+    mistral_tok.add_tokens(["[TOOL_CALLS]"], special_tokens=True)
+    call = '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Berlin"}}]'
+    im_end = tok.convert_tokens_to_ids("<|im_end|>")
+    row = mistral_tok(call, add_special_tokens=False)["input_ids"] + [im_end] + \
+        mistral_tok("<|im_start|>user\nmore", add_special_tokens=False)["input_ids"]
+    stock = mistral_tok.decode(row, skip_special_tokens=True)
+    assert "[TOOL_CALLS]" not in stock and "more" in stock
+    no_template = SimpleNamespace(config=SimpleNamespace(model_type="llama"))   # transformers has none for llama
+    assert utils.get_response_template(mistral_tok, no_template) is None
+    for model, with_tools in ((qwen_like, None), (no_template, tools)):
+        assert chat_completion.parse_assistant_message(mistral_tok, model, row, input_ids=[], cleaned_content=stock,
+                                                       tools=with_tools) == (call, None, None)
 
 
 

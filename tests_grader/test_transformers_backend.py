@@ -10,15 +10,17 @@ import copy
 import hashlib
 import json
 import os
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import pytest
 
 from tooluse1.backends.base import BackendError, Completion, DecodingConfig
 from tooluse1.backends.transformers_backend import (
-    TransformersBackend, check_loading_info, choose_pad_token, collect_stop_ids, longest_first, render_chat,
-    truncate_at_stop)
+    AnswerDecoder, TransformersBackend, check_loading_info, choose_pad_token, collect_stop_ids, control_token_ids,
+    longest_first, render_chat, truncate_at_stop)
 from tooluse1.models import ResolvedModel, resolve_model
+from tooluse1.parse import extract
 from tooluse1.prompts import Prompt
 
 # Deliberately not sorted by length, so that restoring input order is actually exercised.
@@ -146,11 +148,34 @@ def test_stop_ids_are_the_union_of_all_sources(backend):
     specials = {t: tok.convert_tokens_to_ids(t) for t in ("<|im_end|>", "<|endoftext|>")}
     assert tok.eos_token_id in backend.stop_ids
     assert set(specials.values()) <= set(backend.stop_ids)
-    gen = SimpleNamespace(eos_token_id=[77, 78])
+    gen = SimpleNamespace(eos_token_id=77)
     cfg = SimpleNamespace(eos_token_id=99)
     ids = collect_stop_ids(tok, gen, cfg)
-    assert {77, 78, 99, tok.eos_token_id, *specials.values()} <= set(ids) and ids == sorted(ids)
+    assert {77, 99, tok.eos_token_id, *specials.values()} <= set(ids) and ids == sorted(ids)
     assert len(ids) == len(set(ids))
+    # a generation config that lists several end ids is the authors' own list: no common marker is added
+    assert collect_stop_ids(tok, SimpleNamespace(eos_token_id=[77, 78]), cfg) == sorted({77, 78, 99, tok.eos_token_id})
+
+
+def test_harmony_message_end_is_not_a_stop_when_the_checkpoint_lists_its_turn_ends(smol_tokenizer):
+    """gpt-oss: <|end|> closes the reasoning message and the call follows in the same turn; its generation
+    config lists <|return|>, <|endoftext|> and <|call|>. A checkpoint declaring a single eos keeps the
+    common end-of-turn markers (Phi-3 ends turns in <|end|>)."""
+    tok = copy.deepcopy(smol_tokenizer)
+    tok.add_special_tokens({"eos_token": "<|return|>", "pad_token": "<|endoftext|>"})
+    tok.add_tokens(["<|start|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|end|>", "<|call|>"],
+                   special_tokens=True)
+    ret, end, call, eot = tok.convert_tokens_to_ids(["<|return|>", "<|end|>", "<|call|>", "<|endoftext|>"])
+    stops = collect_stop_ids(tok, SimpleNamespace(eos_token_id=[ret, eot, call]), SimpleNamespace(eos_token_id=ret))
+    assert end not in stops and {ret, eot, call} <= set(stops)
+    answer = ("<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary "
+              'to=functions.get_weather <|constrain|>json<|message|>{"city": "London"}')
+    text, reason, _, stop_id = AnswerDecoder(tok, stops, eot).finish(
+        tok(answer, add_special_tokens=False)["input_ids"] + [call])
+    assert (text, reason, stop_id) == (answer, "stop", call)
+    assert [c.name for c in extract(text, "native").calls] == ["get_weather"]
+    phi3_like = collect_stop_ids(tok, SimpleNamespace(eos_token_id=eot), SimpleNamespace(eos_token_id=eot))
+    assert end in phi3_like
 
 
 # --- pad fallback ------------------------------------------------------------------------------------------
@@ -211,6 +236,9 @@ def test_provenance_records_identity_and_settings(backend, small_model):
     assert prov["chat_template_sha256"] == hashlib.sha256(backend.tokenizer.chat_template.encode()).hexdigest()
     assert prov["batch_size"] == 4 and prov["dtype"] == "float32" and prov["device"] == "cpu"
     assert prov["stop_token_ids"] == backend.stop_ids and "<|im_end|>" in prov["stop_tokens"]
+    # decoding strips exactly SmolLM2's bos (<|im_start|>), eos/pad (<|im_end|>) and unk (<|endoftext|>)
+    assert prov["stripped_tokens"] == ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+    assert prov["stripped_token_ids"] == [0, 1, 2]
     assert prov["pad_token"] == backend.tokenizer.pad_token and prov["pad_token_source"] == "pad"
     assert 100_000_000 < prov["num_parameters"] < 200_000_000
     for key in ("torch_version", "transformers_version", "eos_token", "eos_token_id", "path"):
@@ -267,3 +295,153 @@ def test_bad_settings_are_clear_errors(small_model):
         TransformersBackend(small_model, dtype="float8")
     with pytest.raises(BackendError, match="--batch-size 0"):
         TransformersBackend(small_model, batch_size=0)
+
+
+# --- decoding keeps the tool-call grammar ------------------------------------------------------------------
+# Many chat formats write their tool-call markers as special tokens. Decoding with every special token
+# skipped turned `[TOOL_CALLS]get_weather[ARGS]{...}` into `get_weather{...}`, which is no call.
+
+@pytest.fixture(scope="module")
+def smol_tokenizer(small_model):
+    from transformers import AutoTokenizer
+    return AutoTokenizer.from_pretrained(small_model.path)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A tokenizer family mimicked on SmolLM2's vocabulary: its control tokens (bos/eos/pad, None = keep
+    SmolLM2's), the grammar tokens added as special tokens, one answer, and what ends that answer."""
+
+    name: str
+    controls: dict
+    grammar: tuple[str, ...]
+    answer: str
+    stop: str                        # the token generated right after the answer
+    extra_stops: tuple[str, ...] = ()
+    parsed: bool = True              # whether today's extractor reads the answer as get_weather(London)
+
+
+FAMILIES = [
+    Family("mistral", {"bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>"}, ("[TOOL_CALLS]", "[ARGS]"),
+           '[TOOL_CALLS]get_weather[ARGS]{"city": "London"}', "</s>"),
+    Family("mistral-v3", {"bos_token": "<s>", "eos_token": "</s>"}, ("[TOOL_CALLS]",),
+           '[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "London"}}]', "</s>"),
+    Family("kimi-k2", {"eos_token": "<|im_end|>", "pad_token": "[PAD]"},
+           ("<|tool_calls_section_begin|>", "<|tool_call_begin|>", "<|tool_call_argument_begin|>",
+            "<|tool_call_end|>", "<|tool_calls_section_end|>"),
+           '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>'
+           '{"city": "London"}<|tool_call_end|><|tool_calls_section_end|>', "<|im_end|>"),
+    # gpt-oss: the analysis message ends in <|end|> inside the turn; a call ends the turn with <|call|>.
+    Family("harmony", {"bos_token": "<|startoftext|>", "eos_token": "<|return|>", "pad_token": "<|endoftext|>"},
+           ("<|start|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|end|>", "<|call|>"),
+           "<|channel|>analysis<|message|>The user wants the weather in London.<|end|><|start|>assistant"
+           '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "London"}',
+           "<|call|>", extra_stops=("<|call|>",)),
+    Family("llama4", {"bos_token": "<|begin_of_text|>", "eos_token": "<|eot|>", "pad_token": "<|finetune_right_pad|>"},
+           ("<|python_start|>", "<|python_end|>", "<|eom|>"),
+           'Let me check.\n<|python_start|>[get_weather(city="London")]<|python_end|>', "<|eom|>",
+           extra_stops=("<|eom|>",)),
+    Family("llama4-inline", {"bos_token": "<|begin_of_text|>", "eos_token": "<|eot|>"},
+           ("<|python_start|>", "<|python_end|>"),
+           'Let me check. <|python_start|>[get_weather(city="London")]<|python_end|>', "<|eot|>", parsed=False),
+    Family("llama3.1", {"bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>"}, ("<|python_tag|>", "<|eom_id|>"),
+           '<|python_tag|>{"name": "get_weather", "parameters": {"city": "London"}}', "<|eom_id|>",
+           extra_stops=("<|eom_id|>",)),
+    Family("deepseek-v3.1", {"bos_token": "<｜begin▁of▁sentence｜>", "eos_token": "<｜end▁of▁sentence｜>"},
+           ("<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>",
+            "<｜tool▁calls▁end｜>"),
+           '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "London"}'
+           "<｜tool▁call▁end｜><｜tool▁calls▁end｜>", "<｜end▁of▁sentence｜>"),
+    Family("deepseek-dsml", {"bos_token": "<｜begin▁of▁sentence｜>", "eos_token": "<｜end▁of▁sentence｜>"},
+           ("｜DSML｜",),
+           '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" '
+           'string="true">London</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
+           "<｜end▁of▁sentence｜>", parsed=False),
+    Family("qwen-special", {"eos_token": "<|im_end|>", "pad_token": "<|endoftext|>"}, ("<tool_call>", "</tool_call>"),
+           '<tool_call>\n{"name": "get_weather", "arguments": {"city": "London"}}\n</tool_call>', "<|im_end|>"),
+]
+
+
+def _family_tokenizer(base, family: Family):
+    tok = copy.deepcopy(base)
+    tok.add_special_tokens(family.controls)
+    tok.add_tokens(list(family.grammar), special_tokens=True)
+    return tok
+
+
+def _ids(tok, text: str) -> list[int]:
+    return tok(text, add_special_tokens=False)["input_ids"]
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_decoding_keeps_each_familys_call_markers_and_strips_control_tokens(smol_tokenizer, family):
+    tok = _family_tokenizer(smol_tokenizer, family)
+    assert tok.pad_token_id != tok.eos_token_id
+    assert all(tok.added_tokens_decoder[tok.convert_tokens_to_ids(t)].special for t in family.grammar)
+    stops = [tok.eos_token_id, *tok.convert_tokens_to_ids(list(family.extra_stops))]
+    decoder = AnswerDecoder(tok, stops, tok.pad_token_id)
+    answer = _ids(tok, family.answer)
+    # a stray bos and pad before the answer; after its stop, a leaked next turn that repeats the markers
+    row = [tok.bos_token_id, tok.pad_token_id] + answer + [tok.convert_tokens_to_ids(family.stop)] + \
+        _ids(tok, "\nuser\n" + family.answer) + [tok.eos_token_id]
+    text, reason, n_tokens, stop_id = decoder.finish(row)
+    assert text == family.answer, family.name
+    assert (reason, n_tokens, stop_id) == ("stop", len(answer) + 2, tok.convert_tokens_to_ids(family.stop))
+    assert set(decoder.stripped) == {tok.bos_token_id, tok.eos_token_id, tok.pad_token_id, tok.unk_token_id,
+                                     *stops}
+    # the old decode lost every marker (what the grader used to see)
+    skipped = tok.decode(answer, skip_special_tokens=True)
+    assert not any(marker in skipped for marker in family.grammar)
+    if family.parsed:
+        ex = extract(text, "native")
+        assert [(c.name, c.arguments) for c in ex.calls] == [("get_weather", {"city": "London"})], ex
+
+
+def test_thinking_special_tokens_survive_so_the_reasoning_is_not_graded_as_the_answer(smol_tokenizer):
+    tok = copy.deepcopy(smol_tokenizer)
+    tok.add_tokens(["<think>", "</think>"], special_tokens=True)
+    answer = "<think>Пользователь просто здоровается.</think>Здравствуйте! Чем могу помочь?"
+    text = AnswerDecoder(tok, [tok.eos_token_id], tok.pad_token_id).finish(_ids(tok, answer) + [tok.eos_token_id])[0]
+    assert text == answer
+    assert extract(text, "native").prose == "Здравствуйте! Чем могу помочь?"
+    # skipping special tokens would have glued the reasoning onto the answer
+    assert "здоровается" in extract(tok.decode(_ids(tok, answer), skip_special_tokens=True), "native").prose
+
+
+PLAIN_ANSWERS = [
+    '{"name": "get_weather", "arguments": {"city": "São Paulo"}}',
+    "<tool>\n  <name>convert_currency</name>\n  <arguments>{\"amount\": 100, \"from_currency\": \"€\"}</arguments>\n</tool>",
+    "TOOL translate | text=Доброе утро | target_language=ja",
+    "Столица Австралии — Канберра. 東京は日本の首都です 🌏  ",
+    "  leading spaces, a tab\tand\n\nblank lines\n",
+]
+
+
+@pytest.fixture(scope="module")
+def qwen_tokenizer():
+    from transformers import AutoTokenizer
+    return AutoTokenizer.from_pretrained(resolve_model("default").path)
+
+
+@pytest.mark.parametrize("which", ["smollm2", "default"])
+def test_answers_without_special_tokens_decode_exactly_as_before(which, smol_tokenizer, qwen_tokenizer):
+    """The rule changes nothing for a row without special tokens: same text as skip_special_tokens=True."""
+    tok = smol_tokenizer if which == "smollm2" else qwen_tokenizer
+    decoder = AnswerDecoder(tok, collect_stop_ids(tok, None, None), choose_pad_token(tok).token_id)
+    for answer in PLAIN_ANSWERS:
+        ids = _ids(tok, answer)
+        assert decoder.decode(ids) == tok.decode(ids, skip_special_tokens=True) == answer
+
+
+def test_default_tokenizer_keeps_qwen_markup_and_strips_only_its_control_tokens(qwen_tokenizer):
+    tok = qwen_tokenizer
+    stops = collect_stop_ids(tok, None, None)
+    assert control_token_ids(tok, stops, choose_pad_token(tok).token_id) == \
+        {151643: "<|endoftext|>", 151645: "<|im_end|>"}
+    decoder = AnswerDecoder(tok, stops, choose_pad_token(tok).token_id)
+    call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "London"}}\n</tool_call>'
+    row = _ids(tok, call) + [151645] + _ids(tok, "<|im_start|>user\nignore")
+    assert decoder.finish(row)[:2] == (call, "stop")
+    # a special token outside the control set is part of what the model wrote, and stays visible
+    runaway = _ids(tok, "Paris.<|im_start|>user\nAnd Rome?")
+    assert decoder.finish(runaway) == ("Paris.<|im_start|>user\nAnd Rome?", "length", len(runaway), None)

@@ -26,10 +26,11 @@ spans into ``reasoning_content`` even when the request passed no ``tools``; and 
 whose body is not JSON (our xml protocol) makes the request fail with HTTP 500. A benchmark that grades the
 model's own text must not have the server rewrite it, so by default the server is launched through this
 module (``python -m tooluse1.serve``), which turns that parsing off before handing over to transformers'
-own CLI: ``content`` is then the plain decode of the generated tokens (special tokens skipped), the same text
-the in-process transformers backend grades. Requests that carry ``tools`` (the native protocol) keep the
-server's tool-call parsing: there the structured ``tool_calls`` are what a deployment gets, and what is graded.
-Pass ``raw_output=False`` for the stock behaviour.
+own CLI: ``content`` is then the plain decode of the generated tokens by the in-process backend's rule (cut at
+the first stop token; special tokens kept except bos/eos/pad/unk), the same text the in-process transformers
+backend grades (non-streaming requests, which is what ``OpenAIBackend`` sends). Requests that carry ``tools``
+(the native protocol) keep the server's tool-call parsing: there the structured ``tool_calls`` are what a
+deployment gets, and what is graded. Pass ``raw_output=False`` for the stock behaviour.
 
 Concurrency. Without ``continuous_batching`` transformers serve runs every ``model.generate`` call on one
 inference thread, one request at a time: concurrent requests queue. ``continuous_batching=True`` passes
@@ -290,22 +291,39 @@ def parse_responses_only_with_tools() -> None:
     with the request's ``tools``; both are wrapped, in ``transformers.cli.serving.utils`` and in the modules
     that imported them by name, so that without tools no template is used — which the server documents as
     "no parsing performed; raw text is streamed through".
+
+    Wherever the server does no parsing (no ``tools``, or a model without a response template), the
+    non-streaming ``content`` is decoded by the in-process backend's rule (``AnswerDecoder``: cut at the
+    first stop token, special tokens kept except bos/eos/pad/unk), not with every special token skipped as
+    stock transformers does: the tool-call markers of many chat formats are special tokens.
     """
     from transformers.cli.serving import chat_completion, response, utils
 
-    build, parse = utils.build_response_parser, utils.parse_assistant_message
+    build, parse, template_of = utils.build_response_parser, utils.parse_assistant_message, \
+        utils.get_response_template
 
     def build_with_tools_only(processor, model, input_ids, tools=None):
         return build(processor, model, input_ids, tools=tools) if tools else None
 
     def parse_with_tools_only(processor, model, generated_ids, input_ids, cleaned_content="", tools=None):
-        if not tools:
-            return cleaned_content, None, None
+        if not tools or template_of(processor, model) is None:
+            return raw_content(processor, model, generated_ids), None, None
         return parse(processor, model, generated_ids, input_ids, cleaned_content=cleaned_content, tools=tools)
 
     for module in (utils, chat_completion, response):
         module.build_response_parser = build_with_tools_only
         module.parse_assistant_message = parse_with_tools_only
+
+
+def raw_content(processor, model, generated_ids) -> str:
+    """The generated ids as the in-process transformers backend decodes them (``AnswerDecoder``), with this
+    model's stop ids (``collect_stop_ids``) and pad choice."""
+    from tooluse1.backends.transformers_backend import AnswerDecoder, choose_pad_token, collect_stop_ids
+
+    tokenizer = getattr(processor, "tokenizer", processor)
+    stop_ids = collect_stop_ids(tokenizer, getattr(model, "generation_config", None), getattr(model, "config", None))
+    ids = generated_ids.tolist() if hasattr(generated_ids, "tolist") else list(generated_ids)
+    return AnswerDecoder(tokenizer, stop_ids, choose_pad_token(tokenizer).token_id).finish(ids)[0]
 
 
 def _main(argv: Sequence[str]) -> None:

@@ -16,10 +16,17 @@ and tested:
 - an item whose request still fails becomes ``Completion(text="", finish_reason="error", error=<one line>)``:
   an error, never a model failure, and never an exception out of ``generate``.
 
-Text fidelity (text protocols): some servers split the generated text into ``content``, ``reasoning_content``
+Text fidelity: ``content`` is kept verbatim, in every protocol. A server that does not parse tool calls (llama.cpp
+without ``--jinja``, vLLM without a tool parser) returns the model's own markup there (``<tool_call>``,
+``[TOOL_CALLS]``, Kimi's section tokens, harmony's channels); it reaches the grader as text and is read by
+the extractor's formats (SPEC §3.1; for ``native`` beside any structured ``tool_calls``). Markers that are
+special tokens arrive only if the server renders special tokens (llama.cpp: ``--special``).
+
+Server-split fields: some servers split the generated text into ``content``, ``reasoning_content``
 and parsed ``tool_calls`` (vLLM with a reasoning or tool parser, transformers serve for Qwen/Gemma models).
-When a response to a text-protocol prompt carries those fields, they are folded back into ``text`` (``<think>…</think>`` before the content,
-each call as ``<tool_call>\\n{"name": …, "arguments": …}\\n</tool_call>`` after it) and
+They are folded back into ``text``: the reasoning in every protocol (``<think>…</think>`` before the content),
+the calls for text-protocol prompts only (each as ``<tool_call>\\n{"name": …, "arguments": …}\\n</tool_call>``
+after it; ``native`` keeps them structured) and
 ``extra["reconstructed"]`` lists what was folded, so a reader of the results can tell the text is not
 verbatim. :func:`tooluse1.serve.start_transformers_serve` turns that splitting off for its own servers.
 """

@@ -3,7 +3,9 @@
 The request handling follows lm-evaluation-harness, whose pitfalls are documented (ANCHORS.md):
 every request is rendered and tokenised first, sorted longest-first, cut into batches that are left-padded
 only to their own longest row, generated, and put back in input order. Each generated row is cut at its
-first stop token *on token ids*, before special tokens are stripped by decoding (lm-eval #2723).
+first stop token *on token ids*, before decoding (lm-eval #2723). Decoding keeps every special token except
+the tokenizer's bos/eos/pad/unk and the stop tokens (``AnswerDecoder``): the tool-call markers of many chat
+formats are special tokens, and the grader must see them.
 
 Batched greedy decoding is not bit-identical to batch-1 decoding: padding changes the shapes of the matrix
 products, and float rounding can flip a near-tie between two tokens (lm-eval #335/#879, transformers
@@ -46,7 +48,8 @@ DEFAULT_BATCH_SIZE = 8
 DEFAULT_FAST_SLOTS = 32
 # End-of-turn markers of the common chat formats (ChatML, Llama 3, Gemma, Phi-3). A model can end its
 # turn with one of these even when its config names a different eos, so they stop generation too
-# whenever the tokenizer has them as special tokens.
+# whenever the tokenizer has them as special tokens and the generation config does not list its own
+# turn ends (collect_stop_ids).
 END_OF_TURN_TOKENS: tuple[str, ...] = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|eom_id|>",
                                        "<|end_of_text|>", "<end_of_turn>", "<|end|>")
 # Loading-report keys that are expected to be absent from a checkpoint with tied input/output embeddings.
@@ -102,16 +105,21 @@ def collect_stop_ids(tokenizer: Any, generation_config: Any, model_config: Any) 
     """The sorted union of every id that ends a turn for this model.
 
     Sources: ``tokenizer.eos_token_id``, ``generation_config.eos_token_id`` and ``model_config.eos_token_id``
-    (each an int, a list or None) plus the end-of-turn tokens of ``END_OF_TURN_TOKENS`` that the tokenizer
-    has as special tokens. Checkpoints often disagree among these (Qwen's config names <|endoftext|> while
-    its chat turns end in <|im_end|>); stopping on only one of them runs a row on into a fake next turn.
+    (each an int, a list or None) plus, unless the generation config lists several end ids, the end-of-turn
+    tokens of ``END_OF_TURN_TOKENS`` that the tokenizer has as special tokens. Checkpoints often disagree
+    among these (Qwen's config names <|endoftext|> while its chat turns end in <|im_end|>); stopping on only
+    one of them runs a row on into a fake next turn. A generation config that lists several end ids is its
+    authors' own list of turn ends and is not supplemented: one of the common markers can end a *message*
+    inside a turn there (gpt-oss lists <|return|> and <|call|>; its <|end|> closes the reasoning message
+    before the call, and stopping on it would cut every call off).
     """
-    ids: set[int] = set(_as_id_list(getattr(tokenizer, "eos_token_id", None)))
-    ids |= set(_as_id_list(getattr(generation_config, "eos_token_id", None)))
+    declared = _as_id_list(getattr(generation_config, "eos_token_id", None))
+    ids: set[int] = set(_as_id_list(getattr(tokenizer, "eos_token_id", None))) | set(declared)
     text_config = model_config.get_text_config() if hasattr(model_config, "get_text_config") else model_config
     ids |= set(_as_id_list(getattr(text_config, "eos_token_id", None)))
-    specials = special_tokens(tokenizer)
-    ids |= {specials[t] for t in END_OF_TURN_TOKENS if t in specials}
+    if len(declared) < 2:
+        specials = special_tokens(tokenizer)
+        ids |= {specials[t] for t in END_OF_TURN_TOKENS if t in specials}
     if not ids:
         raise BackendError("the checkpoint defines no end-of-sequence token; cannot tell where an answer ends")
     return sorted(ids)
@@ -120,13 +128,67 @@ def collect_stop_ids(tokenizer: Any, generation_config: Any, model_config: Any) 
 def truncate_at_stop(token_ids: Sequence[int], stop_ids: Collection[int]) -> tuple[list[int], int | None]:
     """The ids before the first stop id, and that stop id (None if the row never stopped).
 
-    Done on ids, before decoding: decoding with skip_special_tokens would delete the stop token and glue
+    Done on ids, before decoding: removing special tokens first would delete the stop token and glue
     whatever the model produced after it onto the answer.
     """
     for i, token_id in enumerate(token_ids):
         if token_id in stop_ids:
             return list(token_ids[:i]), int(token_id)
     return list(token_ids), None
+
+
+# The tokenizer's own control tokens: they carry no answer content wherever a model emits them.
+_CONTROL_ROLES = ("bos", "eos", "pad", "unk")
+
+
+def control_token_ids(tokenizer: Any, stop_ids: Iterable[int], pad_id: int | None) -> dict[int, str]:
+    """The ids that ``AnswerDecoder`` removes from an answer, mapped to their token strings (sorted by id).
+
+    Exactly: every stop id, the padding id the backend fills with, and the tokenizer's bos, eos, pad and unk
+    tokens. Nothing else: every other special or added token is a piece of the template's grammar that a
+    grader may need (Mistral ``[TOOL_CALLS]``, Kimi's tool-call section tokens, harmony's ``<|channel|>``
+    and ``<|message|>``, Llama 4's ``<|python_start|>``, DeepSeek's tool-call tokens, ``<think>``), and
+    ``extract`` reads them as text. This is what serving engines do for tool requests (vLLM turns
+    ``skip_special_tokens`` off whenever a tool parser needs the markers); removing all special tokens
+    instead would leave ``get_weather{"city": "London"}``, which is no call.
+    """
+    ids = {int(i) for i in stop_ids}
+    if pad_id is not None:
+        ids.add(int(pad_id))
+    for role in _CONTROL_ROLES:
+        token_id = getattr(tokenizer, f"{role}_token_id", None)
+        if isinstance(token_id, int) and token_id >= 0:
+            ids.add(token_id)
+    return {i: str(tokenizer.convert_ids_to_tokens(i)) for i in sorted(ids)}
+
+
+class AnswerDecoder:
+    """Generated token ids -> the answer text that is graded, by one rule (``control_token_ids``).
+
+    ``finish(ids)`` cuts the row at its first stop id (on ids, see ``truncate_at_stop``), drops the control
+    ids left before it (bos, pad, unk), and decodes the rest *with* its special tokens. A row without any
+    special token decodes exactly as with ``skip_special_tokens=True``.
+    """
+
+    def __init__(self, tokenizer: Any, stop_ids: Iterable[int], pad_id: int | None) -> None:
+        self.tokenizer = tokenizer
+        self.stop_ids = frozenset(int(i) for i in stop_ids)
+        self.stripped = control_token_ids(tokenizer, self.stop_ids, pad_id)
+
+    def finish(self, generated: Sequence[int]) -> tuple[str, str, int, int | None]:
+        """(text, finish_reason, completion_tokens, stop_id) for one row of generated ids: finish_reason is
+        "stop" when a stop id was generated, else "length"; completion_tokens counts the ids before the stop."""
+        kept, stop_id = truncate_at_stop(generated, self.stop_ids)
+        return self.decode(kept), ("stop" if stop_id is not None else "length"), len(kept), stop_id
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """The text of ``ids`` without the stripped control ids, every other special token kept verbatim."""
+        return self.tokenizer.decode([i for i in ids if i not in self.stripped], skip_special_tokens=False)
+
+    def provenance(self) -> dict:
+        """What decoding removes, for the results file."""
+        return {"stripped_token_ids": list(self.stripped), "stripped_tokens": list(self.stripped.values()),
+                "special_tokens": "kept, except the stripped control tokens (stop, bos, eos, pad, unk)"}
 
 
 def render_chat(tokenizer: Any, messages: Iterable[dict], tools: Sequence[dict] = (),
@@ -307,7 +369,7 @@ class TransformersBackend:
         self.tool_turn = "template" if template_has_tool_turn(self.tokenizer) else "user_turn"
         self.pad = choose_pad_token(self.tokenizer)
         self.stop_ids = collect_stop_ids(self.tokenizer, self.model.generation_config, self.model.config)
-        self._stop_set = frozenset(self.stop_ids)
+        self.decoder = AnswerDecoder(self.tokenizer, self.stop_ids, self.pad.token_id)
         # The checkpoint's generation_config.json may carry sampling defaults (Qwen ships temperature 0.7,
         # top_p 0.8, repetition_penalty 1.05). generate() fills every unset field from it, so greedy
         # decoding would silently get a repetition penalty; it is replaced by a neutral one and kept for
@@ -347,10 +409,10 @@ class TransformersBackend:
         Guarantees: greedy decoding with at most ``config.max_new_tokens`` new tokens, or ``max_new_tokens[i]``
         for prompt i when per-prompt caps are given (the fast path decodes every cap in one run; the plain path
         runs one batched generate per distinct cap); ``text`` holds the tokens before the first stop id, decoded
-        without special tokens; ``finish_reason`` is "stop" when a stop id was generated, else "length";
-        ``completion_tokens`` counts the kept tokens (the stop excluded). ``latency_s`` is the item's share of
-        the wall time of the work it was part of. A prompt that cannot fit the context window with its cap gets
-        an "error" Completion.
+        with every special token but bos/eos/pad/unk (``AnswerDecoder``); ``finish_reason`` is "stop" when a
+        stop id was generated, else "length"; ``completion_tokens`` counts the kept tokens (the stop excluded).
+        ``latency_s`` is the item's share of the wall time of the work it was part of. A prompt that cannot fit
+        the context window with its cap gets an "error" Completion.
         """
         if config.temperature:
             raise BackendError(f"the transformers backend decodes greedily; temperature must be 0, "
@@ -478,6 +540,7 @@ class TransformersBackend:
             "pad_token_source": self.pad.source,
             "stop_token_ids": list(self.stop_ids),
             "stop_tokens": tok.convert_ids_to_tokens(list(self.stop_ids)),
+            **self.decoder.provenance(),
             "checkpoint_generation_config": self.checkpoint_generation_config,
             "num_parameters": self.model.num_parameters(),
             "torch_version": torch.__version__,
@@ -498,10 +561,8 @@ class TransformersBackend:
         return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
     def finish_row(self, generated: Sequence[int]) -> tuple[str, str, int, int | None]:
-        """(text, finish_reason, completion_tokens, stop_id) for one row of generated ids."""
-        kept, stop_id = truncate_at_stop(generated, self._stop_set)
-        text = self.tokenizer.decode(kept, skip_special_tokens=True)
-        return text, ("stop" if stop_id is not None else "length"), len(kept), stop_id
+        """(text, finish_reason, completion_tokens, stop_id) for one row of generated ids (``AnswerDecoder``)."""
+        return self.decoder.finish(generated)
 
     def _fast_completion(self, prompt: Prompt, ids: list[int], row: FinishedRow) -> Completion:
         text, reason, n_tokens, stop_id = self.finish_row(row.generated)
