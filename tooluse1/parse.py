@@ -131,8 +131,9 @@ _THINKING: list[tuple[str, str]] = [
     (r"<[|｜]begin[▁_ ]of[▁_ ]thinking[|｜]>", r"<?[|｜]end[▁_ ]of[▁_ ]thinking[|｜]>?"),
     (r"◁think▷", r"◁/think▷"),
     (r"<\|START_THINKING\|>", r"<\|END_THINKING\|>"),
-    # gpt-oss harmony: the analysis channel ends with <|end|> or where the next message starts.
-    (r"(?:<\|start\|>\s*(?:assistant\s*)?)?<\|channel\|>\s*analysis\s*(?:<\|message\|>)?",
+    # gpt-oss harmony: the analysis channel ends with <|end|> or where the next message starts. A header
+    # with a recipient ("analysis to=functions.X") is a call addressed from that channel, not thinking.
+    (r"(?:<\|start\|>\s*(?:assistant\s*)?)?<\|channel\|>\s*analysis(?!\s*to=)\s*(?:<\|message\|>)?",
      r"<\|end\|>|(?=<\|start\|>|<\|channel\|>)"),
     # The same with the special tokens dropped from the text: "analysisWe need…assistantfinalParis."
     # At the start only when glued to the next word or line ("analysis of…" is an answer), and the
@@ -147,6 +148,10 @@ _LONE_ENDS = [r"(?i:</think>)", r"(?i:</thinking>)", r"(?i:</reasoning>)", r"(?i
 _THINK_AT = re.compile("|".join([f"(?P<o{i}>{o})" for i, (o, _) in enumerate(_THINKING)]
                                 + [f"(?P<e{i}>{e})" for i, e in enumerate(_LONE_ENDS)]))
 _THINK_CLOSE = [re.compile(c) for _, c in _THINKING]
+# Special tokens that open a tool-call section: the formats whose reasoning is ended by the call section
+# itself (Kimi K2 writes <think>…<|tool_calls_section_begin|>… without </think>). They end a thinking
+# block that is never closed; a block closed later keeps them (a call drafted in the reasoning).
+_SECTION_OPEN = re.compile(r"<\|tool_calls_section_begin\|>|<｜tool▁calls▁begin｜>|<[|｜]DSML[|｜]function_calls>")
 # Where a marker can start. Named groups (above), or a branch that starts with (?i:…), make the regex
 # engine try every position (0.3 s per MB); this alternation's branches all start with a literal, which
 # keeps its first-character scan, and _THINK_AT then reads the hit. Texts with none of the hints skip it.
@@ -184,6 +189,7 @@ def strip_thinking(text: str) -> tuple[str, str]:
         return text.strip(), ""
     visible: list[str] = []
     thinking: list[str] = []
+    unclosed: set[int] = set()
     pos = 0
     while m is not None:
         kind = m.lastgroup or ""
@@ -192,13 +198,19 @@ def strip_thinking(text: str) -> tuple[str, str]:
             visible, pos = [], m.end()
         else:
             visible.append(text[pos:m.start()])
-            close = _THINK_CLOSE[int(kind[1:])].search(text, m.end())
+            k = int(kind[1:])
+            close = None if k in unclosed else _THINK_CLOSE[k].search(text, m.end())
             if close is None:
-                thinking.append(text[m.end():])
-                pos = len(text)
-                break
-            thinking.append(text[m.end():close.start()])
-            pos = close.end()
+                unclosed.add(k)          # no later opener of this kind is closed either (linear time)
+                section = _SECTION_OPEN.search(text, m.end())
+                thinking.append(text[m.end():section.start() if section else len(text)])
+                if section is None:
+                    pos = len(text)
+                    break
+                pos = section.start()
+            else:
+                thinking.append(text[m.end():close.start()])
+                pos = close.end()
         m = _thinking_marker(text, pos)
     visible.append(text[pos:])
     return "".join(visible).strip(), "\n".join(t.strip() for t in thinking if t.strip())
@@ -234,6 +246,7 @@ class _Finding:
     form: str
     calls: list[Call]
     problem: str | None = None
+    answer: str | None = None    # an answer object: its text payload, which stands for the span in the prose
 
 
 def _found(start: int, end: int, form: str, got: Call | str | None) -> _Finding:
@@ -277,6 +290,7 @@ class _Scan:
         self.decodes = n // 256 + 64
         self.steps = n // 64 + 256
         self.findings = n // 256 + 64
+        self._delimiters: list[int] | None = None
 
     def decode_json(self, i: int) -> tuple[Any, int] | None:
         """The JSON value at text[i] as (value, end), or None. Decodes a window that grows 4x while the
@@ -330,12 +344,21 @@ class _Scan:
         if got is not None or not attempt:
             return got if got is not None else i + 1
         end = self.balanced_end(i)
-        if end is None:
-            return self.n
+        stop = self.delimiter_after(i)
+        if end is None or end > stop:
+            return stop                  # a broken attempt ends where its call's delimiter does
         try:
             return ast.literal_eval(self.text[i:end]), end
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, OverflowError):
             return end
+
+    def delimiter_after(self, i: int) -> int:
+        """Where the first call delimiter after text[i] starts (the end of the text when none): a broken
+        call object's region ends there, so it does not swallow a later, well-delimited call."""
+        if self._delimiters is None:
+            self._delimiters = [m.start() for m in _DELIMITER.finditer(self.text)]
+        k = bisect_right(self._delimiters, i)
+        return self._delimiters[k] if k < len(self._delimiters) else self.n
 
     def whole_reply(self, start: int, end: int) -> bool:
         """Whether text[start:end] is all of the text but whitespace, fences and call wrappers."""
@@ -343,16 +366,20 @@ class _Scan:
                 and _ONLY_WRAPPERS.fullmatch(self.text, end, self.n) is not None)
 
 
+# Tokens and tags that end or start one call (Kimi, DeepSeek, Hermes, harmony, Llama, Mistral, xml, ...).
+_DELIMITER = re.compile(r"<\|(?:tool_call_end|tool_call_begin|tool_calls_section_end|call|python_end|start"
+                        r"|action_end|END_ACTION|tools_suffix)\|>|</?(?:[\w\-]{1,30}[:_])?tool_calls?>"
+                        r"|<[|｜]tool[▁_ ]call[▁_ ](?:begin|end)[|｜]>|\[TOOL_CALLS\]|</function>")
 _ONLY_WRAPPERS = re.compile(r"(?:\s|```[\w+\-]*|~~~[\w+\-]*|</?tool_call>|<\|tool_call\|>|<\|python_tag\|>)*")
 
 
 # ----------------------------------------------------------------------------- reading call objects
 
-_NAME_KEYS = ("name", "tool_name", "tool", "function", "function_name", "action")
+_NAME_KEYS = ("name", "tool_name", "tool", "function", "function_name", "action", "recipient_name")
 _ARGS_KEYS = ("arguments", "parameters", "args", "input", "action_input", "tool_input", "kwargs", "params")
 _STRING_INPUT_KEYS = frozenset({"input", "action_input", "tool_input"})   # LangChain allows a bare string
 _WRAPPER_KEYS = ("tool_calls", "toolCalls", "tool_call", "toolCall", "function_call", "functionCall",
-                 "function", "tool_use", "calls", "parts", "content", "candidates", "message", "choices",
+                 "function", "tool_use", "tool_uses", "calls", "parts", "content", "candidates", "message", "choices",
                  "delta")
 _LISTING_KEYS = ("tools", "functions", "available_tools", "tool_definitions")
 _CALL_KEYS = frozenset(_NAME_KEYS + _ARGS_KEYS + ("id", "type", "call_id", "tool_call_id", "index"))
@@ -367,11 +394,12 @@ _FUNCTION_LIKE = re.compile(r"[a-z][a-z0-9]*(?:[_.\-][a-z0-9]+)+")   # book_flig
 class _Reading:
     """Calls and problems found in a decoded value."""
 
-    __slots__ = ("calls", "problems")
+    __slots__ = ("calls", "problems", "answers")
 
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.problems: list[str] = []
+        self.answers: list[str] = []      # text payloads of answer objects
 
     def add(self, got: Call | str | None) -> None:
         if isinstance(got, Call):
@@ -394,7 +422,8 @@ def _call_name(obj: dict) -> str | None:
     for k in _NAME_KEYS:
         v = obj.get(k)
         if isinstance(v, str) and v.strip() and (k != "action" or "action_input" in obj):
-            return v.strip()
+            # OpenAI's parallel tool_uses address "functions.NAME", the namespace the format imposes.
+            return v.strip().removeprefix("functions.") if k == "recipient_name" else v.strip()
     return None
 
 
@@ -482,8 +511,6 @@ def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | No
 def _call_object(name: str, obj: dict) -> Call | str | None:
     """Read a dict that names a tool: a Call, the problem of a broken call, or None (data or a
     description of the tool)."""
-    if name.casefold() in _NOT_CALLS:
-        return None
     key = _args_key(obj)
     args = obj.get(key) if key else None
     # A description: a schema where the arguments go, parameter names listed, or a "description" and no
@@ -507,9 +534,55 @@ def _call_object(name: str, obj: dict) -> Call | str | None:
     return _make_call(name, args, string_ok=key in _STRING_INPUT_KEYS)
 
 
-def _read(value: Any, out: _Reading, depth: int = 0) -> None:
-    """Collect the calls and broken calls in a decoded JSON value: a call object, a list of them, or
-    wrappers around them (tool_calls, function_call, functionCall, parts, candidates, ...)."""
+# Answer objects (SPEC §3.1): an object whose keys are all answer keys or the metadata below, at least one
+# answer key holding a string (`{"response": "…"}`, `{"role": "assistant", "content": "…"}`,
+# `{"thought": "…", "answer": "…"}`, `{"tool": null, "answer": "…"}`); and a pseudo-tool of _NOT_CALLS
+# (`{"name": "final_answer", "arguments": {"answer": "…"}}`, `{"action": "Final Answer", "action_input": "…"}`).
+# They are answers, not calls: their text payload (the answer keys' strings; the pseudo-tool's string
+# arguments) stands for the object in the prose, so what they say is judged like any answer.
+_ANSWER_KEYS = ("response", "answer", "final_answer", "finalAnswer", "reply", "message", "content", "output",
+                "result")
+_ANSWER_META = frozenset({"role", "type", "thought", "thoughts", "reasoning", "confidence", "status"})
+_PARALLEL = re.compile(r"(?:functions\.)?multi_tool_use\.parallel")
+
+
+def _answer_payload(obj: dict) -> str | None:
+    """The text of an answer object (see _ANSWER_KEYS), or None when obj is not one. A call key is
+    allowed only empty (`"tool": null`, `"tool_calls": []`): the model saying it calls nothing."""
+    texts = [obj[k] for k in _ANSWER_KEYS if isinstance(obj.get(k), str)]
+    if not texts:
+        return None
+    for k, v in obj.items():
+        if not (k in _ANSWER_KEYS or k in _ANSWER_META or (k in _CALL_KEYS or k in _WRAPPER_KEYS) and not v):
+            return None
+    return "\n".join(t.strip() for t in texts)
+
+
+def _pseudo_tool_payload(obj: dict) -> str:
+    """The text a "no tool" pseudo-call carries: its string arguments (or the string input itself)."""
+    key = _args_key(obj)
+    args = obj.get(key) if key else None
+    if isinstance(args, str):
+        try:
+            args = json.loads(args) if args.lstrip().startswith("{") else args
+        except (ValueError, RecursionError):
+            pass
+    if isinstance(args, dict):
+        return "\n".join(v.strip() for v in args.values() if isinstance(v, str))
+    return args.strip() if isinstance(args, str) else ""
+
+
+def _nameless_call(obj: dict) -> bool:
+    """A call object whose name is empty or null beside an argument key: a broken call attempt."""
+    return (_args_key(obj) is not None and any(k in obj and (obj[k] is None or obj[k] == "") for k in _NAME_KEYS)
+            and not any(isinstance(obj.get(k), str) and obj[k].strip() for k in _NAME_KEYS))
+
+
+def _read(value: Any, out: _Reading, depth: int = 0, wrapped: bool = False) -> None:
+    """Collect the calls, broken calls and answer objects in a decoded JSON value: a call object, a list
+    of them, or wrappers around them (tool_calls, function_call, functionCall, parts, candidates, ...).
+    `wrapped`: the value stands in a tool-call wrapper, where `{"NAME": {args}}` is a call (Apertus,
+    name-as-key lists)."""
     if depth > _MAX_WRAP_DEPTH:
         return
     if isinstance(value, list):
@@ -517,18 +590,48 @@ def _read(value: Any, out: _Reading, depth: int = 0) -> None:
         if len(value) > _MAX_LIST or (len(value) > 1 and all(_names_a_tool(v) for v in value)):
             return
         for v in value:
-            _read(v, out, depth + 1)
+            _read(v, out, depth + 1, wrapped)
         return
     if not isinstance(value, dict) or any(isinstance(value.get(k), (list, dict)) for k in _LISTING_KEYS):
         return
     name = _call_name(value)
     if name is not None:
-        out.add(_call_object(name, value))
+        _read_named(name, value, out, depth)
         return
-    for k in _WRAPPER_KEYS:
-        v = value.get(k)
-        if isinstance(v, (dict, list)):
-            _read(v, out, depth + 1)
+    answer = _answer_payload(value)
+    if answer is not None:
+        out.answers.append(answer)
+    elif _nameless_call(value):
+        out.problems.append("a call object without a tool name")
+    elif wrapped and len(value) == 1 and isinstance(next(iter(value.values())), dict) \
+            and next(iter(value)) not in _WRAPPER_KEYS:
+        out.add(_make_call(*next(iter(value.items()))))
+    else:
+        for k in _WRAPPER_KEYS:
+            v = value.get(k)
+            if isinstance(v, (dict, list)):
+                _read(v, out, depth + 1, wrapped)
+
+
+def _read_named(name: str, obj: dict, out: _Reading, depth: int) -> None:
+    """A dict that names a tool: a call, OpenAI's multi_tool_use.parallel (its tool_uses are the calls),
+    or a "no tool" pseudo-call (an answer)."""
+    if _PARALLEL.fullmatch(name):
+        key = _args_key(obj)
+        args = obj.get(key) if key else None
+        if isinstance(args, str):
+            try:
+                args = json.loads(args)
+            except (ValueError, RecursionError):
+                pass
+        if isinstance(args, dict) and isinstance(args.get("tool_uses"), list):
+            _read(args["tool_uses"], out, depth + 1)
+        else:
+            out.problems.append("multi_tool_use.parallel without a list of tool_uses")
+    elif name.casefold() in _NOT_CALLS:
+        out.answers.append(_pseudo_tool_payload(obj))
+    else:
+        out.add(_call_object(name, obj))
 
 
 def _bare_args_call(value: Any) -> Call | None:
@@ -589,10 +692,12 @@ def _extract_json(scan: _Scan) -> Iterator[_Finding]:
             continue
         value, end = got
         reading = _Reading()
-        _read(value, reading)
+        _read(value, reading, wrapped=_WRAP_BEFORE.search(text, max(0, start - 80), start) is not None)
         if reading.calls or reading.problems:
             yield _Finding(start=start, end=end, form="json", calls=reading.calls,
                            problem="; ".join(reading.problems) or None)
+        elif reading.answers:
+            yield _Finding(start=start, end=end, form="json", calls=[], answer="\n".join(reading.answers))
         else:
             bare = _bare_args_call(value) if scan.whole_reply(start, end) else None
             yield _found(start, end, "bare_args", bare) if bare else _found(start, end, "json", None)
@@ -608,24 +713,36 @@ class _TagForm:
     form: str
     opener: re.Pattern      # group "name"
     closer: re.Pattern
-    pair: re.Pattern        # groups "key", "value"
+    pair: re.Pattern        # groups "key", "value"; optionally "json" (DSML string="false": a JSON value)
     pair_open: str          # literal that opens a pair (counted against the pairs parsed)
     pair_close: str         # literal that closes a pair (bounds the lazy pair search)
     hint: str               # a literal every such call contains
+    lenient: bool = False   # a pair may omit its closer before the next pair or the call's closer
 
 
 _TAG_FORMS = (
     _TagForm("xml", re.compile(r"<function=\s{0,20}(?P<name>[^<>\s]{1,%d})\s{0,20}>" % _MAX_NAME),
              re.compile(r"</function>"),
-             re.compile(r"<parameter=\s{0,20}(?P<key>[^<>\s]{1,%d})\s{0,20}>(?P<value>.*?)</parameter>" % _MAX_NAME,
-                        re.S),
-             "<parameter=", "</parameter>", "<function="),
-    _TagForm("invoke", re.compile(r"<(?:[\w\-]{1,30}:)?invoke\s+name\s*=\s*[\"'](?P<name>[^\"'<>]{1,%d})[\"']\s*>"
+             # Qwen3-Coder sometimes omits </parameter> before the next <parameter=…> or </function>
+             # (vLLM and SGLang both accept it): the pair search runs over the call's body only.
+             re.compile(r"<parameter=\s{0,20}(?P<key>[^<>\s]{1,%d})\s{0,20}>(?P<value>.*?)(?:</parameter>|(?=<parameter=)|\Z)"
+                        % _MAX_NAME, re.S),
+             "<parameter=", "</parameter>", "<function=", lenient=True),
+    # Anthropic-style, MiniMax (<minimax:tool_call>), Step-3 (steptml:), DeepSeek-V3.2 DSML (<｜DSML｜invoke>,
+    # its parameters typed by string="true|false": "false" means the value is JSON).
+    _TagForm("invoke", re.compile(r"<(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?invoke\s+name\s*=\s*[\"'](?P<name>[^\"'<>]{1,%d})[\"']\s*>"
                                   % _MAX_NAME),
-             re.compile(r"</(?:[\w\-]{1,30}:)?invoke>"),
-             re.compile(r"<(?:[\w\-]{1,30}:)?parameter\s+name\s*=\s*[\"'](?P<key>[^\"'<>]{1,%d})[\"']\s*>"
-                        r"(?P<value>.*?)</(?:[\w\-]{1,30}:)?parameter>" % _MAX_NAME, re.S),
+             re.compile(r"</(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?invoke>"),
+             re.compile(r"<(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?parameter\s+name\s*=\s*[\"'](?P<key>[^\"'<>]{1,%d})[\"']"
+                        r"(?:\s+string\s*=\s*[\"'](?:true|(?P<json>false))[\"'])?\s*>"
+                        r"(?P<value>.*?)</(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?parameter>" % _MAX_NAME, re.S),
              "parameter name", "parameter>", "invoke"),
+    # MiniCPM4: <function name="NAME"><param name="K">V</param></function>
+    _TagForm("minicpm", re.compile(r"<function\s+name\s*=\s*[\"'](?P<name>[^\"'<>]{1,%d})[\"']\s*>" % _MAX_NAME),
+             re.compile(r"</function>"),
+             re.compile(r"<param\s+name\s*=\s*[\"'](?P<key>[^\"'<>]{1,%d})[\"']\s*>(?P<value>.*?)</param>" % _MAX_NAME,
+                        re.S),
+             "<param ", "</param>", "<function "),
     _TagForm("glm", re.compile(r"<tool_call>[ \t]*(?P<name>%s)[ \t]*(?=\s*(?:<arg_key>|</tool_call>|\{))" % _NAME),
              re.compile(r"</tool_call>"),
              re.compile(r"<arg_key>\s*(?P<key>[^<>]{1,%d}?)\s*</arg_key>\s*<arg_value>(?P<value>.*?)</arg_value>"
@@ -643,6 +760,18 @@ def _clean_value(value: str) -> str:
     return value.strip()
 
 
+def _tag_value(pair: re.Match) -> Any:
+    """A pair's value: text, or the JSON value where the format says so (DSML string="false"; a value that
+    is not JSON stays text)."""
+    value = _clean_value(pair.group("value"))
+    if "json" in pair.re.groupindex and pair.group("json"):
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            return value
+    return value
+
+
 def _tag_call(scan: _Scan, spec: _TagForm, m: re.Match, close: re.Match) -> _Finding:
     text, name = scan.text, m.group("name").strip()
     start, end = m.start(), close.end()
@@ -650,11 +779,15 @@ def _tag_call(scan: _Scan, spec: _TagForm, m: re.Match, close: re.Match) -> _Fin
     n_pairs = text.count(spec.pair_open, bs, be)
     args: Any = {}
     if n_pairs:
-        bound = text.rfind(spec.pair_close, bs, be)
-        pairs = list(spec.pair.finditer(text, bs, bound + len(spec.pair_close))) if bound >= 0 else []
-        if len(pairs) != n_pairs or text.count(spec.pair_close, bs, be) != n_pairs:
+        if spec.lenient:
+            pairs = list(spec.pair.finditer(text, bs, be))
+        else:
+            bound = text.rfind(spec.pair_close, bs, be)
+            pairs = list(spec.pair.finditer(text, bs, bound + len(spec.pair_close))) if bound >= 0 else []
+        closes = text.count(spec.pair_close, bs, be)
+        if len(pairs) != n_pairs or closes > n_pairs or (closes < n_pairs and not spec.lenient):
             return _found(start, end, spec.form, f"unbalanced argument tags in the call of {name!r}")
-        args = {p.group("key").strip(): _clean_value(p.group("value")) for p in pairs}
+        args = {p.group("key").strip(): _tag_value(p) for p in pairs}
     else:
         body = text[bs:be]
         j = bs + len(body) - len(body.lstrip())
@@ -698,9 +831,9 @@ def _extract_tags(scan: _Scan, spec: _TagForm) -> Iterator[_Finding]:
 # harmony token or JSON arguments right after the name (the lookahead keeps plain "to=" out of Python).
 _HARMONY = re.compile(r"to=(?=functions\.|[\w.\-]{1,201}\s*(?:<\||json|\{))(?P<ns>functions\.)?"
                       r"(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[A-Za-z_][\w\-]{0,%d})?)"
-                      r"(?:\s*(?:<\|channel\|>\s*commentary|<\|constrain\|>\s*json|json|<\|message\|>))*\s*"
+                      r"(?:\s*(?:<\|channel\|>\s*(?:commentary|analysis)|<\|constrain\|>\s*json|json|<\|message\|>))*\s*"
                       % (_MAX_NAME, _MAX_NAME))
-_HARMONY_HEAD = re.compile(r"(?:<\|start\|>\s*)?(?:assistant\s*)?(?:<\|channel\|>\s*)?(?:commentary\s*)?\Z")
+_HARMONY_HEAD = re.compile(r"(?:<\|start\|>\s*)?(?:assistant\s*)?(?:<\|channel\|>\s*)?(?:(?:commentary|analysis)\s*)?\Z")
 _KIMI = re.compile(r"<\|tool_call_begin\|>\s*(?:functions\.)?(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[\w\-]{1,%d})?)"
                    r"(?::\d{1,6})?\s*<\|tool_call_argument_begin\|>\s*" % (_MAX_NAME, _MAX_NAME))
 _DS_SEP = r"<[|｜]tool[▁_ ]sep[|｜]>"
@@ -712,6 +845,10 @@ _MISTRAL = re.compile(r"\[TOOL_CALLS\]\s*(?:(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[
 # search would try every word start with a 100-character name pattern).
 _MISTRAL_BACK = re.compile(r"\s*(?:[\w\-]{1,64}\s*\]DI_LLAC\[\s*)?(?P<eman>[\w.\-]{1,%d})" % (_MAX_NAME + 1))
 _ARGS_TOKEN = re.compile(r"\[ARGS\]\s*")
+# ReAct's final answer label (also **bold**): an answer object whose payload is the text after it.
+_FINAL_ANSWER = _LineRegex(r"[ \t]*(?:\*\*)?Final[ \t]+Answer[ \t]*(?:\*\*)?[ \t]*:[ \t]*(?:\*\*)?[ \t]*")
+# Functionary v3.2: ">>>NAME\n{json}" per call (several in a row), ">>>all\n" before plain text.
+_FUNCTIONARY = re.compile(r">>>[ \t]*(?P<name>[A-Za-z_][\w.\-]{0,%d})[ \t]*\r?\n\s*" % _MAX_NAME)
 _REACT = _LineRegex(r"[ \t]*Action[ \t]*:[ \t]*`?(?P<name>[^`\n]{1,%d}?)`?[ \t]*\r?\n[ \t]*Action[ \t]*Input[ \t]*:"
                     r"[ \t]*" % _MAX_NAME)
 
@@ -726,6 +863,12 @@ def _header_call(scan: _Scan, start: int, name: str, pos: int, form: str,
         got = scan.value_at(pos, True)
         if isinstance(got, int):
             return _found(start, got, form, f"the JSON arguments of {name!r} do not parse")
+        if _PARALLEL.fullmatch(name) or name.casefold() in _NOT_CALLS:
+            reading = _Reading()
+            _read_named(name, {"name": name, "arguments": got[0]}, reading, 0)
+            return _Finding(start=start, end=got[1], form=form, calls=reading.calls,
+                            problem="; ".join(reading.problems) or None,
+                            answer="\n".join(reading.answers) if reading.answers else None)
         return _found(start, got[1], form, _make_call(name, got[0]))
     if string_ok:
         end = text.find("\n", pos)
@@ -741,7 +884,7 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
             if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
                 continue                 # redirect_to=…: not the recipient
             lo, head = max(0, m.start() - 64), m.start()
-            if any(h in text[lo:head] for h in ("<|", "assistant", "commentary")):
+            if any(h in text[lo:head] for h in ("<|", "assistant", "commentary", "analysis")):
                 head = _HARMONY_HEAD.search(text, lo, head).start()
             yield _header_call(scan, head, m.group("name"), m.end(), "harmony")
     if "tool_call_begin" in text or "tool▁call▁begin" in text:
@@ -773,11 +916,23 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
                 yield _header_call(scan, name_end - len(name), name, a.end(), "mistral")
     if "Action" in text:
         for start, m in _REACT.finditer(text):
-            if m.group("name").casefold() in _NOT_CALLS:     # "Action: Final Answer": the answer, text
-                end = text.find("\n", m.end())
-                yield _found(start, scan.n if end < 0 else end, "react", None)
+            if m.group("name").casefold() in _NOT_CALLS and not text.startswith("{", m.end()):
+                # "Action: Final Answer" + "Action Input: …": the input, to the end, is the answer.
+                yield _Finding(start, scan.n, "react", [], answer=text[m.end():].strip().strip("\"'`"))
             else:
                 yield _header_call(scan, start, m.group("name"), m.end(), "react", string_ok=True)
+    if "Final" in text:
+        for start, m in _FINAL_ANSWER.finditer(text):
+            yield _Finding(start, m.end(), "react", [], answer="")     # the label; the answer follows it
+    if ">>>" in text:
+        for m in _FUNCTIONARY.finditer(text):
+            scan.steps -= 1
+            if scan.steps < 0:
+                break
+            if m.group("name") == "all":                  # ">>>all": the text that follows is the answer
+                yield _Finding(m.start(), m.end(), "functionary", [], answer="")
+            elif text.startswith("{", m.end()):
+                yield _header_call(scan, m.start(), m.group("name"), m.end(), "functionary")
 
 
 # ----------------------------------------------------------------------------- pythonic
@@ -811,11 +966,23 @@ def _call_span_end(scan: _Scan, start: int) -> int | None:
     return None
 
 
+_JSON_LITERALS = {"true": True, "false": False, "null": None}
+
+
+class _JsonLiterals(ast.NodeTransformer):
+    """JSON's true/false/null written inside a Python call (Olmo 3 and others do): the constants."""
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.Constant(_JSON_LITERALS[node.id]) if node.id in _JSON_LITERALS else node
+
+
 def _literal(node: ast.AST) -> tuple[bool, Any]:
-    try:
-        return True, ast.literal_eval(node)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, OverflowError):
-        return False, None
+    for attempt in (node, None):
+        try:
+            return True, ast.literal_eval(attempt if attempt is not None else _JsonLiterals().visit(node))
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, OverflowError):
+            continue
+    return False, None
 
 
 def _python_call(node: ast.AST) -> Call | str | None:
@@ -849,8 +1016,53 @@ def _python_call(node: ast.AST) -> Call | str | None:
     return _make_call(name, args)
 
 
+# Tokens and tags that mark what follows as pythonic calls, wherever they stand (after prose on the same
+# line too): Llama 4 <|python_start|>…<|python_end|>, Olmo 3 <function_calls>…</function_calls> (one call a
+# line), MiniCPM/LFM2 <|tool_call_start|>…<|tool_call_end|>. The body may be fenced.
+_PY_WRAPPED = re.compile(r"(?:<\|python_start\|>|<function_calls>|<\|tool_call_start\|>)\s*(?:```[\w\-]*\s*)?"
+                         r"(?=\[?\s{0,40}[A-Za-z_][\w.]{0,%d}[ \t]*\()" % _MAX_NAME)
+_PY_WRAPPED_END = re.compile(r"<\|python_end\|>|</function_calls>|<\|tool_call_end\|>|<\|eom_id\|>|<\|eot_id\|>")
+
+
+def _python_calls(expr: str) -> list[Call] | None:
+    """The calls of a pythonic expression: statements that are each a call or a list/tuple of calls;
+    None when it does not parse or holds anything else (code, templates, values no file can hold)."""
+    try:
+        tree = ast.parse(expr, mode="exec")
+    except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError):
+        return None
+    calls: list[Call] = []
+    for stmt in tree.body:
+        node = stmt.value if isinstance(stmt, ast.Expr) else None
+        items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
+        got = [_python_call(item) for item in items] if items else [None]
+        if not all(isinstance(c, Call) for c in got):
+            return None
+        calls += got                     # type: ignore[arg-type]
+    return calls or None
+
+
+def _extract_wrapped_pythonic(scan: _Scan) -> Iterator[_Finding]:
+    """Pythonic calls inside the wrappers of _PY_WRAPPED, up to the wrapper's end (or the text's)."""
+    text = scan.text
+    for m in _PY_WRAPPED.finditer(text):
+        scan.steps -= 1
+        if scan.steps < 0 or scan.chars <= 0:
+            return
+        end_m = _PY_WRAPPED_END.search(text, m.end(), min(scan.n, m.end() + _MAX_CALL_CHARS))
+        body_end = end_m.start() if end_m else min(scan.n, m.end() + _MAX_CALL_CHARS)
+        scan.chars -= body_end - m.end()
+        expr = text[m.end():body_end].strip()
+        expr = expr[:-3].rstrip() if expr.endswith("```") else expr
+        calls = _python_calls(expr)
+        if calls:
+            yield _Finding(start=m.start(), end=end_m.end() if end_m else body_end, form="pythonic", calls=calls)
+
+
 def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
     text = scan.text
+    if "python_start" in text or "function_calls" in text or "tool_call_start" in text:
+        yield from _extract_wrapped_pythonic(scan)
     for line_start, m in _PY_START.finditer(text):
         if scan.steps <= 0:
             return
@@ -863,21 +1075,9 @@ def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
             expr = expr[:-len(next(t for t in _PY_TAILS if expr.endswith(t)))].rstrip()
         if not expr.endswith((")", "]")):
             continue                     # text after the call: a mention inside a sentence
-        try:
-            tree = ast.parse(expr, mode="exec")
-        except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError):
-            continue
-        calls: list[Call] = []
-        for stmt in tree.body:
-            node = stmt.value if isinstance(stmt, ast.Expr) else None
-            items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
-            got = [_python_call(item) for item in items] if items else [None]
-            if not all(isinstance(c, Call) for c in got):
-                break                    # code, a template, or values no results file can hold: not calls
-            calls += got                 # type: ignore[arg-type]
-        else:
-            if calls:
-                yield _Finding(start=line_start, end=end, form="pythonic", calls=calls)
+        calls = _python_calls(expr)
+        if calls:
+            yield _Finding(start=line_start, end=end, form="pythonic", calls=calls)
 
 
 # ----------------------------------------------------------------------------- plain
@@ -980,12 +1180,18 @@ def _claim(findings: list[_Finding]) -> list[_Finding]:
 # Wrapper markup around calls (Hermes/Qwen <tool_call>, Anthropic-style <function_calls>, Mistral
 # [TOOL_CALLS], Granite <|tool_call|>, Phi-4 functools, Llama <|python_tag|>, Kimi/DeepSeek sections,
 # Cohere actions, harmony <|call|>): adjacent to a claimed span, it belongs to that span.
-_WRAP_BEFORE = re.compile(r"(?:(?:<(?:[\w\-]{1,30}:)?tool_calls?>|<function_calls>|<\|tool_call\|>|\[TOOL_CALLS\]"
-                          r"|<\|python_tag\|>|<\|python_start\|>|<\|tool_calls_section_begin\|>"
-                          r"|<[|｜]tool[▁_ ]calls[▁_ ]begin[|｜]>|<\|START_ACTION\|>|functools)\s*)+\Z")
-_WRAP_AFTER = re.compile(r"(?:\s*(?:</(?:[\w\-]{1,30}:)?tool_calls?>|</function_calls>|<\|python_end\|>|<\|eom_id\|>"
-                         r"|<\|call\|>|<\|tool_call_end\|>|<\|tool_calls_section_end\|>|<[|｜]tool[▁_ ]calls?[▁_ ]end[|｜]>"
-                         r"|<\|END_ACTION\|>))+")
+# Also <seed:tool_call>, <minimax:tool_call>, <longcat_tool_call>, Granite's <function_call>, Nemotron's
+# <TOOLCALL>, DSML's <｜DSML｜function_calls>, Apertus <|tools_prefix|>, InternLM <|action_start|><|plugin|>,
+# MiniCPM/LFM2 <|tool_call_start|>, GigaChat "function call<|role_sep|>", Step-3's "function<｜tool_sep｜>".
+_WRAP_TAG = r"(?:[\w\-]{1,30}[:_])?(?:tool|function)_calls?|TOOLCALL|[|｜]DSML[|｜]function_calls"
+_WRAP_BEFORE = re.compile(r"(?:(?:<(?:%s)>|<\|tool_call\|>|\[TOOL_CALLS\]|<\|python_tag\|>|<\|python_start\|>"
+                          r"|<\|tool_calls_section_begin\|>|<[|｜]tool[▁_ ]calls[▁_ ]begin[|｜]>|<\|START_ACTION\|>|functools"
+                          r"|<\|tools_prefix\|>|<\|action_start\|>\s*<\|plugin\|>|<\|tool_call_start\|>"
+                          r"|function call<\|role_sep\|>|<[|｜]tool[▁_ ]call[▁_ ]begin[|｜]>\s*function\s*<[|｜]tool[▁_ ]sep[|｜]>"
+                          r")\s*)+\Z" % _WRAP_TAG)
+_WRAP_AFTER = re.compile(r"(?:\s*(?:</(?:%s)>|<\|python_end\|>|<\|eom_id\|>|<\|call\|>|<\|tool_call_end\|>"
+                         r"|<\|tool_calls_section_end\|>|<[|｜]tool[▁_ ]calls?[▁_ ]end[|｜]>|<\|END_ACTION\|>"
+                         r"|<\|tools_suffix\|>|<\|action_end\|>))+" % _WRAP_TAG)
 
 
 def _take_wrappers(text: str, kept: list[_Finding]) -> None:
@@ -1093,7 +1299,7 @@ def _holder(spans: list, starts: list[int], pos: int) -> int | None:
 # Call markup that, outside every parsed call (and outside inline code and examples), shows a call
 # attempt that did not parse. Three patterns so that each starts with a literal (fast scan).
 _RESIDUE = (
-    re.compile(r"<(?:function=|parameter=|/?tool_call>|\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
+    re.compile(r"<(?:function=|function\s+name\s*=|[|｜]DSML[|｜]|parameter=|/?tool_call>|\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
                r"(?:section[▁_ ])?begin[|｜]>|(?:[\w\-]{1,30}:)?invoke\b|function_calls>|arg_key>|\|START_ACTION\|>)"
                r"|\[(?:TOOL_CALLS|ARGS)\]|" + _CALL_OBJECT_OPENER),
     re.compile(r"to=functions\."),
@@ -1104,10 +1310,10 @@ _MARKUP = re.compile(
     r"<\|start\|>\s*(?:assistant\s*)?(?=<\|channel\|>)|<\|channel\|>\s*\w{1,20}(?:\s+to=[\w.\-]{1,200})?"
     r"(?:\s*<\|constrain\|>\s*\w{1,20})?\s*<\|message\|>"
     r"|<\|[A-Za-z_][\w\- ]{0,40}\|>|<｜[^｜<>\n]{1,40}｜>"
-    r"|</?(?:[\w\-]{1,30}:)?(?:tool_calls?|function_calls)>|\[/?(?:TOOL_CALLS|ARGS|CALL_ID)\]"
-    r"|```[\w+\-]*|~~~[\w+\-]*")
-_MARKUP_HINTS = ("<|", "<｜", "tool_call", "function_calls", "[TOOL_CALLS]", "[/TOOL_CALLS]", "[ARGS]", "[CALL_ID]",
-                 "```", "~~~")
+    r"|</?(?:%s)>|\[/?(?:TOOL_CALLS|ARGS|CALL_ID)\]"
+    r"|```[\w+\-]*|~~~[\w+\-]*" % _WRAP_TAG)
+_MARKUP_HINTS = ("<|", "<｜", "tool_call", "function_call", "TOOLCALL", "[TOOL_CALLS]", "[/TOOL_CALLS]", "[ARGS]",
+                 "[CALL_ID]", "```", "~~~")
 _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
@@ -1127,11 +1333,13 @@ def _residue(scan: _Scan, kept: list[_Finding], blocks: _CodeBlocks) -> str | No
     return None
 
 
-def _prose(text: str, spans: list[tuple[int, int]]) -> str:
-    """text without the given spans (sorted, disjoint), wrapper markup and runs of blank lines."""
+def _prose(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """text with the given spans (sorted, disjoint) replaced by their text (calls by nothing, answer
+    objects by their payload), without wrapper markup and runs of blank lines."""
     out, last = [], 0
-    for start, end in spans:
+    for start, end, replacement in spans:
         out.append(text[last:start])
+        out.append(replacement)
         last = end
     out.append(text[last:])
     prose = "".join(out)
@@ -1160,13 +1368,15 @@ def extract(text: str, protocol: str | None = None) -> Extraction:
     broken: list[str] = []
     call_forms: list[str] = []
     example_forms: list[str] = []
-    removed: list[tuple[int, int]] = []
+    removed: list[tuple[int, int, str]] = []
     for f in kept:
-        example = bool(f.calls or f.problem) and blocks.is_example(f.start)
+        example = bool(f.calls or f.problem or f.answer is not None) and blocks.is_example(f.start)
         if f.calls:
             (examples if example else calls).extend(f.calls)
             (example_forms if example else call_forms).append(f.form)
-            removed.append((f.start, f.end))
+            removed.append((f.start, f.end, ""))
+        elif f.answer is not None and not example:
+            removed.append((f.start, f.end, f.answer))
         if f.problem and not example:
             broken.append(f.problem)
     if not calls and not broken:
