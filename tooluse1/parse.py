@@ -717,17 +717,20 @@ class _TagForm:
     pair_open: str          # literal that opens a pair (counted against the pairs parsed)
     pair_close: str         # literal that closes a pair (bounds the lazy pair search)
     hint: str               # a literal every such call contains
-    lenient: bool = False   # a pair may omit its closer before the next pair or the call's closer
+    lenient: re.Pattern | None = None   # pairs that may omit their closer (used when closers are missing)
 
 
 _TAG_FORMS = (
     _TagForm("xml", re.compile(r"<function=\s{0,20}(?P<name>[^<>\s]{1,%d})\s{0,20}>" % _MAX_NAME),
              re.compile(r"</function>"),
+             re.compile(r"<parameter=\s{0,20}(?P<key>[^<>\s]{1,%d})\s{0,20}>(?P<value>.*?)</parameter>" % _MAX_NAME,
+                        re.S),
+             "<parameter=", "</parameter>", "<function=",
              # Qwen3-Coder sometimes omits </parameter> before the next <parameter=…> or </function>
-             # (vLLM and SGLang both accept it): the pair search runs over the call's body only.
-             re.compile(r"<parameter=\s{0,20}(?P<key>[^<>\s]{1,%d})\s{0,20}>(?P<value>.*?)(?:</parameter>|(?=<parameter=)|\Z)"
-                        % _MAX_NAME, re.S),
-             "<parameter=", "</parameter>", "<function=", lenient=True),
+             # (vLLM and SGLang accept it). Then every key must be a name: `<parameter=amount=1500>` with
+             # no closer (a small model's garbled attempt) stays a broken call.
+             re.compile(r"<parameter=\s{0,20}(?P<key>[^<>\s=\"']{1,%d})\s{0,20}>(?P<value>.*?)"
+                        r"(?:</parameter>|(?=<parameter=)|\Z)" % _MAX_NAME, re.S)),
     # Anthropic-style, MiniMax (<minimax:tool_call>), Step-3 (steptml:), DeepSeek-V3.2 DSML (<｜DSML｜invoke>,
     # its parameters typed by string="true|false": "false" means the value is JSON).
     _TagForm("invoke", re.compile(r"<(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?invoke\s+name\s*=\s*[\"'](?P<name>[^\"'<>]{1,%d})[\"']\s*>"
@@ -779,13 +782,13 @@ def _tag_call(scan: _Scan, spec: _TagForm, m: re.Match, close: re.Match) -> _Fin
     n_pairs = text.count(spec.pair_open, bs, be)
     args: Any = {}
     if n_pairs:
-        if spec.lenient:
-            pairs = list(spec.pair.finditer(text, bs, be))
+        closes = text.count(spec.pair_close, bs, be)
+        if closes < n_pairs and spec.lenient is not None:
+            pairs = list(spec.lenient.finditer(text, bs, be))
         else:
             bound = text.rfind(spec.pair_close, bs, be)
             pairs = list(spec.pair.finditer(text, bs, bound + len(spec.pair_close))) if bound >= 0 else []
-        closes = text.count(spec.pair_close, bs, be)
-        if len(pairs) != n_pairs or closes > n_pairs or (closes < n_pairs and not spec.lenient):
+        if len(pairs) != n_pairs or closes > n_pairs or (closes < n_pairs and spec.lenient is None):
             return _found(start, end, spec.form, f"unbalanced argument tags in the call of {name!r}")
         args = {p.group("key").strip(): _tag_value(p) for p in pairs}
     else:
