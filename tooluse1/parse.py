@@ -266,6 +266,7 @@ _MAX_LIST = 256                # a longer list is data, not calls
 _MAX_NAME = 100
 _MAX_CALL_CHARS = 16_384       # a pythonic call's text
 _MAX_LITERAL = 65_536          # a Python-literal call object (or a broken one's bracket scan)
+_TOKEN_COST = 32               # budget characters one bracket-scan token costs (a Python-level step)
 _MAX_CALL_LINES = 64
 _NAME = r"[A-Za-z_][\w.\-]{0,%d}" % _MAX_NAME
 # A value literal the scanners skip: strings do not span lines (JSON and Python both), so an apostrophe
@@ -322,17 +323,22 @@ class _Scan:
         """The end of the bracket-balanced span opening at text[i] (quotes respected), or None when it
         does not close within the budget."""
         depth = 0
-        limit = i + min(max(self.chars, 0), _MAX_LITERAL)
-        for m in _BRACKET_TOKEN.finditer(self.text, i, min(self.n, limit)):
+        # The scan stops at the next call delimiter (the region of a broken attempt ends there anyway),
+        # and each token visited costs _TOKEN_COST characters of budget: text dense with brackets costs a
+        # Python step every few characters.
+        limit = min(i + min(max(self.chars, 0) // 2, _MAX_LITERAL), self.delimiter_after(i), self.n)
+        tokens = 0
+        for m in _BRACKET_TOKEN.finditer(self.text, i, limit):
+            tokens += 1
             c = self.text[m.start()]
             if c in "([{":
                 depth += 1
             elif c in ")]}":
                 depth -= 1
                 if depth == 0:
-                    self.chars -= m.end() - i
+                    self.chars -= m.end() - i + _TOKEN_COST * tokens
                     return m.end()
-        self.chars -= min(self.n, limit) - i
+        self.chars -= limit - i + _TOKEN_COST * tokens
         return None
 
     def value_at(self, i: int, attempt: bool) -> tuple[Any, int] | int:
@@ -1024,7 +1030,9 @@ def _python_call(node: ast.AST) -> Call | str | None:
 # line), MiniCPM/LFM2 <|tool_call_start|>…<|tool_call_end|>. The body may be fenced.
 _PY_WRAPPED = re.compile(r"(?:<\|python_start\|>|<function_calls>|<\|tool_call_start\|>)\s*(?:```[\w\-]*\s*)?"
                          r"(?=\[?\s{0,40}[A-Za-z_][\w.]{0,%d}[ \t]*\()" % _MAX_NAME)
-_PY_WRAPPED_END = re.compile(r"<\|python_end\|>|</function_calls>|<\|tool_call_end\|>|<\|eom_id\|>|<\|eot_id\|>")
+# Where a wrapped body ends: its closer, or the next wrapper opener (the closer was left out).
+_PY_WRAPPED_END = re.compile(r"<\|python_end\|>|</function_calls>|<\|tool_call_end\|>|<\|eom_id\|>|<\|eot_id\|>"
+                             r"|(?P<next><\|python_start\|>|<function_calls>|<\|tool_call_start\|>)")
 
 
 def _python_calls(expr: str) -> list[Call] | None:
@@ -1049,15 +1057,17 @@ def _extract_wrapped_pythonic(scan: _Scan) -> Iterator[_Finding]:
     """Pythonic calls inside the wrappers of _PY_WRAPPED, up to the wrapper's end (or the text's)."""
     text = scan.text
     for m in _PY_WRAPPED.finditer(text):
-        scan.steps -= 1
+        scan.steps -= 8                  # a parse per opener: real outputs have one or two
         if scan.steps < 0 or scan.chars <= 0:
             return
         end_m = _PY_WRAPPED_END.search(text, m.end(), min(scan.n, m.end() + _MAX_CALL_CHARS))
         body_end = end_m.start() if end_m else min(scan.n, m.end() + _MAX_CALL_CHARS)
-        scan.chars -= body_end - m.end()
+        if end_m is not None and end_m.group("next"):
+            end_m = None                 # not closed: the body ends where the next wrapper starts
+        scan.chars -= 4 * (body_end - m.end())      # ast.parse costs more than a regex scan
         expr = text[m.end():body_end].strip()
         expr = expr[:-3].rstrip() if expr.endswith("```") else expr
-        calls = _python_calls(expr)
+        calls = _python_calls(expr) if expr.endswith((")", "]")) else None
         if calls:
             yield _Finding(start=m.start(), end=end_m.end() if end_m else body_end, form="pythonic", calls=calls)
 
