@@ -40,14 +40,14 @@ def test_data_with_answer_keys_beside_other_keys_is_no_answer_object():
 @pytest.mark.parametrize("case_id,output", [
     ("negative-en-014", '{"response": "Sorry, I can\'t book flights."}'),
     ("negative-en-014", '{"name": "final_answer", "arguments": {"answer": "I\'m unable to book flights."}}'),
-    ("clarification-en-001", '{"name": "final_answer", "arguments": {"answer": "Which city would you like the weather for?"}}'),
+    ("clarification-en-001", '{"name": "final_answer", "arguments": {"answer": "Which city do you mean?"}}'),
     ("clarification-en-001", "Final Answer: Which city should I check?"),
     ("negative-en-001", '{"response": "The capital of Australia is Canberra."}'),
 ])
-def test_refusals_questions_and_facts_inside_answer_objects_count(case_id, output):
-    for protocol in ("json", "xml", "plain"):
-        v = grade(CASES[case_id], output, protocol)
-        assert v.passed, (protocol, v.reason)
+@pytest.mark.parametrize("protocol", ["json", "xml", "plain"])
+def test_refusals_questions_and_facts_inside_answer_objects_count(case_id, output, protocol):
+    verdict = grade(CASES[case_id], output, protocol)
+    assert verdict.passed, verdict.reason
 
 
 @pytest.mark.parametrize("output", [

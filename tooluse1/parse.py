@@ -739,8 +739,8 @@ _TAG_FORMS = (
                         r"(?:</parameter>|(?=<parameter=)|\Z)" % _MAX_NAME, re.S)),
     # Anthropic-style, MiniMax (<minimax:tool_call>), Step-3 (steptml:), DeepSeek-V3.2 DSML (<｜DSML｜invoke>,
     # its parameters typed by string="true|false": "false" means the value is JSON).
-    _TagForm("invoke", re.compile(r"<(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?invoke\s+name\s*=\s*[\"'](?P<name>[^\"'<>]{1,%d})[\"']\s*>"
-                                  % _MAX_NAME),
+    _TagForm("invoke", re.compile(r"<(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?invoke\s+name\s*=\s*"
+                                  r"[\"'](?P<name>[^\"'<>]{1,%d})[\"']\s*>" % _MAX_NAME),
              re.compile(r"</(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?invoke>"),
              re.compile(r"<(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?parameter\s+name\s*=\s*[\"'](?P<key>[^\"'<>]{1,%d})[\"']"
                         r"(?:\s+string\s*=\s*[\"'](?:true|(?P<json>false))[\"'])?\s*>"
@@ -840,9 +840,11 @@ def _extract_tags(scan: _Scan, spec: _TagForm) -> Iterator[_Finding]:
 # harmony token or JSON arguments right after the name (the lookahead keeps plain "to=" out of Python).
 _HARMONY = re.compile(r"to=(?=functions\.|[\w.\-]{1,201}\s*(?:<\||json|\{))(?P<ns>functions\.)?"
                       r"(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[A-Za-z_][\w\-]{0,%d})?)"
-                      r"(?:\s*(?:<\|channel\|>\s*(?:commentary|analysis)|<\|constrain\|>\s*json|json|<\|message\|>))*\s*"
+                      r"(?:\s*(?:<\|channel\|>\s*(?:commentary|analysis)|<\|constrain\|>\s*json|json"
+                      r"|<\|message\|>))*\s*"
                       % (_MAX_NAME, _MAX_NAME))
-_HARMONY_HEAD = re.compile(r"(?:<\|start\|>\s*)?(?:assistant\s*)?(?:<\|channel\|>\s*)?(?:(?:commentary|analysis)\s*)?\Z")
+_HARMONY_HEAD = re.compile(r"(?:<\|start\|>\s*)?(?:assistant\s*)?(?:<\|channel\|>\s*)?"
+                           r"(?:(?:commentary|analysis)\s*)?\Z")
 _KIMI = re.compile(r"<\|tool_call_begin\|>\s*(?:functions\.)?(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[\w\-]{1,%d})?)"
                    r"(?::\d{1,6})?\s*<\|tool_call_argument_begin\|>\s*" % (_MAX_NAME, _MAX_NAME))
 _DS_SEP = r"<[|｜]tool[▁_ ]sep[|｜]>"
@@ -1198,9 +1200,11 @@ def _claim(findings: list[_Finding]) -> list[_Finding]:
 # MiniCPM/LFM2 <|tool_call_start|>, GigaChat "function call<|role_sep|>", Step-3's "function<｜tool_sep｜>".
 _WRAP_TAG = r"(?:[\w\-]{1,30}[:_])?(?:tool|function)_calls?|TOOLCALL|[|｜]DSML[|｜]function_calls"
 _WRAP_BEFORE = re.compile(r"(?:(?:<(?:%s)>|<\|tool_call\|>|\[TOOL_CALLS\]|<\|python_tag\|>|<\|python_start\|>"
-                          r"|<\|tool_calls_section_begin\|>|<[|｜]tool[▁_ ]calls[▁_ ]begin[|｜]>|<\|START_ACTION\|>|functools"
+                          r"|<\|tool_calls_section_begin\|>|<[|｜]tool[▁_ ]calls[▁_ ]begin[|｜]>"
+                          r"|<\|START_ACTION\|>|functools"
                           r"|<\|tools_prefix\|>|<\|action_start\|>\s*<\|plugin\|>|<\|tool_call_start\|>"
-                          r"|function call<\|role_sep\|>|<[|｜]tool[▁_ ]call[▁_ ]begin[|｜]>\s*function\s*<[|｜]tool[▁_ ]sep[|｜]>"
+                          r"|function call<\|role_sep\|>"
+                          r"|<[|｜]tool[▁_ ]call[▁_ ]begin[|｜]>\s*function\s*<[|｜]tool[▁_ ]sep[|｜]>"
                           r")\s*)+\Z" % _WRAP_TAG)
 _WRAP_AFTER = re.compile(r"(?:\s*(?:</(?:%s)>|<\|python_end\|>|<\|eom_id\|>|<\|call\|>|<\|tool_call_end\|>"
                          r"|<\|tool_calls_section_end\|>|<[|｜]tool[▁_ ]calls?[▁_ ]end[|｜]>|<\|END_ACTION\|>"
@@ -1312,7 +1316,8 @@ def _holder(spans: list, starts: list[int], pos: int) -> int | None:
 # Call markup that, outside every parsed call (and outside inline code and examples), shows a call
 # attempt that did not parse. Three patterns so that each starts with a literal (fast scan).
 _RESIDUE = (
-    re.compile(r"<(?:function=|function\s+name\s*=|[|｜]DSML[|｜]|parameter=|/?tool_call>|\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
+    re.compile(r"<(?:function=|function\s+name\s*=|[|｜]DSML[|｜]|parameter=|/?tool_call>|"
+               r"\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
                r"(?:section[▁_ ])?begin[|｜]>|(?:[\w\-]{1,30}:)?invoke\b|function_calls>|arg_key>|\|START_ACTION\|>)"
                r"|\[(?:TOOL_CALLS|ARGS)\]|" + _CALL_OBJECT_OPENER),
     re.compile(r"to=functions\."),
