@@ -1,11 +1,14 @@
 """Stage 4: raw model text -> Extraction(calls, examples, label, prose). Public API: `extract`, `strip_thinking`.
 
-How an output is read (grading 2.0):
+How an output is read (grading 3.0):
 1. Thinking is removed first (`strip_thinking`): <think>, <thinking>, <reasoning>, <seed:think>, [THINK],
    <|begin_of_thought|>, DeepSeek <｜begin▁of▁thinking｜>, Kimi ◁think▷, Cohere <|START_THINKING|> and the
    gpt-oss harmony analysis channel (with its special tokens, or as text when they were dropped:
    "analysis…assistantfinal…"). An opener never closed cuts to the end (a reply cut off inside its
-   thinking has no answer); a lone end marker cuts everything before it.
+   thinking has no answer), unless a format's tool-call section token ends it (Kimi K2 writes
+   <think>…<|tool_calls_section_begin|>… without </think>; also DeepSeek <｜tool▁calls▁begin｜> and DSML
+   <｜DSML｜function_calls>); a lone end marker cuts everything before it. A harmony header with a recipient
+   (`<|channel|>analysis to=functions.X …`) is a call, not analysis.
 2. EVERY extractor runs over the rest and reports findings: a text span with the calls it holds, or a
    problem (a call attempt that does not parse), or neither (a JSON value that is data, or that describes
    or lists tools: text, kept in the prose).
@@ -32,39 +35,61 @@ How an output is read (grading 2.0):
 
 Formats, recognised in every protocol (the benchmark measures the decision and the arguments; the format
 used is visible in `form`):
-  xml        `<function=NAME><parameter=K>V</parameter></function>`, optionally in <tool_call>; a JSON
-             object as the body (Llama 3.1 `<function=NAME>{"k": "v"}</function>`)
-  invoke     `<invoke name="NAME"><parameter name="K">V</parameter></invoke>` (Anthropic-style, MiniMax)
+  xml        `<function=NAME><parameter=K>V</parameter></function>`, optionally in <tool_call> or
+             <seed:tool_call>; a JSON object as the body (Llama 3.1 / Functionary v3.1
+             `<function=NAME>{"k": "v"}</function>`); a `</parameter>` left out before the next
+             `<parameter=` or `</function>` is tolerated (Qwen3-Coder) when every key is a name
+  invoke     `<invoke name="NAME"><parameter name="K">V</parameter></invoke>` (Anthropic-style, MiniMax
+             <minimax:tool_call>, Step-3 steptml:, DeepSeek-V3.2 DSML `<｜DSML｜invoke>` in
+             `<｜DSML｜function_calls>`); `string="false"` on a parameter means its value is JSON
+  minicpm    `<function name="NAME"><param name="K">V</param></function>` (MiniCPM4)
   glm        `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM-4.5+; a JSON
              body also accepted)
   json       objects anywhere (bare, fenced, in prose, in <tool_call> / <|tool_call|> / functools[...] /
              [TOOL_CALLS] / <|python_tag|>): {"name"|"tool"|"tool_name"|"function"|"function_name",
              "arguments"|"parameters"|"args"|"input"|...}, LangChain {"action", "action_input"}, wrappers
              (OpenAI `tool_calls` and `function` with string arguments, legacy `function_call`, Gemini
-             `functionCall` / `parts`, ...), lists of calls; Python-literal dicts (single quotes, True/None)
+             `functionCall` / `parts`, ...), lists of calls; Python-literal dicts (single quotes, True/None);
+             OpenAI `multi_tool_use.parallel` expands to its `tool_uses`; inside a tool-call wrapper
+             (<tool_call>, <|tools_prefix|>, [TOOL_CALLS], functools, ...) also name-as-key objects
+             `[{"get_weather": {"city": "Paris"}}]` (Apertus); a call object whose name is empty or null
+             beside an argument key is a broken attempt
   bare_args  an argument object alone as the whole reply whose keys fit exactly one tool
   mistral    `[TOOL_CALLS]NAME[CALL_ID]id[ARGS]{...}`, `[TOOL_CALLS]NAME{...}`, `NAME[ARGS]{...}`
   harmony    gpt-oss `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{...}<|call|>`
              (also with the tokens dropped: `commentary to=functions.NAME json{...}`)
   deepseek   `<｜tool▁call▁begin｜>[function<｜tool▁sep｜>]NAME[<｜tool▁sep｜>]```json {...}```…`
   kimi       `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{...}`
+  functionary  Functionary v3.2 `>>>NAME\n{...}` (several in a row); `>>>all\n` introduces plain text
   react      `Action: NAME` + `Action Input: {...}` (or a plain string for a one-argument tool)
   pythonic   `get_weather(city="Paris")`, `[get_weather(city="Paris"), get_time(timezone="UTC")]` (Llama
              3.2/4): only when it stands alone on its line(s), optionally fenced or after <|python_tag|>,
-             never inside a sentence or backticks; literal values only (parsed with `ast`, size-limited);
+             never inside a sentence or backticks; anywhere inside the special wrappers that mark calls
+             (Llama 4 <|python_start|>…<|python_end|>, Olmo 3 <function_calls>…</function_calls> one call a
+             line, MiniCPM/LFM2 <|tool_call_start|>…<|tool_call_end|>); literal values only (parsed with
+             `ast`, size-limited; JSON true/false/null read as True/False/None);
              positional arguments map to a known tool's parameters in schema order; an unknown name
              counts only with keyword arguments (`sqrt(144)` on a line is arithmetic, not a call)
   plain      a line that starts with `TOOL name | k=v | k="v with | pipe"`; a quoted, backticked or
              `>`-quoted line is prose (the quoted-call trap); `TOOL RESULT` lines are never calls
 Values without native types (xml, invoke, glm, plain, react strings, pythonic strings) and JSON strings
 are typed by the tool schema (tools.type_arguments). Names keep the model's spelling, less the
-namespaces a format imposes (harmony/Kimi `functions.`, Kimi `:0`, Llama `.call`).
+namespaces a format imposes (harmony/Kimi `functions.`, Kimi `:0`, Llama `.call`); another namespace is
+another tool (`browser.search` is gpt-oss's browser, not web_search: tools.canonical_tool_name).
+A broken call object's region ends at the next call delimiter (<|tool_call_end|>, </tool_call>, <|call|>,
+[TOOL_CALLS], …), so a well-delimited call after it is still read.
 What describes or lists tools is text, not a call and not malformed: {"name", "description"} without an
 argument object, a `parameters`/`arguments` value that is a JSON schema or a list of parameter names,
 {"tools": [...]}, a list of name-only objects, {"tool": "calculator", "purpose": …} (flat keys that are not
 the tool's parameters), a listing cut off by max tokens once a description/schema key shows; and a call
 template whose argument values are all placeholders (`{"city": "<city>"}`, `city=[city name]`, `"string"`).
-Pseudo-tools that mean "no tool" (LangChain "Final Answer", Cohere directly_answer) are text.
+Answer objects are text, and their text payload stands for them in the prose (so what they say is judged
+as the answer; `_ANSWER_KEYS`): an object whose keys are all answer keys (response, answer, final_answer,
+reply, message, content, output, result) or metadata (role, type, thought(s), reasoning, confidence,
+status, an empty call key such as `"tool": null`), with a string answer; a pseudo-tool that means "no
+tool" (final_answer, answer, respond, reply, none, LangChain "Final Answer", Cohere directly_answer) in any
+call format, whose payload is its string arguments; the ReAct label `Final Answer:` (dropped, the text
+after it stays) and Functionary's `>>>all`.
 
 Contract: `extract` never raises on any input and runs in time linear in the text. Every extractor starts
 only at cheap anchors, parses with bounded windows, and draws on per-text budgets proportional to the
