@@ -749,6 +749,7 @@ class _TagForm:
     pair_close: str         # literal that closes a pair (bounds the lazy pair search)
     hint: str               # a literal every such call contains
     lenient: re.Pattern | None = None   # pairs that may omit their closer (used when closers are missing)
+    headless: re.Pattern | None = None  # a call at the very start whose opening tag was in the prompt
 
 
 _TAG_FORMS = (
@@ -781,7 +782,9 @@ _TAG_FORMS = (
              re.compile(r"</tool_call>"),
              re.compile(r"<arg_key>\s*(?P<key>[^<>]{1,%d}?)\s*</arg_key>\s*<arg_value>(?P<value>.*?)</arg_value>"
                         % _MAX_NAME, re.S),
-             "<arg_key>", "</arg_value>", "<tool_call>"),
+             "<arg_key>", "</arg_value>", "tool_call>",
+             # vLLM's glm4_tool_only template ends with <tool_call>: the reply starts with NAME<arg_key>….
+             headless=re.compile(r"\s*(?P<name>%s)[ \t]*(?=\s*<arg_key>)" % _NAME)),
 )
 
 
@@ -838,6 +841,9 @@ def _extract_tags(scan: _Scan, spec: _TagForm) -> Iterator[_Finding]:
     opener (or never) is not closed: a broken attempt up to that next opener. Linear: one pass over the
     openers and one over the closers."""
     openers = list(spec.opener.finditer(scan.text))
+    head = spec.headless.match(scan.text) if spec.headless is not None else None
+    if head is not None and (not openers or openers[0].start() > 0):
+        openers.insert(0, head)
     if not openers:
         return
     closers = list(spec.closer.finditer(scan.text))
