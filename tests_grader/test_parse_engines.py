@@ -95,6 +95,7 @@ def test_harmony_analysis_with_a_recipient_is_a_call_without_one_is_thinking():
     '<｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">' * 20_000,
     "<function=f><parameter=a>1" * 30_000,
     '<tool_call>[{"f": {"a": ' * 40_000,
+    '<|tool_call>call:f{a:<|"|>' * 40_000,
 ])
 def test_new_anchors_on_hostile_text_never_raise(text):
     ex = extract(text)

@@ -61,6 +61,8 @@ used is visible in `form`):
   deepseek   `<｜tool▁call▁begin｜>[function<｜tool▁sep｜>]NAME[<｜tool▁sep｜>]```json {...}```…`
   kimi       `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{...}`
   functionary  Functionary v3.2 `>>>NAME\n{...}` (several in a row); `>>>all\n` introduces plain text
+  gemma      Gemma 4 `<|tool_call>call:NAME{k:<|"|>text<|"|>,n:3}<tool_call|>`, FunctionGemma
+             `<start_function_call>call:NAME{k:<escape>text<escape>}<end_function_call>`
   react      `Action: NAME` + `Action Input: {...}` (or a plain string for a one-argument tool)
   pythonic   `get_weather(city="Paris")`, `[get_weather(city="Paris"), get_time(timezone="UTC")]` (Llama
              3.2/4): only when it stands alone on its line(s), optionally fenced or after <|python_tag|>,
@@ -891,6 +893,44 @@ _ARGS_TOKEN = re.compile(r"\[ARGS\]\s*")
 _FINAL_ANSWER = _LineRegex(r"[ \t]*(?:\*\*)?Final[ \t]+Answer[ \t]*(?:\*\*)?[ \t]*:[ \t]*(?:\*\*)?[ \t]*")
 # Functionary v3.2: ">>>NAME\n{json}" per call (several in a row), ">>>all\n" before plain text.
 _FUNCTIONARY = re.compile(r">>>[ \t]*(?P<name>[A-Za-z_][\w.\-]{0,%d})[ \t]*\r?\n\s*" % _MAX_NAME)
+# Gemma 4 `<|tool_call>call:NAME{k:<|"|>text<|"|>,n:3}<tool_call|>` and FunctionGemma
+# `<start_function_call>call:NAME{k:<escape>text<escape>}<end_function_call>`: unquoted keys, strings between
+# the delimiter tokens, bare numbers / true / false.
+_GEMMA = re.compile(r"(?:<\|tool_call>|<start_function_call>)\s*call\s*:\s*(?P<name>%s)\s*\{" % _NAME)
+_GEMMA_END = re.compile(r"<tool_call\|>|<end_function_call>|(?P<next><\|tool_call>|<start_function_call>)")
+_GEMMA_KEY = re.compile(r"(\A\s*|[{,]\s*)([A-Za-z_][\w\-.]{0,100})\s*:")
+_GEMMA_BARE = re.compile(r"(:\s*)(?!true\b|false\b|null\b)([A-Za-z_][^,{}\[\]\n]{0,200}?)(\s*(?:[,}\]]|\Z))")
+
+
+def _gemma_arguments(body: str) -> Any:
+    """The arguments object of a Gemma call body (between its braces), or None when it does not read."""
+    delim = '<|"|>' if '<|"|>' in body else "<escape>"
+    parts = body.split(delim)
+    if len(parts) % 2 == 0:
+        return None                      # a string never closed
+    out = [json.dumps(part, ensure_ascii=False) if k % 2              # a string's text, quoted for JSON
+           else _GEMMA_BARE.sub(r'\1"\2"\3', _GEMMA_KEY.sub(r'\1"\2":', part))   # keys and bare words quoted
+           for k, part in enumerate(parts)]
+    try:
+        return json.loads("{" + "".join(out) + "}")
+    except (ValueError, RecursionError):
+        return None
+
+
+def _gemma_call(scan: _Scan, m: re.Match) -> _Finding:
+    """One Gemma call: its body runs to the closing token (a call without one is broken)."""
+    text, name = scan.text, m.group("name")
+    end = _GEMMA_END.search(text, m.end(), min(scan.n, m.end() + _MAX_LITERAL))
+    scan.chars -= (end.start() if end else min(scan.n, m.end() + _MAX_LITERAL)) - m.end()
+    if end is None or end.group("next"):
+        return _found(m.start(), end.start() if end else scan.n, "gemma", f"the call of {name!r} is not closed")
+    body = text[m.end():end.start()].rstrip()
+    args = _gemma_arguments(body[:-1]) if body.endswith("}") else None
+    if args is None:
+        return _found(m.start(), end.end(), "gemma", f"the arguments of {name!r} do not parse")
+    return _found(m.start(), end.end(), "gemma", _make_call(name, args))
+
+
 _REACT = _LineRegex(r"[ \t]*Action[ \t]*:[ \t]*`?(?P<name>[^`\n]{1,%d}?)`?[ \t]*\r?\n[ \t]*Action[ \t]*Input[ \t]*:"
                     r"[ \t]*" % _MAX_NAME)
 
@@ -956,6 +996,12 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
             name = text[q - back.end("eman"):name_end].lstrip("0123456789.-")
             if name:
                 yield _header_call(scan, name_end - len(name), name, a.end(), "mistral")
+    if "call" in text and ("<|tool_call>" in text or "<start_function_call>" in text):
+        for m in _GEMMA.finditer(text):
+            scan.steps -= 4
+            if scan.steps < 0 or scan.chars <= 0:
+                break
+            yield _gemma_call(scan, m)
     if "Action" in text:
         for start, m in _REACT.finditer(text):
             if m.group("name").casefold() in _NOT_CALLS and not text.startswith("{", m.end()):
