@@ -634,10 +634,10 @@ def _read(value: Any, out: _Reading, depth: int = 0, wrapped: bool = False) -> N
     answer = _answer_payload(value)
     if answer is not None:
         out.answers.append(answer)
-    elif _nameless_call(value):
+    elif _nameless_call(value) or (wrapped and _args_key(value) is not None):
         out.problems.append("a call object without a tool name")
     elif wrapped and len(value) == 1 and isinstance(next(iter(value.values())), dict) \
-            and next(iter(value)) not in _WRAPPER_KEYS:
+            and next(iter(value)) not in _WRAPPER_KEYS and next(iter(value)) not in _CALL_KEYS:
         out.add(_make_call(*next(iter(value.items()))))
     else:
         for k in _WRAPPER_KEYS:
