@@ -20,6 +20,9 @@ CASES = {c.id: c for c in load_corpus()[0]}
     ('Thought: no tool needed\nFinal Answer: Canberra.', "Thought: no tool needed\nCanberra."),
     ('<tool_call>{"name": "final_answer", "arguments": {"answer": "Which city?"}}</tool_call>', "Which city?"),
     ('>>>all\nКанберра.', "Канберра."),
+    ("<function=final_answer><parameter=answer>Canberra.</parameter></function>", "Canberra."),
+    ("TOOL respond | text=Не могу заказать пиццу.", "Не могу заказать пиццу."),
+    ('[TOOL_CALLS]final_answer[ARGS]{"answer": "Ottawa"}', "Ottawa"),
 ])
 def test_an_answer_object_stands_for_its_text_in_the_prose(text, prose):
     ex = extract(text)

@@ -276,11 +276,20 @@ class _Finding:
     answer: str | None = None    # an answer object: its text payload, which stands for the span in the prose
 
 
-def _found(start: int, end: int, form: str, got: Call | str | None) -> _Finding:
-    """The finding of one call, of the call attempt whose problem `got` is, or (None) of a call template:
-    text that claims its span."""
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """A "no tool" pseudo-call (final_answer, respond, …) written in a call format: an answer object."""
+
+    text: str
+
+
+def _found(start: int, end: int, form: str, got: Call | str | _Answer | None) -> _Finding:
+    """The finding of one call, of the call attempt whose problem `got` is, of an answer object, or (None)
+    of a call template: text that claims its span."""
     if isinstance(got, Call):
         return _Finding(start=start, end=end, form=form, calls=[got])
+    if isinstance(got, _Answer):
+        return _Finding(start=start, end=end, form=form, calls=[], answer=got.text)
     return _Finding(start=start, end=end, form=form, calls=[], problem=got)
 
 
@@ -434,9 +443,11 @@ class _Reading:
         self.problems: list[str] = []
         self.answers: list[str] = []      # text payloads of answer objects
 
-    def add(self, got: Call | str | None) -> None:
+    def add(self, got: Call | str | _Answer | None) -> None:
         if isinstance(got, Call):
             self.calls.append(got)
+        elif isinstance(got, _Answer):
+            self.answers.append(got.text)
         elif got:
             self.problems.append(got)
 
@@ -511,10 +522,13 @@ def _single_required(tool: str) -> str | None:
     return t.required[0] if t is not None and len(t.required) == 1 else None
 
 
-def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | None:
+def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | _Answer | None:
     """A Call of `name` with `args` (an object, a JSON string of one, None or ""), the problem, or None
-    when the arguments are placeholders (a template). With `string_ok`, a plain string is the value of
-    the tool's only required parameter. Every format builds its calls here."""
+    when the arguments are placeholders (a template); a "no tool" pseudo-call is an _Answer. With
+    `string_ok`, a plain string is the value of the tool's only required parameter. Every format builds
+    its calls here."""
+    if name.casefold() in _NOT_CALLS:
+        return _Answer(_pseudo_tool_payload({"arguments": args}))
     tool = canonical_tool_name(name)
     if isinstance(args, str):
         s = args.strip()
@@ -662,7 +676,7 @@ def _read_named(name: str, obj: dict, out: _Reading, depth: int) -> None:
         else:
             out.problems.append("multi_tool_use.parallel without a list of tool_uses")
     elif name.casefold() in _NOT_CALLS:
-        out.answers.append(_pseudo_tool_payload(obj))
+        out.answers.append(_pseudo_tool_payload(obj))      # whatever keys it has besides
     else:
         out.add(_call_object(name, obj))
 
@@ -945,7 +959,7 @@ def _header_call(scan: _Scan, start: int, name: str, pos: int, form: str,
         got = scan.value_at(pos, True)
         if isinstance(got, int):
             return _found(start, got, form, f"the JSON arguments of {name!r} do not parse")
-        if _PARALLEL.fullmatch(name) or name.casefold() in _NOT_CALLS:
+        if _PARALLEL.fullmatch(name):
             reading = _Reading()
             _read_named(name, {"name": name, "arguments": got[0]}, reading, 0)
             return _Finding(start=start, end=got[1], form=form, calls=reading.calls,
