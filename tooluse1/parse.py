@@ -600,7 +600,8 @@ def _answer_payload(obj: dict) -> str | None:
     if not texts:
         return None
     for k, v in obj.items():
-        if not (k in _ANSWER_KEYS or k in _ANSWER_META or (k in _CALL_KEYS or k in _WRAPPER_KEYS) and not v):
+        empty_call_key = (k in _CALL_KEYS or k in _WRAPPER_KEYS) and not v
+        if not (k in _ANSWER_KEYS or k in _ANSWER_META or empty_call_key):
             return None
     return "\n".join(t.strip() for t in texts)
 
