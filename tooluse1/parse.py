@@ -217,6 +217,7 @@ def strip_thinking(text: str) -> tuple[str, str]:
     visible: list[str] = []
     thinking: list[str] = []
     unclosed: set[int] = set()
+    sections = 16
     pos = 0
     while m is not None:
         kind = m.lastgroup or ""
@@ -229,7 +230,8 @@ def strip_thinking(text: str) -> tuple[str, str]:
             close = None if k in unclosed else _THINK_CLOSE[k].search(text, m.end())
             if close is None:
                 unclosed.add(k)          # no later opener of this kind is closed either (linear time)
-                section = _SECTION_OPEN.search(text, m.end())
+                sections -= 1            # real replies have one; hostile text stops here (cut to the end)
+                section = _SECTION_OPEN.search(text, m.end()) if sections >= 0 else None
                 thinking.append(text[m.end():section.start() if section else len(text)])
                 if section is None:
                     pos = len(text)
@@ -302,7 +304,8 @@ _MAX_LIST = 256                # a longer list is data, not calls
 _MAX_NAME = 100
 _MAX_CALL_CHARS = 16_384       # a pythonic call's text
 _MAX_LITERAL = 65_536          # a Python-literal call object (or a broken one's bracket scan)
-_TOKEN_COST = 32               # budget characters one bracket-scan token costs (a Python-level step)
+_TOKEN_COST = 128              # budget characters a bracket-scan token costs (a Python-level step) ...
+_FREE_TOKENS = 256             # ... beyond this many per scan (a real broken call has a few dozen)
 _MAX_CALL_LINES = 64
 _NAME = r"[A-Za-z_][\w.\-]{0,%d}" % _MAX_NAME
 # A value literal the scanners skip: strings do not span lines (JSON and Python both), so an apostrophe
@@ -360,21 +363,20 @@ class _Scan:
         does not close within the budget."""
         depth = 0
         # The scan stops at the next call delimiter (the region of a broken attempt ends there anyway),
-        # and each token visited costs _TOKEN_COST characters of budget: text dense with brackets costs a
-        # Python step every few characters.
+        # and each token visited past _FREE_TOKENS costs _TOKEN_COST characters of budget: text dense with
+        # brackets costs a Python step every few characters.
         limit = min(i + min(max(self.chars, 0) // 2, _MAX_LITERAL), self.delimiter_after(i), self.n)
         tokens = 0
-        for m in _BRACKET_TOKEN.finditer(self.text, i, limit):
-            tokens += 1
+        for tokens, m in enumerate(_BRACKET_TOKEN.finditer(self.text, i, limit), 1):
             c = self.text[m.start()]
             if c in "([{":
                 depth += 1
             elif c in ")]}":
                 depth -= 1
                 if depth == 0:
-                    self.chars -= m.end() - i + _TOKEN_COST * tokens
+                    self.chars -= m.end() - i + _TOKEN_COST * max(0, tokens - _FREE_TOKENS)
                     return m.end()
-        self.chars -= limit - i + _TOKEN_COST * tokens
+        self.chars -= limit - i + _TOKEN_COST * max(0, tokens - _FREE_TOKENS)
         return None
 
     def value_at(self, i: int, attempt: bool) -> tuple[Any, int] | int:
@@ -527,9 +529,9 @@ def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | _A
     when the arguments are placeholders (a template); a "no tool" pseudo-call is an _Answer. With
     `string_ok`, a plain string is the value of the tool's only required parameter. Every format builds
     its calls here."""
-    if name.casefold() in _NOT_CALLS:
-        return _Answer(_pseudo_tool_payload({"arguments": args}))
     tool = canonical_tool_name(name)
+    if tool not in TOOLS and name.casefold() in _NOT_CALLS:
+        return _Answer(_pseudo_tool_payload({"arguments": args}))
     if isinstance(args, str):
         s = args.strip()
         if not s:
@@ -664,7 +666,7 @@ def _read(value: Any, out: _Reading, depth: int = 0, wrapped: bool = False) -> N
 def _read_named(name: str, obj: dict, out: _Reading, depth: int) -> None:
     """A dict that names a tool: a call, OpenAI's multi_tool_use.parallel (its tool_uses are the calls),
     or a "no tool" pseudo-call (an answer)."""
-    if _PARALLEL.fullmatch(name):
+    if name.endswith("parallel") and _PARALLEL.fullmatch(name):
         key = _args_key(obj)
         args = obj.get(key) if key else None
         if isinstance(args, str):
@@ -740,7 +742,10 @@ def _extract_json(scan: _Scan) -> Iterator[_Finding]:
             continue
         value, end = got
         reading = _Reading()
-        _read(value, reading, wrapped=_WRAP_BEFORE.search(text, max(0, start - 80), start) is not None)
+        _read(value, reading)
+        if not (reading.calls or reading.problems or reading.answers) \
+                and _WRAP_BEFORE.search(text, max(0, start - 80), start) is not None:
+            _read(value, reading, wrapped=True)     # only a wrapper makes {"NAME": {args}} a call
         if reading.calls or reading.problems:
             yield _Finding(start=start, end=end, form="json", calls=reading.calls,
                            problem="; ".join(reading.problems) or None)
