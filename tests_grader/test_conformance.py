@@ -1,6 +1,9 @@
 """Call-format conformance: every pair of tests_grader/conformance/*.yaml (see its suite.py) must agree."""
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
 from conformance.suite import Pair, disagreement, load_tables, same_value
@@ -27,3 +30,16 @@ def test_suite_covers_the_formats():
 ])
 def test_same_value_is_strict_about_types(got, want, same):
     assert same_value(got, want) is same
+
+
+def test_the_benchmarks_table_is_what_the_script_prints(capsys):
+    """BENCHMARKS.md's conformance table is the output of benchmarks/conformance_table.py for this suite."""
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("conformance_table", root / "benchmarks" / "conformance_table.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main() == 0
+    table = [line for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
+    doc = (root / "BENCHMARKS.md").read_text(encoding="utf-8")
+    stale = [line for line in table if line not in doc]
+    assert not stale, "BENCHMARKS.md is stale; re-run benchmarks/conformance_table.py:\n" + "\n".join(stale)
