@@ -239,7 +239,7 @@ def test_text_without_thinking_is_only_stripped():
     '```json\n{"name": "get_weather", "arguments": {"city": "Berlin"\n```',           # unbalanced fenced JSON
     '{"name": "calculator", "arguments": "expression=1+1"}',                          # string args, not JSON
     '{"name": "calculator", "arguments": [1, 2]}',                                    # args not an object
-    "<tool_call>\n<function=calculator>\n<parameter=expression>\n1+1\n</function>\n</tool_call>",  # broken XML
+    "<function=calculator>\n<parameter=expression>\n1+1\n</parameter>\n</parameter>\n</function>",  # extra closer
     "<tool_call>\n<function=calculator>\n<parameter=expression>\n1+1\n</parameter>\n",            # unclosed function
     "<function=calculator><parameter=expression>2",                                    # block not closed
     "TOOL calc expression=1",                                                          # no pipe

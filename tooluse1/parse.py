@@ -1,11 +1,14 @@
 """Stage 4: raw model text -> Extraction(calls, examples, label, prose). Public API: `extract`, `strip_thinking`.
 
-How an output is read (grading 2.0):
+How an output is read (grading 3.0):
 1. Thinking is removed first (`strip_thinking`): <think>, <thinking>, <reasoning>, <seed:think>, [THINK],
    <|begin_of_thought|>, DeepSeek <｜begin▁of▁thinking｜>, Kimi ◁think▷, Cohere <|START_THINKING|> and the
    gpt-oss harmony analysis channel (with its special tokens, or as text when they were dropped:
    "analysis…assistantfinal…"). An opener never closed cuts to the end (a reply cut off inside its
-   thinking has no answer); a lone end marker cuts everything before it.
+   thinking has no answer), unless a format's tool-call section token ends it (Kimi K2 writes
+   <think>…<|tool_calls_section_begin|>… without </think>; also DeepSeek <｜tool▁calls▁begin｜> and DSML
+   <｜DSML｜function_calls>); a lone end marker cuts everything before it. A harmony header with a recipient
+   (`<|channel|>analysis to=functions.X …`) is a call, not analysis.
 2. EVERY extractor runs over the rest and reports findings: a text span with the calls it holds, or a
    problem (a call attempt that does not parse), or neither (a JSON value that is data, or that describes
    or lists tools: text, kept in the prose).
@@ -32,39 +35,63 @@ How an output is read (grading 2.0):
 
 Formats, recognised in every protocol (the benchmark measures the decision and the arguments; the format
 used is visible in `form`):
-  xml        `<function=NAME><parameter=K>V</parameter></function>`, optionally in <tool_call>; a JSON
-             object as the body (Llama 3.1 `<function=NAME>{"k": "v"}</function>`)
-  invoke     `<invoke name="NAME"><parameter name="K">V</parameter></invoke>` (Anthropic-style, MiniMax)
+  xml        `<function=NAME><parameter=K>V</parameter></function>`, optionally in <tool_call> or
+             <seed:tool_call>; a JSON object as the body (Llama 3.1 / Functionary v3.1
+             `<function=NAME>{"k": "v"}</function>`); a `</parameter>` left out before the next
+             `<parameter=` or `</function>` is tolerated (Qwen3-Coder) when every key is a name
+  invoke     `<invoke name="NAME"><parameter name="K">V</parameter></invoke>` (Anthropic-style, MiniMax
+             <minimax:tool_call>, Step-3 steptml:, DeepSeek-V3.2 DSML `<｜DSML｜invoke>` in
+             `<｜DSML｜function_calls>`); `string="false"` on a parameter means its value is JSON
+  minicpm    `<function name="NAME"><param name="K">V</param></function>` (MiniCPM4)
   glm        `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM-4.5+; a JSON
              body also accepted)
   json       objects anywhere (bare, fenced, in prose, in <tool_call> / <|tool_call|> / functools[...] /
              [TOOL_CALLS] / <|python_tag|>): {"name"|"tool"|"tool_name"|"function"|"function_name",
              "arguments"|"parameters"|"args"|"input"|...}, LangChain {"action", "action_input"}, wrappers
              (OpenAI `tool_calls` and `function` with string arguments, legacy `function_call`, Gemini
-             `functionCall` / `parts`, ...), lists of calls; Python-literal dicts (single quotes, True/None)
+             `functionCall` / `parts`, ...), lists of calls; Python-literal dicts (single quotes, True/None);
+             OpenAI `multi_tool_use.parallel` expands to its `tool_uses`; inside a tool-call wrapper
+             (<tool_call>, <|tools_prefix|>, [TOOL_CALLS], functools, ...) also name-as-key objects
+             `[{"get_weather": {"city": "Paris"}}]` (Apertus); a call object whose name is empty or null
+             beside an argument key is a broken attempt
   bare_args  an argument object alone as the whole reply whose keys fit exactly one tool
   mistral    `[TOOL_CALLS]NAME[CALL_ID]id[ARGS]{...}`, `[TOOL_CALLS]NAME{...}`, `NAME[ARGS]{...}`
   harmony    gpt-oss `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{...}<|call|>`
              (also with the tokens dropped: `commentary to=functions.NAME json{...}`)
   deepseek   `<｜tool▁call▁begin｜>[function<｜tool▁sep｜>]NAME[<｜tool▁sep｜>]```json {...}```…`
   kimi       `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{...}`
+  functionary  Functionary v3.2 `>>>NAME\n{...}` (several in a row); `>>>all\n` introduces plain text
+  gemma      Gemma 4 `<|tool_call>call:NAME{k:<|"|>text<|"|>,n:3}<tool_call|>`, FunctionGemma
+             `<start_function_call>call:NAME{k:<escape>text<escape>}<end_function_call>`
   react      `Action: NAME` + `Action Input: {...}` (or a plain string for a one-argument tool)
   pythonic   `get_weather(city="Paris")`, `[get_weather(city="Paris"), get_time(timezone="UTC")]` (Llama
              3.2/4): only when it stands alone on its line(s), optionally fenced or after <|python_tag|>,
-             never inside a sentence or backticks; literal values only (parsed with `ast`, size-limited);
+             never inside a sentence or backticks; anywhere inside the special wrappers that mark calls
+             (Llama 4 <|python_start|>…<|python_end|>, Olmo 3 <function_calls>…</function_calls> one call a
+             line, MiniCPM/LFM2 <|tool_call_start|>…<|tool_call_end|>); literal values only (parsed with
+             `ast`, size-limited; JSON true/false/null read as True/False/None);
              positional arguments map to a known tool's parameters in schema order; an unknown name
              counts only with keyword arguments (`sqrt(144)` on a line is arithmetic, not a call)
   plain      a line that starts with `TOOL name | k=v | k="v with | pipe"`; a quoted, backticked or
              `>`-quoted line is prose (the quoted-call trap); `TOOL RESULT` lines are never calls
 Values without native types (xml, invoke, glm, plain, react strings, pythonic strings) and JSON strings
 are typed by the tool schema (tools.type_arguments). Names keep the model's spelling, less the
-namespaces a format imposes (harmony/Kimi `functions.`, Kimi `:0`, Llama `.call`).
+namespaces a format imposes (harmony/Kimi `functions.`, Kimi `:0`, Llama `.call`); another namespace is
+another tool (`browser.search` is gpt-oss's browser, not web_search: tools.canonical_tool_name).
+A broken call object's region ends at the next call delimiter (<|tool_call_end|>, </tool_call>, <|call|>,
+[TOOL_CALLS], …), so a well-delimited call after it is still read.
 What describes or lists tools is text, not a call and not malformed: {"name", "description"} without an
 argument object, a `parameters`/`arguments` value that is a JSON schema or a list of parameter names,
 {"tools": [...]}, a list of name-only objects, {"tool": "calculator", "purpose": …} (flat keys that are not
 the tool's parameters), a listing cut off by max tokens once a description/schema key shows; and a call
 template whose argument values are all placeholders (`{"city": "<city>"}`, `city=[city name]`, `"string"`).
-Pseudo-tools that mean "no tool" (LangChain "Final Answer", Cohere directly_answer) are text.
+Answer objects are text, and their text payload stands for them in the prose (so what they say is judged
+as the answer; `_ANSWER_KEYS`): an object whose keys are all answer keys (response, answer, final_answer,
+reply, message, content, output, result) or metadata (role, type, thought(s), reasoning, confidence,
+status, an empty call key such as `"tool": null`), with a string answer; a pseudo-tool that means "no
+tool" (final_answer, answer, respond, reply, none, LangChain "Final Answer", Cohere directly_answer) in any
+call format, whose payload is its string arguments; the ReAct label `Final Answer:` (dropped, the text
+after it stays) and Functionary's `>>>all`.
 
 Contract: `extract` never raises on any input and runs in time linear in the text. Every extractor starts
 only at cheap anchors, parses with bounded windows, and draws on per-text budgets proportional to the
@@ -131,8 +158,9 @@ _THINKING: list[tuple[str, str]] = [
     (r"<[|｜]begin[▁_ ]of[▁_ ]thinking[|｜]>", r"<?[|｜]end[▁_ ]of[▁_ ]thinking[|｜]>?"),
     (r"◁think▷", r"◁/think▷"),
     (r"<\|START_THINKING\|>", r"<\|END_THINKING\|>"),
-    # gpt-oss harmony: the analysis channel ends with <|end|> or where the next message starts.
-    (r"(?:<\|start\|>\s*(?:assistant\s*)?)?<\|channel\|>\s*analysis\s*(?:<\|message\|>)?",
+    # gpt-oss harmony: the analysis channel ends with <|end|> or where the next message starts. A header
+    # with a recipient ("analysis to=functions.X") is a call addressed from that channel, not thinking.
+    (r"(?:<\|start\|>\s*(?:assistant\s*)?)?<\|channel\|>\s*analysis(?!\s*to=)\s*(?:<\|message\|>)?",
      r"<\|end\|>|(?=<\|start\|>|<\|channel\|>)"),
     # The same with the special tokens dropped from the text: "analysisWe need…assistantfinalParis."
     # At the start only when glued to the next word or line ("analysis of…" is an answer), and the
@@ -147,6 +175,10 @@ _LONE_ENDS = [r"(?i:</think>)", r"(?i:</thinking>)", r"(?i:</reasoning>)", r"(?i
 _THINK_AT = re.compile("|".join([f"(?P<o{i}>{o})" for i, (o, _) in enumerate(_THINKING)]
                                 + [f"(?P<e{i}>{e})" for i, e in enumerate(_LONE_ENDS)]))
 _THINK_CLOSE = [re.compile(c) for _, c in _THINKING]
+# Special tokens that open a tool-call section: the formats whose reasoning is ended by the call section
+# itself (Kimi K2 writes <think>…<|tool_calls_section_begin|>… without </think>). They end a thinking
+# block that is never closed; a block closed later keeps them (a call drafted in the reasoning).
+_SECTION_OPEN = re.compile(r"<\|tool_calls_section_begin\|>|<｜tool▁calls▁begin｜>|<[|｜]DSML[|｜]function_calls>")
 # Where a marker can start. Named groups (above), or a branch that starts with (?i:…), make the regex
 # engine try every position (0.3 s per MB); this alternation's branches all start with a literal, which
 # keeps its first-character scan, and _THINK_AT then reads the hit. Texts with none of the hints skip it.
@@ -184,6 +216,8 @@ def strip_thinking(text: str) -> tuple[str, str]:
         return text.strip(), ""
     visible: list[str] = []
     thinking: list[str] = []
+    unclosed: set[int] = set()
+    sections = 16
     pos = 0
     while m is not None:
         kind = m.lastgroup or ""
@@ -192,13 +226,20 @@ def strip_thinking(text: str) -> tuple[str, str]:
             visible, pos = [], m.end()
         else:
             visible.append(text[pos:m.start()])
-            close = _THINK_CLOSE[int(kind[1:])].search(text, m.end())
+            k = int(kind[1:])
+            close = None if k in unclosed else _THINK_CLOSE[k].search(text, m.end())
             if close is None:
-                thinking.append(text[m.end():])
-                pos = len(text)
-                break
-            thinking.append(text[m.end():close.start()])
-            pos = close.end()
+                unclosed.add(k)          # no later opener of this kind is closed either (linear time)
+                sections -= 1            # real replies have one; hostile text stops here (cut to the end)
+                section = _SECTION_OPEN.search(text, m.end()) if sections >= 0 else None
+                thinking.append(text[m.end():section.start() if section else len(text)])
+                if section is None:
+                    pos = len(text)
+                    break
+                pos = section.start()
+            else:
+                thinking.append(text[m.end():close.start()])
+                pos = close.end()
         m = _thinking_marker(text, pos)
     visible.append(text[pos:])
     return "".join(visible).strip(), "\n".join(t.strip() for t in thinking if t.strip())
@@ -234,13 +275,23 @@ class _Finding:
     form: str
     calls: list[Call]
     problem: str | None = None
+    answer: str | None = None    # an answer object: its text payload, which stands for the span in the prose
 
 
-def _found(start: int, end: int, form: str, got: Call | str | None) -> _Finding:
-    """The finding of one call, of the call attempt whose problem `got` is, or (None) of a call template:
-    text that claims its span."""
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """A "no tool" pseudo-call (final_answer, respond, …) written in a call format: an answer object."""
+
+    text: str
+
+
+def _found(start: int, end: int, form: str, got: Call | str | _Answer | None) -> _Finding:
+    """The finding of one call, of the call attempt whose problem `got` is, of an answer object, or (None)
+    of a call template: text that claims its span."""
     if isinstance(got, Call):
         return _Finding(start=start, end=end, form=form, calls=[got])
+    if isinstance(got, _Answer):
+        return _Finding(start=start, end=end, form=form, calls=[], answer=got.text)
     return _Finding(start=start, end=end, form=form, calls=[], problem=got)
 
 
@@ -253,6 +304,8 @@ _MAX_LIST = 256                # a longer list is data, not calls
 _MAX_NAME = 100
 _MAX_CALL_CHARS = 16_384       # a pythonic call's text
 _MAX_LITERAL = 65_536          # a Python-literal call object (or a broken one's bracket scan)
+_TOKEN_COST = 128              # budget characters a bracket-scan token costs (a Python-level step) ...
+_FREE_TOKENS = 256             # ... beyond this many per scan (a real broken call has a few dozen)
 _MAX_CALL_LINES = 64
 _NAME = r"[A-Za-z_][\w.\-]{0,%d}" % _MAX_NAME
 # A value literal the scanners skip: strings do not span lines (JSON and Python both), so an apostrophe
@@ -277,6 +330,7 @@ class _Scan:
         self.decodes = n // 256 + 64
         self.steps = n // 64 + 256
         self.findings = n // 256 + 64
+        self._delimiters: list[int] | None = None
 
     def decode_json(self, i: int) -> tuple[Any, int] | None:
         """The JSON value at text[i] as (value, end), or None. Decodes a window that grows 4x while the
@@ -308,17 +362,21 @@ class _Scan:
         """The end of the bracket-balanced span opening at text[i] (quotes respected), or None when it
         does not close within the budget."""
         depth = 0
-        limit = i + min(max(self.chars, 0), _MAX_LITERAL)
-        for m in _BRACKET_TOKEN.finditer(self.text, i, min(self.n, limit)):
+        # The scan stops at the next call delimiter (the region of a broken attempt ends there anyway),
+        # and each token visited past _FREE_TOKENS costs _TOKEN_COST characters of budget: text dense with
+        # brackets costs a Python step every few characters.
+        limit = min(i + min(max(self.chars, 0) // 2, _MAX_LITERAL), self.delimiter_after(i), self.n)
+        tokens = 0
+        for tokens, m in enumerate(_BRACKET_TOKEN.finditer(self.text, i, limit), 1):
             c = self.text[m.start()]
             if c in "([{":
                 depth += 1
             elif c in ")]}":
                 depth -= 1
                 if depth == 0:
-                    self.chars -= m.end() - i
+                    self.chars -= m.end() - i + _TOKEN_COST * max(0, tokens - _FREE_TOKENS)
                     return m.end()
-        self.chars -= min(self.n, limit) - i
+        self.chars -= limit - i + _TOKEN_COST * max(0, tokens - _FREE_TOKENS)
         return None
 
     def value_at(self, i: int, attempt: bool) -> tuple[Any, int] | int:
@@ -330,12 +388,21 @@ class _Scan:
         if got is not None or not attempt:
             return got if got is not None else i + 1
         end = self.balanced_end(i)
-        if end is None:
-            return self.n
+        stop = self.delimiter_after(i)
+        if end is None or end > stop:
+            return stop                  # a broken attempt ends where its call's delimiter does
         try:
             return ast.literal_eval(self.text[i:end]), end
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, OverflowError):
             return end
+
+    def delimiter_after(self, i: int) -> int:
+        """Where the first call delimiter after text[i] starts (the end of the text when none): a broken
+        call object's region ends there, so it does not swallow a later, well-delimited call."""
+        if self._delimiters is None:
+            self._delimiters = [m.start() for m in _DELIMITER.finditer(self.text)]
+        k = bisect_right(self._delimiters, i)
+        return self._delimiters[k] if k < len(self._delimiters) else self.n
 
     def whole_reply(self, start: int, end: int) -> bool:
         """Whether text[start:end] is all of the text but whitespace, fences and call wrappers."""
@@ -343,16 +410,20 @@ class _Scan:
                 and _ONLY_WRAPPERS.fullmatch(self.text, end, self.n) is not None)
 
 
+# Tokens and tags that end or start one call (Kimi, DeepSeek, Hermes, harmony, Llama, Mistral, xml, ...).
+_DELIMITER = re.compile(r"<\|(?:tool_call_end|tool_call_begin|tool_calls_section_end|call|python_end|start"
+                        r"|action_end|END_ACTION|tools_suffix)\|>|</?(?:[\w\-]{1,30}[:_])?tool_calls?>"
+                        r"|<[|｜]tool[▁_ ]call[▁_ ](?:begin|end)[|｜]>|\[TOOL_CALLS\]|</function>")
 _ONLY_WRAPPERS = re.compile(r"(?:\s|```[\w+\-]*|~~~[\w+\-]*|</?tool_call>|<\|tool_call\|>|<\|python_tag\|>)*")
 
 
 # ----------------------------------------------------------------------------- reading call objects
 
-_NAME_KEYS = ("name", "tool_name", "tool", "function", "function_name", "action")
+_NAME_KEYS = ("name", "tool_name", "tool", "function", "function_name", "action", "recipient_name")
 _ARGS_KEYS = ("arguments", "parameters", "args", "input", "action_input", "tool_input", "kwargs", "params")
 _STRING_INPUT_KEYS = frozenset({"input", "action_input", "tool_input"})   # LangChain allows a bare string
 _WRAPPER_KEYS = ("tool_calls", "toolCalls", "tool_call", "toolCall", "function_call", "functionCall",
-                 "function", "tool_use", "calls", "parts", "content", "candidates", "message", "choices",
+                 "function", "tool_use", "tool_uses", "calls", "parts", "content", "candidates", "message", "choices",
                  "delta")
 _LISTING_KEYS = ("tools", "functions", "available_tools", "tool_definitions")
 _CALL_KEYS = frozenset(_NAME_KEYS + _ARGS_KEYS + ("id", "type", "call_id", "tool_call_id", "index"))
@@ -367,15 +438,18 @@ _FUNCTION_LIKE = re.compile(r"[a-z][a-z0-9]*(?:[_.\-][a-z0-9]+)+")   # book_flig
 class _Reading:
     """Calls and problems found in a decoded value."""
 
-    __slots__ = ("calls", "problems")
+    __slots__ = ("calls", "problems", "answers")
 
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.problems: list[str] = []
+        self.answers: list[str] = []      # text payloads of answer objects
 
-    def add(self, got: Call | str | None) -> None:
+    def add(self, got: Call | str | _Answer | None) -> None:
         if isinstance(got, Call):
             self.calls.append(got)
+        elif isinstance(got, _Answer):
+            self.answers.append(got.text)
         elif got:
             self.problems.append(got)
 
@@ -394,7 +468,8 @@ def _call_name(obj: dict) -> str | None:
     for k in _NAME_KEYS:
         v = obj.get(k)
         if isinstance(v, str) and v.strip() and (k != "action" or "action_input" in obj):
-            return v.strip()
+            # OpenAI's parallel tool_uses address "functions.NAME", the namespace the format imposes.
+            return v.strip().removeprefix("functions.") if k == "recipient_name" else v.strip()
     return None
 
 
@@ -449,11 +524,14 @@ def _single_required(tool: str) -> str | None:
     return t.required[0] if t is not None and len(t.required) == 1 else None
 
 
-def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | None:
+def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | _Answer | None:
     """A Call of `name` with `args` (an object, a JSON string of one, None or ""), the problem, or None
-    when the arguments are placeholders (a template). With `string_ok`, a plain string is the value of
-    the tool's only required parameter. Every format builds its calls here."""
+    when the arguments are placeholders (a template); a "no tool" pseudo-call is an _Answer. With
+    `string_ok`, a plain string is the value of the tool's only required parameter. Every format builds
+    its calls here."""
     tool = canonical_tool_name(name)
+    if tool not in TOOLS and name.casefold() in _NOT_CALLS:
+        return _Answer(_pseudo_tool_payload({"arguments": args}))
     if isinstance(args, str):
         s = args.strip()
         if not s:
@@ -482,8 +560,6 @@ def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | No
 def _call_object(name: str, obj: dict) -> Call | str | None:
     """Read a dict that names a tool: a Call, the problem of a broken call, or None (data or a
     description of the tool)."""
-    if name.casefold() in _NOT_CALLS:
-        return None
     key = _args_key(obj)
     args = obj.get(key) if key else None
     # A description: a schema where the arguments go, parameter names listed, or a "description" and no
@@ -507,9 +583,56 @@ def _call_object(name: str, obj: dict) -> Call | str | None:
     return _make_call(name, args, string_ok=key in _STRING_INPUT_KEYS)
 
 
-def _read(value: Any, out: _Reading, depth: int = 0) -> None:
-    """Collect the calls and broken calls in a decoded JSON value: a call object, a list of them, or
-    wrappers around them (tool_calls, function_call, functionCall, parts, candidates, ...)."""
+# Answer objects (SPEC §3.1): an object whose keys are all answer keys or the metadata below, at least one
+# answer key holding a string (`{"response": "…"}`, `{"role": "assistant", "content": "…"}`,
+# `{"thought": "…", "answer": "…"}`, `{"tool": null, "answer": "…"}`); and a pseudo-tool of _NOT_CALLS
+# (`{"name": "final_answer", "arguments": {"answer": "…"}}`, `{"action": "Final Answer", "action_input": "…"}`).
+# They are answers, not calls: their text payload (the answer keys' strings; the pseudo-tool's string
+# arguments) stands for the object in the prose, so what they say is judged like any answer.
+_ANSWER_KEYS = ("response", "answer", "final_answer", "finalAnswer", "reply", "message", "content", "output",
+                "result")
+_ANSWER_META = frozenset({"role", "type", "thought", "thoughts", "reasoning", "confidence", "status"})
+_PARALLEL = re.compile(r"(?:functions\.)?multi_tool_use\.parallel")
+
+
+def _answer_payload(obj: dict) -> str | None:
+    """The text of an answer object (see _ANSWER_KEYS), or None when obj is not one. A call key is
+    allowed only empty (`"tool": null`, `"tool_calls": []`): the model saying it calls nothing."""
+    texts = [obj[k] for k in _ANSWER_KEYS if isinstance(obj.get(k), str)]
+    if not texts:
+        return None
+    for k, v in obj.items():
+        empty_call_key = (k in _CALL_KEYS or k in _WRAPPER_KEYS) and not v
+        if not (k in _ANSWER_KEYS or k in _ANSWER_META or empty_call_key):
+            return None
+    return "\n".join(t.strip() for t in texts)
+
+
+def _pseudo_tool_payload(obj: dict) -> str:
+    """The text a "no tool" pseudo-call carries: its string arguments (or the string input itself)."""
+    key = _args_key(obj)
+    args = obj.get(key) if key else None
+    if isinstance(args, str):
+        try:
+            args = json.loads(args) if args.lstrip().startswith("{") else args
+        except (ValueError, RecursionError):
+            pass
+    if isinstance(args, dict):
+        return "\n".join(v.strip() for v in args.values() if isinstance(v, str))
+    return args.strip() if isinstance(args, str) else ""
+
+
+def _nameless_call(obj: dict) -> bool:
+    """A call object whose name is empty or null beside an argument key: a broken call attempt."""
+    return (_args_key(obj) is not None and any(k in obj and (obj[k] is None or obj[k] == "") for k in _NAME_KEYS)
+            and not any(isinstance(obj.get(k), str) and obj[k].strip() for k in _NAME_KEYS))
+
+
+def _read(value: Any, out: _Reading, depth: int = 0, wrapped: bool = False) -> None:
+    """Collect the calls, broken calls and answer objects in a decoded JSON value: a call object, a list
+    of them, or wrappers around them (tool_calls, function_call, functionCall, parts, candidates, ...).
+    `wrapped`: the value stands in a tool-call wrapper, where `{"NAME": {args}}` is a call (Apertus,
+    name-as-key lists)."""
     if depth > _MAX_WRAP_DEPTH:
         return
     if isinstance(value, list):
@@ -517,18 +640,48 @@ def _read(value: Any, out: _Reading, depth: int = 0) -> None:
         if len(value) > _MAX_LIST or (len(value) > 1 and all(_names_a_tool(v) for v in value)):
             return
         for v in value:
-            _read(v, out, depth + 1)
+            _read(v, out, depth + 1, wrapped)
         return
     if not isinstance(value, dict) or any(isinstance(value.get(k), (list, dict)) for k in _LISTING_KEYS):
         return
     name = _call_name(value)
     if name is not None:
-        out.add(_call_object(name, value))
+        _read_named(name, value, out, depth)
         return
-    for k in _WRAPPER_KEYS:
-        v = value.get(k)
-        if isinstance(v, (dict, list)):
-            _read(v, out, depth + 1)
+    answer = _answer_payload(value)
+    if answer is not None:
+        out.answers.append(answer)
+    elif _nameless_call(value) or (wrapped and _args_key(value) is not None):
+        out.problems.append("a call object without a tool name")
+    elif wrapped and len(value) == 1 and isinstance(next(iter(value.values())), dict) \
+            and next(iter(value)) not in _WRAPPER_KEYS and next(iter(value)) not in _CALL_KEYS:
+        out.add(_make_call(*next(iter(value.items()))))
+    else:
+        for k in _WRAPPER_KEYS:
+            v = value.get(k)
+            if isinstance(v, (dict, list)):
+                _read(v, out, depth + 1, wrapped)
+
+
+def _read_named(name: str, obj: dict, out: _Reading, depth: int) -> None:
+    """A dict that names a tool: a call, OpenAI's multi_tool_use.parallel (its tool_uses are the calls),
+    or a "no tool" pseudo-call (an answer)."""
+    if name.endswith("parallel") and _PARALLEL.fullmatch(name):
+        key = _args_key(obj)
+        args = obj.get(key) if key else None
+        if isinstance(args, str):
+            try:
+                args = json.loads(args)
+            except (ValueError, RecursionError):
+                pass
+        if isinstance(args, dict) and isinstance(args.get("tool_uses"), list):
+            _read(args["tool_uses"], out, depth + 1)
+        else:
+            out.problems.append("multi_tool_use.parallel without a list of tool_uses")
+    elif name.casefold() in _NOT_CALLS:
+        out.answers.append(_pseudo_tool_payload(obj))      # whatever keys it has besides
+    else:
+        out.add(_call_object(name, obj))
 
 
 def _bare_args_call(value: Any) -> Call | None:
@@ -590,9 +743,14 @@ def _extract_json(scan: _Scan) -> Iterator[_Finding]:
         value, end = got
         reading = _Reading()
         _read(value, reading)
+        if not (reading.calls or reading.problems or reading.answers) \
+                and _WRAP_BEFORE.search(text, max(0, start - 80), start) is not None:
+            _read(value, reading, wrapped=True)     # only a wrapper makes {"NAME": {args}} a call
         if reading.calls or reading.problems:
             yield _Finding(start=start, end=end, form="json", calls=reading.calls,
                            problem="; ".join(reading.problems) or None)
+        elif reading.answers:
+            yield _Finding(start=start, end=end, form="json", calls=[], answer="\n".join(reading.answers))
         else:
             bare = _bare_args_call(value) if scan.whole_reply(start, end) else None
             yield _found(start, end, "bare_args", bare) if bare else _found(start, end, "json", None)
@@ -608,10 +766,12 @@ class _TagForm:
     form: str
     opener: re.Pattern      # group "name"
     closer: re.Pattern
-    pair: re.Pattern        # groups "key", "value"
+    pair: re.Pattern        # groups "key", "value"; optionally "json" (DSML string="false": a JSON value)
     pair_open: str          # literal that opens a pair (counted against the pairs parsed)
     pair_close: str         # literal that closes a pair (bounds the lazy pair search)
     hint: str               # a literal every such call contains
+    lenient: re.Pattern | None = None   # pairs that may omit their closer (used when closers are missing)
+    headless: re.Pattern | None = None  # a call at the very start whose opening tag was in the prompt
 
 
 _TAG_FORMS = (
@@ -619,18 +779,34 @@ _TAG_FORMS = (
              re.compile(r"</function>"),
              re.compile(r"<parameter=\s{0,20}(?P<key>[^<>\s]{1,%d})\s{0,20}>(?P<value>.*?)</parameter>" % _MAX_NAME,
                         re.S),
-             "<parameter=", "</parameter>", "<function="),
-    _TagForm("invoke", re.compile(r"<(?:[\w\-]{1,30}:)?invoke\s+name\s*=\s*[\"'](?P<name>[^\"'<>]{1,%d})[\"']\s*>"
-                                  % _MAX_NAME),
-             re.compile(r"</(?:[\w\-]{1,30}:)?invoke>"),
-             re.compile(r"<(?:[\w\-]{1,30}:)?parameter\s+name\s*=\s*[\"'](?P<key>[^\"'<>]{1,%d})[\"']\s*>"
-                        r"(?P<value>.*?)</(?:[\w\-]{1,30}:)?parameter>" % _MAX_NAME, re.S),
+             "<parameter=", "</parameter>", "<function=",
+             # Qwen3-Coder sometimes omits </parameter> before the next <parameter=…> or </function>
+             # (vLLM and SGLang accept it). Then every key must be a name: `<parameter=amount=1500>` with
+             # no closer (a small model's garbled attempt) stays a broken call.
+             re.compile(r"<parameter=\s{0,20}(?P<key>[^<>\s=\"']{1,%d})\s{0,20}>(?P<value>.*?)"
+                        r"(?:</parameter>|(?=<parameter=)|\Z)" % _MAX_NAME, re.S)),
+    # Anthropic-style, MiniMax (<minimax:tool_call>), Step-3 (steptml:), DeepSeek-V3.2 DSML (<｜DSML｜invoke>,
+    # its parameters typed by string="true|false": "false" means the value is JSON).
+    _TagForm("invoke", re.compile(r"<(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?invoke\s+name\s*=\s*"
+                                  r"[\"'](?P<name>[^\"'<>]{1,%d})[\"']\s*>" % _MAX_NAME),
+             re.compile(r"</(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?invoke>"),
+             re.compile(r"<(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?parameter\s+name\s*=\s*[\"'](?P<key>[^\"'<>]{1,%d})[\"']"
+                        r"(?:\s+string\s*=\s*[\"'](?:true|(?P<json>false))[\"'])?\s*>"
+                        r"(?P<value>.*?)</(?:[\w\-]{1,30}:|[|｜]DSML[|｜])?parameter>" % _MAX_NAME, re.S),
              "parameter name", "parameter>", "invoke"),
+    # MiniCPM4: <function name="NAME"><param name="K">V</param></function>
+    _TagForm("minicpm", re.compile(r"<function\s+name\s*=\s*[\"'](?P<name>[^\"'<>]{1,%d})[\"']\s*>" % _MAX_NAME),
+             re.compile(r"</function>"),
+             re.compile(r"<param\s+name\s*=\s*[\"'](?P<key>[^\"'<>]{1,%d})[\"']\s*>(?P<value>.*?)</param>" % _MAX_NAME,
+                        re.S),
+             "<param ", "</param>", "<function "),
     _TagForm("glm", re.compile(r"<tool_call>[ \t]*(?P<name>%s)[ \t]*(?=\s*(?:<arg_key>|</tool_call>|\{))" % _NAME),
              re.compile(r"</tool_call>"),
              re.compile(r"<arg_key>\s*(?P<key>[^<>]{1,%d}?)\s*</arg_key>\s*<arg_value>(?P<value>.*?)</arg_value>"
                         % _MAX_NAME, re.S),
-             "<arg_key>", "</arg_value>", "<tool_call>"),
+             "<arg_key>", "</arg_value>", "tool_call>",
+             # vLLM's glm4_tool_only template ends with <tool_call>: the reply starts with NAME<arg_key>….
+             headless=re.compile(r"\s*(?P<name>%s)[ \t]*(?=\s*<arg_key>)" % _NAME)),
 )
 
 
@@ -643,6 +819,18 @@ def _clean_value(value: str) -> str:
     return value.strip()
 
 
+def _tag_value(pair: re.Match) -> Any:
+    """A pair's value: text, or the JSON value where the format says so (DSML string="false"; a value that
+    is not JSON stays text)."""
+    value = _clean_value(pair.group("value"))
+    if "json" in pair.re.groupindex and pair.group("json"):
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            return value
+    return value
+
+
 def _tag_call(scan: _Scan, spec: _TagForm, m: re.Match, close: re.Match) -> _Finding:
     text, name = scan.text, m.group("name").strip()
     start, end = m.start(), close.end()
@@ -650,11 +838,15 @@ def _tag_call(scan: _Scan, spec: _TagForm, m: re.Match, close: re.Match) -> _Fin
     n_pairs = text.count(spec.pair_open, bs, be)
     args: Any = {}
     if n_pairs:
-        bound = text.rfind(spec.pair_close, bs, be)
-        pairs = list(spec.pair.finditer(text, bs, bound + len(spec.pair_close))) if bound >= 0 else []
-        if len(pairs) != n_pairs or text.count(spec.pair_close, bs, be) != n_pairs:
+        closes = text.count(spec.pair_close, bs, be)
+        if closes < n_pairs and spec.lenient is not None:
+            pairs = list(spec.lenient.finditer(text, bs, be))
+        else:
+            bound = text.rfind(spec.pair_close, bs, be)
+            pairs = list(spec.pair.finditer(text, bs, bound + len(spec.pair_close))) if bound >= 0 else []
+        if len(pairs) != n_pairs or closes > n_pairs or (closes < n_pairs and spec.lenient is None):
             return _found(start, end, spec.form, f"unbalanced argument tags in the call of {name!r}")
-        args = {p.group("key").strip(): _clean_value(p.group("value")) for p in pairs}
+        args = {p.group("key").strip(): _tag_value(p) for p in pairs}
     else:
         body = text[bs:be]
         j = bs + len(body) - len(body.lstrip())
@@ -671,6 +863,9 @@ def _extract_tags(scan: _Scan, spec: _TagForm) -> Iterator[_Finding]:
     opener (or never) is not closed: a broken attempt up to that next opener. Linear: one pass over the
     openers and one over the closers."""
     openers = list(spec.opener.finditer(scan.text))
+    head = spec.headless.match(scan.text) if spec.headless is not None else None
+    if head is not None and (not openers or openers[0].start() > 0):
+        openers.insert(0, head)
     if not openers:
         return
     closers = list(spec.closer.finditer(scan.text))
@@ -698,9 +893,11 @@ def _extract_tags(scan: _Scan, spec: _TagForm) -> Iterator[_Finding]:
 # harmony token or JSON arguments right after the name (the lookahead keeps plain "to=" out of Python).
 _HARMONY = re.compile(r"to=(?=functions\.|[\w.\-]{1,201}\s*(?:<\||json|\{))(?P<ns>functions\.)?"
                       r"(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[A-Za-z_][\w\-]{0,%d})?)"
-                      r"(?:\s*(?:<\|channel\|>\s*commentary|<\|constrain\|>\s*json|json|<\|message\|>))*\s*"
+                      r"(?:\s*(?:<\|channel\|>\s*(?:commentary|analysis)|<\|constrain\|>\s*json|json"
+                      r"|<\|message\|>))*\s*"
                       % (_MAX_NAME, _MAX_NAME))
-_HARMONY_HEAD = re.compile(r"(?:<\|start\|>\s*)?(?:assistant\s*)?(?:<\|channel\|>\s*)?(?:commentary\s*)?\Z")
+_HARMONY_HEAD = re.compile(r"(?:<\|start\|>\s*)?(?:assistant\s*)?(?:<\|channel\|>\s*)?"
+                           r"(?:(?:commentary|analysis)\s*)?\Z")
 _KIMI = re.compile(r"<\|tool_call_begin\|>\s*(?:functions\.)?(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[\w\-]{1,%d})?)"
                    r"(?::\d{1,6})?\s*<\|tool_call_argument_begin\|>\s*" % (_MAX_NAME, _MAX_NAME))
 _DS_SEP = r"<[|｜]tool[▁_ ]sep[|｜]>"
@@ -712,6 +909,48 @@ _MISTRAL = re.compile(r"\[TOOL_CALLS\]\s*(?:(?P<name>[A-Za-z_][\w\-]{0,%d}(?:\.[
 # search would try every word start with a 100-character name pattern).
 _MISTRAL_BACK = re.compile(r"\s*(?:[\w\-]{1,64}\s*\]DI_LLAC\[\s*)?(?P<eman>[\w.\-]{1,%d})" % (_MAX_NAME + 1))
 _ARGS_TOKEN = re.compile(r"\[ARGS\]\s*")
+# ReAct's final answer label (also **bold**): an answer object whose payload is the text after it.
+_FINAL_ANSWER = _LineRegex(r"[ \t]*(?:\*\*)?Final[ \t]+Answer[ \t]*(?:\*\*)?[ \t]*:[ \t]*(?:\*\*)?[ \t]*")
+# Functionary v3.2: ">>>NAME\n{json}" per call (several in a row), ">>>all\n" before plain text.
+_FUNCTIONARY = re.compile(r">>>[ \t]*(?P<name>[A-Za-z_][\w.\-]{0,%d})[ \t]*\r?\n\s*" % _MAX_NAME)
+# Gemma 4 `<|tool_call>call:NAME{k:<|"|>text<|"|>,n:3}<tool_call|>` and FunctionGemma
+# `<start_function_call>call:NAME{k:<escape>text<escape>}<end_function_call>`: unquoted keys, strings between
+# the delimiter tokens, bare numbers / true / false.
+_GEMMA = re.compile(r"(?:<\|tool_call>|<start_function_call>)\s*call\s*:\s*(?P<name>%s)\s*\{" % _NAME)
+_GEMMA_END = re.compile(r"<tool_call\|>|<end_function_call>|(?P<next><\|tool_call>|<start_function_call>)")
+_GEMMA_KEY = re.compile(r"(\A\s*|[{,]\s*)([A-Za-z_][\w\-.]{0,100})\s*:")
+_GEMMA_BARE = re.compile(r"(:\s*)(?!true\b|false\b|null\b)([A-Za-z_][^,{}\[\]\n]{0,200}?)(\s*(?:[,}\]]|\Z))")
+
+
+def _gemma_arguments(body: str) -> Any:
+    """The arguments object of a Gemma call body (between its braces), or None when it does not read."""
+    delim = '<|"|>' if '<|"|>' in body else "<escape>"
+    parts = body.split(delim)
+    if len(parts) % 2 == 0:
+        return None                      # a string never closed
+    out = [json.dumps(part, ensure_ascii=False) if k % 2              # a string's text, quoted for JSON
+           else _GEMMA_BARE.sub(r'\1"\2"\3', _GEMMA_KEY.sub(r'\1"\2":', part))   # keys and bare words quoted
+           for k, part in enumerate(parts)]
+    try:
+        return json.loads("{" + "".join(out) + "}")
+    except (ValueError, RecursionError):
+        return None
+
+
+def _gemma_call(scan: _Scan, m: re.Match) -> _Finding:
+    """One Gemma call: its body runs to the closing token (a call without one is broken)."""
+    text, name = scan.text, m.group("name")
+    end = _GEMMA_END.search(text, m.end(), min(scan.n, m.end() + _MAX_LITERAL))
+    scan.chars -= (end.start() if end else min(scan.n, m.end() + _MAX_LITERAL)) - m.end()
+    if end is None or end.group("next"):
+        return _found(m.start(), end.start() if end else scan.n, "gemma", f"the call of {name!r} is not closed")
+    body = text[m.end():end.start()].rstrip()
+    args = _gemma_arguments(body[:-1]) if body.endswith("}") else None
+    if args is None:
+        return _found(m.start(), end.end(), "gemma", f"the arguments of {name!r} do not parse")
+    return _found(m.start(), end.end(), "gemma", _make_call(name, args))
+
+
 _REACT = _LineRegex(r"[ \t]*Action[ \t]*:[ \t]*`?(?P<name>[^`\n]{1,%d}?)`?[ \t]*\r?\n[ \t]*Action[ \t]*Input[ \t]*:"
                     r"[ \t]*" % _MAX_NAME)
 
@@ -726,6 +965,12 @@ def _header_call(scan: _Scan, start: int, name: str, pos: int, form: str,
         got = scan.value_at(pos, True)
         if isinstance(got, int):
             return _found(start, got, form, f"the JSON arguments of {name!r} do not parse")
+        if _PARALLEL.fullmatch(name):
+            reading = _Reading()
+            _read_named(name, {"name": name, "arguments": got[0]}, reading, 0)
+            return _Finding(start=start, end=got[1], form=form, calls=reading.calls,
+                            problem="; ".join(reading.problems) or None,
+                            answer="\n".join(reading.answers) if reading.answers else None)
         return _found(start, got[1], form, _make_call(name, got[0]))
     if string_ok:
         end = text.find("\n", pos)
@@ -741,7 +986,7 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
             if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
                 continue                 # redirect_to=…: not the recipient
             lo, head = max(0, m.start() - 64), m.start()
-            if any(h in text[lo:head] for h in ("<|", "assistant", "commentary")):
+            if any(h in text[lo:head] for h in ("<|", "assistant", "commentary", "analysis")):
                 head = _HARMONY_HEAD.search(text, lo, head).start()
             yield _header_call(scan, head, m.group("name"), m.end(), "harmony")
     if "tool_call_begin" in text or "tool▁call▁begin" in text:
@@ -771,13 +1016,31 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
             name = text[q - back.end("eman"):name_end].lstrip("0123456789.-")
             if name:
                 yield _header_call(scan, name_end - len(name), name, a.end(), "mistral")
+    if "call" in text and ("<|tool_call>" in text or "<start_function_call>" in text):
+        for m in _GEMMA.finditer(text):
+            scan.steps -= 4
+            if scan.steps < 0 or scan.chars <= 0:
+                break
+            yield _gemma_call(scan, m)
     if "Action" in text:
         for start, m in _REACT.finditer(text):
-            if m.group("name").casefold() in _NOT_CALLS:     # "Action: Final Answer": the answer, text
-                end = text.find("\n", m.end())
-                yield _found(start, scan.n if end < 0 else end, "react", None)
+            if m.group("name").casefold() in _NOT_CALLS and not text.startswith("{", m.end()):
+                # "Action: Final Answer" + "Action Input: …": the input, to the end, is the answer.
+                yield _Finding(start, scan.n, "react", [], answer=text[m.end():].strip().strip("\"'`"))
             else:
                 yield _header_call(scan, start, m.group("name"), m.end(), "react", string_ok=True)
+    if "Final" in text:
+        for start, m in _FINAL_ANSWER.finditer(text):
+            yield _Finding(start, m.end(), "react", [], answer="")     # the label; the answer follows it
+    if ">>>" in text:
+        for m in _FUNCTIONARY.finditer(text):
+            scan.steps -= 1
+            if scan.steps < 0:
+                break
+            if m.group("name") == "all":                  # ">>>all": the text that follows is the answer
+                yield _Finding(m.start(), m.end(), "functionary", [], answer="")
+            elif text.startswith("{", m.end()):
+                yield _header_call(scan, m.start(), m.group("name"), m.end(), "functionary")
 
 
 # ----------------------------------------------------------------------------- pythonic
@@ -811,11 +1074,23 @@ def _call_span_end(scan: _Scan, start: int) -> int | None:
     return None
 
 
+_JSON_LITERALS = {"true": True, "false": False, "null": None}
+
+
+class _JsonLiterals(ast.NodeTransformer):
+    """JSON's true/false/null written inside a Python call (Olmo 3 and others do): the constants."""
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.Constant(_JSON_LITERALS[node.id]) if node.id in _JSON_LITERALS else node
+
+
 def _literal(node: ast.AST) -> tuple[bool, Any]:
-    try:
-        return True, ast.literal_eval(node)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, OverflowError):
-        return False, None
+    for attempt in (node, None):
+        try:
+            return True, ast.literal_eval(attempt if attempt is not None else _JsonLiterals().visit(node))
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, OverflowError):
+            continue
+    return False, None
 
 
 def _python_call(node: ast.AST) -> Call | str | None:
@@ -849,8 +1124,57 @@ def _python_call(node: ast.AST) -> Call | str | None:
     return _make_call(name, args)
 
 
+# Tokens and tags that mark what follows as pythonic calls, wherever they stand (after prose on the same
+# line too): Llama 4 <|python_start|>…<|python_end|>, Olmo 3 <function_calls>…</function_calls> (one call a
+# line), MiniCPM/LFM2 <|tool_call_start|>…<|tool_call_end|>. The body may be fenced.
+_PY_WRAPPED = re.compile(r"(?:<\|python_start\|>|<function_calls>|<\|tool_call_start\|>)\s*(?:```[\w\-]*\s*)?"
+                         r"(?=\[?\s{0,40}[A-Za-z_][\w.]{0,%d}[ \t]*\()" % _MAX_NAME)
+# Where a wrapped body ends: its closer, or the next wrapper opener (the closer was left out).
+_PY_WRAPPED_END = re.compile(r"<\|python_end\|>|</function_calls>|<\|tool_call_end\|>|<\|eom_id\|>|<\|eot_id\|>"
+                             r"|(?P<next><\|python_start\|>|<function_calls>|<\|tool_call_start\|>)")
+
+
+def _python_calls(expr: str) -> list[Call] | None:
+    """The calls of a pythonic expression: statements that are each a call or a list/tuple of calls;
+    None when it does not parse or holds anything else (code, templates, values no file can hold)."""
+    try:
+        tree = ast.parse(expr, mode="exec")
+    except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError):
+        return None
+    calls: list[Call] = []
+    for stmt in tree.body:
+        node = stmt.value if isinstance(stmt, ast.Expr) else None
+        items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
+        got = [_python_call(item) for item in items] if items else [None]
+        if not all(isinstance(c, Call) for c in got):
+            return None
+        calls += got                     # type: ignore[arg-type]
+    return calls or None
+
+
+def _extract_wrapped_pythonic(scan: _Scan) -> Iterator[_Finding]:
+    """Pythonic calls inside the wrappers of _PY_WRAPPED, up to the wrapper's end (or the text's)."""
+    text = scan.text
+    for m in _PY_WRAPPED.finditer(text):
+        scan.steps -= 8                  # a parse per opener: real outputs have one or two
+        if scan.steps < 0 or scan.chars <= 0:
+            return
+        end_m = _PY_WRAPPED_END.search(text, m.end(), min(scan.n, m.end() + _MAX_CALL_CHARS))
+        body_end = end_m.start() if end_m else min(scan.n, m.end() + _MAX_CALL_CHARS)
+        if end_m is not None and end_m.group("next"):
+            end_m = None                 # not closed: the body ends where the next wrapper starts
+        scan.chars -= 4 * (body_end - m.end())      # ast.parse costs more than a regex scan
+        expr = text[m.end():body_end].strip()
+        expr = expr[:-3].rstrip() if expr.endswith("```") else expr
+        calls = _python_calls(expr) if expr.endswith((")", "]")) else None
+        if calls:
+            yield _Finding(start=m.start(), end=end_m.end() if end_m else body_end, form="pythonic", calls=calls)
+
+
 def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
     text = scan.text
+    if "python_start" in text or "function_calls" in text or "tool_call_start" in text:
+        yield from _extract_wrapped_pythonic(scan)
     for line_start, m in _PY_START.finditer(text):
         if scan.steps <= 0:
             return
@@ -863,21 +1187,9 @@ def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
             expr = expr[:-len(next(t for t in _PY_TAILS if expr.endswith(t)))].rstrip()
         if not expr.endswith((")", "]")):
             continue                     # text after the call: a mention inside a sentence
-        try:
-            tree = ast.parse(expr, mode="exec")
-        except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError):
-            continue
-        calls: list[Call] = []
-        for stmt in tree.body:
-            node = stmt.value if isinstance(stmt, ast.Expr) else None
-            items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
-            got = [_python_call(item) for item in items] if items else [None]
-            if not all(isinstance(c, Call) for c in got):
-                break                    # code, a template, or values no results file can hold: not calls
-            calls += got                 # type: ignore[arg-type]
-        else:
-            if calls:
-                yield _Finding(start=line_start, end=end, form="pythonic", calls=calls)
+        calls = _python_calls(expr)
+        if calls:
+            yield _Finding(start=line_start, end=end, form="pythonic", calls=calls)
 
 
 # ----------------------------------------------------------------------------- plain
@@ -980,12 +1292,20 @@ def _claim(findings: list[_Finding]) -> list[_Finding]:
 # Wrapper markup around calls (Hermes/Qwen <tool_call>, Anthropic-style <function_calls>, Mistral
 # [TOOL_CALLS], Granite <|tool_call|>, Phi-4 functools, Llama <|python_tag|>, Kimi/DeepSeek sections,
 # Cohere actions, harmony <|call|>): adjacent to a claimed span, it belongs to that span.
-_WRAP_BEFORE = re.compile(r"(?:(?:<(?:[\w\-]{1,30}:)?tool_calls?>|<function_calls>|<\|tool_call\|>|\[TOOL_CALLS\]"
-                          r"|<\|python_tag\|>|<\|python_start\|>|<\|tool_calls_section_begin\|>"
-                          r"|<[|｜]tool[▁_ ]calls[▁_ ]begin[|｜]>|<\|START_ACTION\|>|functools)\s*)+\Z")
-_WRAP_AFTER = re.compile(r"(?:\s*(?:</(?:[\w\-]{1,30}:)?tool_calls?>|</function_calls>|<\|python_end\|>|<\|eom_id\|>"
-                         r"|<\|call\|>|<\|tool_call_end\|>|<\|tool_calls_section_end\|>|<[|｜]tool[▁_ ]calls?[▁_ ]end[|｜]>"
-                         r"|<\|END_ACTION\|>))+")
+# Also <seed:tool_call>, <minimax:tool_call>, <longcat_tool_call>, Granite's <function_call>, Nemotron's
+# <TOOLCALL>, DSML's <｜DSML｜function_calls>, Apertus <|tools_prefix|>, InternLM <|action_start|><|plugin|>,
+# MiniCPM/LFM2 <|tool_call_start|>, GigaChat "function call<|role_sep|>", Step-3's "function<｜tool_sep｜>".
+_WRAP_TAG = r"(?:[\w\-]{1,30}[:_])?(?:tool|function)_calls?|TOOLCALL|[|｜]DSML[|｜]function_calls"
+_WRAP_BEFORE = re.compile(r"(?:(?:<(?:%s)>|<\|tool_call\|>|\[TOOL_CALLS\]|<\|python_tag\|>|<\|python_start\|>"
+                          r"|<\|tool_calls_section_begin\|>|<[|｜]tool[▁_ ]calls[▁_ ]begin[|｜]>"
+                          r"|<\|START_ACTION\|>|functools"
+                          r"|<\|tools_prefix\|>|<\|action_start\|>\s*<\|plugin\|>|<\|tool_call_start\|>"
+                          r"|function call<\|role_sep\|>"
+                          r"|<[|｜]tool[▁_ ]call[▁_ ]begin[|｜]>\s*function\s*<[|｜]tool[▁_ ]sep[|｜]>"
+                          r")\s*)+\Z" % _WRAP_TAG)
+_WRAP_AFTER = re.compile(r"(?:\s*(?:</(?:%s)>|<\|python_end\|>|<\|eom_id\|>|<\|call\|>|<\|tool_call_end\|>"
+                         r"|<\|tool_calls_section_end\|>|<[|｜]tool[▁_ ]calls?[▁_ ]end[|｜]>|<\|END_ACTION\|>"
+                         r"|<\|tools_suffix\|>|<\|action_end\|>))+" % _WRAP_TAG)
 
 
 def _take_wrappers(text: str, kept: list[_Finding]) -> None:
@@ -1093,7 +1413,8 @@ def _holder(spans: list, starts: list[int], pos: int) -> int | None:
 # Call markup that, outside every parsed call (and outside inline code and examples), shows a call
 # attempt that did not parse. Three patterns so that each starts with a literal (fast scan).
 _RESIDUE = (
-    re.compile(r"<(?:function=|parameter=|/?tool_call>|\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
+    re.compile(r"<(?:function=|function\s+name\s*=|[|｜]DSML[|｜]|parameter=|/?tool_call>|"
+               r"\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
                r"(?:section[▁_ ])?begin[|｜]>|(?:[\w\-]{1,30}:)?invoke\b|function_calls>|arg_key>|\|START_ACTION\|>)"
                r"|\[(?:TOOL_CALLS|ARGS)\]|" + _CALL_OBJECT_OPENER),
     re.compile(r"to=functions\."),
@@ -1104,10 +1425,10 @@ _MARKUP = re.compile(
     r"<\|start\|>\s*(?:assistant\s*)?(?=<\|channel\|>)|<\|channel\|>\s*\w{1,20}(?:\s+to=[\w.\-]{1,200})?"
     r"(?:\s*<\|constrain\|>\s*\w{1,20})?\s*<\|message\|>"
     r"|<\|[A-Za-z_][\w\- ]{0,40}\|>|<｜[^｜<>\n]{1,40}｜>"
-    r"|</?(?:[\w\-]{1,30}:)?(?:tool_calls?|function_calls)>|\[/?(?:TOOL_CALLS|ARGS|CALL_ID)\]"
-    r"|```[\w+\-]*|~~~[\w+\-]*")
-_MARKUP_HINTS = ("<|", "<｜", "tool_call", "function_calls", "[TOOL_CALLS]", "[/TOOL_CALLS]", "[ARGS]", "[CALL_ID]",
-                 "```", "~~~")
+    r"|</?(?:%s)>|\[/?(?:TOOL_CALLS|ARGS|CALL_ID)\]"
+    r"|```[\w+\-]*|~~~[\w+\-]*" % _WRAP_TAG)
+_MARKUP_HINTS = ("<|", "<｜", "tool_call", "function_call", "TOOLCALL", "[TOOL_CALLS]", "[/TOOL_CALLS]", "[ARGS]",
+                 "[CALL_ID]", "```", "~~~")
 _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
@@ -1127,11 +1448,13 @@ def _residue(scan: _Scan, kept: list[_Finding], blocks: _CodeBlocks) -> str | No
     return None
 
 
-def _prose(text: str, spans: list[tuple[int, int]]) -> str:
-    """text without the given spans (sorted, disjoint), wrapper markup and runs of blank lines."""
+def _prose(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """text with the given spans (sorted, disjoint) replaced by their text (calls by nothing, answer
+    objects by their payload), without wrapper markup and runs of blank lines."""
     out, last = [], 0
-    for start, end in spans:
+    for start, end, replacement in spans:
         out.append(text[last:start])
+        out.append(replacement)
         last = end
     out.append(text[last:])
     prose = "".join(out)
@@ -1160,13 +1483,15 @@ def extract(text: str, protocol: str | None = None) -> Extraction:
     broken: list[str] = []
     call_forms: list[str] = []
     example_forms: list[str] = []
-    removed: list[tuple[int, int]] = []
+    removed: list[tuple[int, int, str]] = []
     for f in kept:
-        example = bool(f.calls or f.problem) and blocks.is_example(f.start)
+        example = bool(f.calls or f.problem or f.answer is not None) and blocks.is_example(f.start)
         if f.calls:
             (examples if example else calls).extend(f.calls)
             (example_forms if example else call_forms).append(f.form)
-            removed.append((f.start, f.end))
+            removed.append((f.start, f.end, ""))
+        elif f.answer is not None and not example:
+            removed.append((f.start, f.end, f.answer))
         if f.problem and not example:
             broken.append(f.problem)
     if not calls and not broken:

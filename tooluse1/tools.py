@@ -1373,10 +1373,16 @@ def canonical_tool_name(name: Any) -> str:
     return _canonical_tool_name(str(name))
 
 
+_OWN_NAMESPACE = re.compile(r"^(?:(?:functions?|tools?|default_api)[.:/])+")
+
+
 @functools.lru_cache(maxsize=4096)
 def _canonical_tool_name(name: str) -> str:
     key = re.sub(r"[\s-]+", "_", norm_text(name))
-    key = re.split(r"[.:/]", key)[-1]  # "functions.get_weather", "tool:calculator"
+    # Only the namespace that holds the offered functions is stripped ("functions.get_weather",
+    # "tool:calculator", Gemini's "default_api.get_weather"): another namespace is another tool
+    # ("browser.search" is gpt-oss's built-in browser, not the offered web_search).
+    key = _OWN_NAMESPACE.sub("", key)
     if key in TOOLS:
         return key
     squashed = key.replace("_", "")
