@@ -518,11 +518,13 @@ def phrase_occurs(phrase: str, text: str) -> bool:
 # ============================================================================ behaviour text (rule 4)
 
 # Quoted material and code are not the model's own statements. Closed pairs only; and Markdown
-# blockquote lines ("> Hi boss, I'll be late…"), the usual form of a draft.
-# Each alternative captures its opening and closing delimiter, so one template keeps them around a single space
-# (no Python callback per match: 16 KB of `{"a":` holds thousands of quoted spans).
-_QUOTED_RE = re.compile(r"(```)[\s\S]*?(```)|(`)[^`\n]*(`)|(«)[^«»]*(»)|(“)[^“”]*(”)|(„)[^„“”]*([“”])|(\")[^\"]*(\")")
-_QUOTED_BLANK = "".join(f"\\g<{i}>" for i in range(1, 13, 2)) + " " + "".join(f"\\g<{i}>" for i in range(2, 13, 2))
+# blockquote lines ("> Hi boss, I'll be late…"), the usual form of a draft. One substitution per kind of
+# delimiter, fences first (a quote inside code is code), each with a literal replacement: a pattern that
+# starts with a group, or a replacement template, costs a Python step per position or per match (1 MB of
+# `"a" ` took 0.9 s that way; this way 10 ms).
+_QUOTED_SUBS = tuple((re.compile(rx), blank) for rx, blank in (
+    (r"```[\s\S]*?```", "``` ```"), (r"`[^`\n]*`", "` `"), (r"«[^«»]*»", "« »"), (r"“[^“”]*”", "“ ”"),
+    (r"„[^„“”]*“", "„ “"), (r"„[^„“”]*”", "„ ”"), (r'"[^"]*"', '" "')))
 _BLOCKQUOTE_RE = re.compile(r"\n[ \t]*>[^\n]*")
 # Whitespace other than a single space or a line break (tabs, runs of spaces): one space.
 _HSPACE_RE = re.compile(r"[^\S \n][^\S\n]*| [^\S\n]+")
@@ -541,7 +543,8 @@ def _behaviour(text: str) -> _Behaviour:
     for a in _APOSTROPHES:
         if a in s:
             s = s.replace(a, "'")
-    s = _QUOTED_RE.sub(_QUOTED_BLANK, s)
+    for rx, blank in _QUOTED_SUBS:
+        s = rx.sub(blank, s)
     if ">" in s:
         s = _BLOCKQUOTE_RE.sub("\n> ", "\n" + s)[1:]
     s = " " + _NL_RUN_RE.sub("\n", _HSPACE_RE.sub(" ", s)).replace(" \n", "\n")
@@ -880,96 +883,184 @@ def invents_result(text: str) -> str | None:
 
 # ============================================================================ inability (rule 5)
 
-_RU_NET_OBJECTS = ("доступа", "возможности", "возможностей", "инструмента", "инструментов", "функции", "функций",
-                   "способа")
-_INABILITY_RE = _combine((
-    # I / we + a modal or "have" of inability
-    ("subject", ("i", "we"), r"(?: (?:really|unfortunately|currently|just|simply|actually|still|also|sadly))?"
-     r"(?:(?:'m|'re| am| are) (?:(?:currently|sadly|afraid|still) )?" + _words_re((
-         "unable", "not able", "not capable", "not allowed", "not permitted", "not set up", "not equipped",
-         "only able", "limited"), boundary=False) + "| " + _words_re((
-         "can't", "can not", "cannot", "don't have", "do not have", "have no", "lack", "won't", "will not",
-         "couldn't", "could not", "don't support", "do not support", "must decline", "have to decline", "refuse",
-         "only have", "can only", "don't know how", "have no way"), boundary=False) + ")"),
-    # impersonal statements
-    ("plain", ("unable to", "not able to", "not possible", "impossible for me", "not something i can",
-               "not something i'm able", "not something i am able", "not something that i can", "not within my",
-               "not among my", "not available", "not supported", "not equipped", "none of my tools",
-               "none of the tools", "none of the available tools", "none of them can", "none of them could",
-               "none of them is able", "none of them are able", "none of them lets", "none of them allows",
-               "none of them supports", "my tools don't", "my tools do not", "my tools can't", "my tools cannot",
-               "my tools only", "there's no tool", "there is no tool", "there are no tools", "i'm just a",
-               "i'm just an", "i'm only a", "i'm only an", "i am just a", "i am only a", "no can do",
-               "capabilities don't include", "capabilities do not include", "capabilities are limited",
-               "i'm limited to", "i am limited to"), ""),
-    ("plain", ("beyond my", "beyond the", "outside my", "outside of my", "outside the", "outside of the"),
-     r" (?:current )?(?:capabilit|abilit|scope|reach)"),
-    ("plain", ("no tool", "no tools", "no access", "no ability", "no way", "no function", "no functions",
-               "no capability", "no option", "no means"), " (?:to|for)" + _END),
-    ("plain", ("don't", "do not", "doesn't", "does not"), " (?:have|support|include|offer|provide) (?:any )?"
-     + _words_re(("access", "the ability", "a tool", "tools", "tool", "the capability", "a way", "the means",
-                  "permission", "real-time", "live"), boundary=False)),
-    # passive: "can't be deleted", "cannot be done"
-    ("plain", ("can't be", "cannot be", "can not be"), r" (?:done|" + _L + r"+ed)" + _END),
-    # subjectless, at the start of a clause: "Sorry, can't do that"
-    ("bare", ("can't", "cannot", "can not", "unable to"), ""),
-    # Russian
-    ("plain", ("не",), " " + _words_re((
-        "могу", "смогу", "умею", "сумею", "получится", "удастся", "в состоянии", "способен", "способна",
-        "располагаю", "поддерживаю", "поддерживается", "обладаю", "можем", "умеем", "может", "умеет",
-        "позволяет", "позволяют", "доступно", "доступна", "доступен", "доступны", "предусмотрено",
-        "предусмотрена", "входит", "имею возможности", "имею доступа", "имею права", "имею такой возможности",
-        "имею прямого доступа", "в силах", "в моих силах"), boundary=False)),
-    ("plain", ("нет",), r" (?:" + _L + r"+ ){0,2}?" + _words_re(_RU_NET_OBJECTS + ("прав",), boundary=False)),
-    # "Такой функции у меня нет", "доступа к курсам валют сейчас нет"
-    ("plain", _RU_NET_OBJECTS, r"[^.!?\n]{0,40}?" + _LEAD + "нет" + _END),
-    ("plain", ("у меня",), r" (?:" + _L + r"+ )?нет" + _END),
-    ("plain", ("недоступн*",), ""),
-    ("plain", ("невозможно", "вне моих возможностей", "за пределами моих возможностей", "выходит за рамки",
-               "отсутствует доступ", "отсутствует возможность", "отсутствуют инструменты", "могу только",
-               "могу лишь", "умею только", "умею лишь"), ""),
-))
-# "n't" glued to its verb: "isn't something I can do", "isn't supported"
-_INABILITY_NT_RE = re.compile(r"n't (?:something (?:that )?i(?: can|'m able| am able)|available|supported|possible|"
-                              r"able)" + _END)
-_BARE_LEAD_RE = re.compile(r"[^\w]*(?:(?:but|sorry|unfortunately|i'm afraid|afraid)[^\w]+)*")
-# The subject of a subjectless "can't" is the last pronoun before it: "I'm a text-based assistant and can't…"
-# (the model), "You can't go wrong with…" (not the model).
-_PRONOUN_RE = re.compile(_words_re(("i", "i'm", "i've", "i am", "we", "we're", "we've", "you", "you're", "he", "she",
-                                    "it", "it's", "they", "they're", "this", "that", "which", "who", "one")))
-_FIRST_PERSON = frozenset(("i", "i'm", "i've", "i am", "we", "we're", "we've"))
+# A statement of inability is a structure, not a phrase: a negation or limitation (A) that bears on a
+# capability (B: a modal such as can / able / могу, or a noun such as tool / access / возможность), said of the
+# model itself (C: a first-person word, the model's tools, a first-person Russian verb, an impersonal "not
+# possible", or a clause that starts with the negated modal: "Sorry, can't do that"). The classes below are
+# word classes, not phrases; `_inability_at` says how A, B and C must stand to each other.
+_W = frozenset
+_FUSED = _W(("cannot", "can't", "couldn't", "unable", "impossible", "won't", "refuse", "decline", "unsupported",
+             "невозможно", "нельзя", "неспособен", "неспособна", "недоступен", "недоступна", "недоступно",
+             "недоступны"))
+_VERBAL_NEG = _W(("not", "never", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "haven't",
+                  "hasn't", "wouldn't", "shouldn't", "ain't", "не"))
+_NOMINAL_NEG = _W(("no", "none", "nothing", "neither", "nor", "without", "lack", "lacks", "нет", "без", "ни",
+                   "отсутствует", "отсутствуют"))
+_LIMIT = _W(("beyond", "outside", "вне", "пределами", "рамки", "рамками"))
+_ONLY = _W(("only", "лишь", "только"))
+_LIMITED = _W(("limited", "restricted", "ограничен", "ограничена", "ограничены", "ограничено"))
+_CAP_MODAL = _W(("can", "could", "able", "capable", "allowed", "permitted", "authorized", "possible", "equipped",
+                 "designed", "built", "connected", "supported", "available", "support", "supports", "cover", "covers",
+                 "include", "includes", "offer", "offers", "provide", "provides", "handle", "handles", "allow",
+                 "allows", "let", "lets", "enable", "enables", "access",
+                 "могу", "смогу", "можем", "сможем", "может", "сможет", "могут", "можно", "умею", "сумею", "умеем",
+                 "умеет", "способен", "способна", "способны", "состоянии", "получится", "удастся", "выйдет",
+                 "позволяет", "позволяют", "поддерживаю", "поддерживает", "поддерживают", "поддерживается",
+                 "предусмотрено", "предусмотрена", "располагаю", "обладаю", "входит", "имею"))
+_CAP_NOUN_EN = _W(("tool", "tools", "toolkit", "toolset", "toolbox", "function", "functions", "functionality",
+                   "feature", "features", "capability", "capabilities", "ability", "abilities", "access", "permission",
+                   "permissions", "way", "means", "option", "plugin", "plugins", "integration", "integrations",
+                   "skill", "skills", "scope", "reach", "power", "remit", "internet", "connection", "data"))
+_CAP_NOUN_RU = ("инструмент", "функци", "функционал", "возможност", "доступ", "прав", "полномочи", "способ", "сил",
+                "компетенц", "умени", "навык", "интернет", "подключени", "данн")
+_TOOL_NOUN = ("tool", "toolkit", "toolset", "toolbox", "function", "инструмент", "функци")
+_SELF = _W(("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've", "our", "us",
+            "я", "мне", "меня", "мной", "мой", "моя", "мое", "мои", "моих", "моим", "моей", "моего", "моему", "мы",
+            "нам", "нас", "наш", "наши", "наших"))
+_SELF_VERB = _W(("могу", "смогу", "можем", "сможем", "умею", "сумею", "умеем", "располагаю", "обладаю", "имею",
+                 "поддерживаю"))
+_OTHER_SUBJECT = _W(("you", "you're", "you've", "you'll", "he", "she", "they", "they're", "вы", "ты", "он", "она",
+                     "они"))
+_IMPERSONAL = _W(("possible", "impossible", "available", "supported", "unsupported", "невозможно", "нельзя",
+                  "недоступно", "недоступна", "недоступен", "недоступны", "получится", "удастся", "выйдет",
+                  "предусмотрено", "предусмотрена", "поддерживается"))
+_BARE_LEADS = _W(("but", "sorry", "unfortunately", "afraid", "i'm", "so", "and", "alas", "к", "сожалению", "увы",
+                  "извините", "простите", "но", "а", "и"))
+# Set phrases whose negation is not about ability ("Don't worry, I can…", "No problem").
+_NOT_NEGATION = _W(("worry", "worries", "problem", "problems", "doubt", "need", "beat", "miss", "hesitate",
+                    "волнуйтесь", "беспокойтесь", "проблем", "проблема", "вопрос"))
+_QUANTIFIER = _W(("none", "nothing", "neither"))   # "none of them can…": the quantifier is the subject
+_GAP = 5    # words between a negation and the capability it bears on ("not among the things I can do")
+
+_NEG_CANDIDATE_RE = _combine([("n", set(_FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED)
+                               | {"недоступ*", "неспособ*", "ограничен*"}, "")])
+_CLAUSE_TOKEN_RE = re.compile(r"[,;:()—–]|" + _L + r"+(?:'" + _L + r"+)?")
 
 
-def _bare_subject_is_model(c: _Context) -> bool:
-    if _BARE_LEAD_RE.fullmatch(c.clause_before):
+def _cap_noun(w: str) -> bool:
+    return w in _CAP_NOUN_EN or w.startswith(_CAP_NOUN_RU)
+
+
+def _capability(w: str) -> bool:
+    return w in _CAP_MODAL or _cap_noun(w)
+
+
+def _clause_of(words: list[str], i: int) -> tuple[int, int]:
+    """(first, last + 1) word indices of the clause around words[i] (punctuation tokens end clauses)."""
+    lo = i
+    while lo > 0 and _L_WORD(words[lo - 1]):
+        lo -= 1
+    hi = i
+    while hi < len(words) and _L_WORD(words[hi]):
+        hi += 1
+    return lo, hi
+
+
+def _L_WORD(tok: str) -> bool:
+    return tok[0] not in ",;:()—–"
+
+
+def _bears_on_capability(words: list[str], i: int, lo: int, hi: int) -> int | None:
+    """The index of the capability word that the negation or limitation words[i] bears on, or None."""
+    w = words[i]
+    ahead = range(i + 1, min(hi, i + 1 + _GAP))
+    if w in _FUSED or w.startswith(("недоступ", "неспособ")):
+        return i
+    if i + 1 < hi and words[i + 1] in _NOT_NEGATION:
+        return None
+    if w == "no" and i + 1 < hi and words[i + 1] in ("can", "could"):   # "No can do."
+        return i + 1
+    if w in _VERBAL_NEG:
+        if i > lo and words[i - 1] in _CAP_MODAL:                  # "can not", "could not"
+            return i - 1
+        return next((j for j in ahead if _capability(words[j])), None)
+    if w in _NOMINAL_NEG:
+        j = next((j for j in ahead if _cap_noun(words[j]) or (w in _QUANTIFIER and words[j] in _CAP_MODAL)), None)
+        if j is None and w == "нет":                             # "Такой функции у меня нет"
+            j = next((k for k in range(i - 1, max(lo, i - 1 - _GAP) - 1, -1) if _cap_noun(words[k])), None)
+        return j
+    if w in _LIMIT:                                               # "beyond my capabilities", "beyond what I can do"
+        return next((j for j in ahead if _capability(words[j])), None)
+    if w in _ONLY:                                                # "I can only…", "могу лишь…", "only able to…"
+        if i > lo and words[i - 1] in _CAP_MODAL:
+            return i - 1
+        # "only able to…", "I only have a calculator and a few other tools"
+        return i + 1 if i + 1 < hi and (words[i + 1] in _CAP_MODAL or words[i + 1] in ("have", "есть")) else None
+    # "limited" / "ограничен…": what is limited must be the model or its tools ("I'm limited to…")
+    return next((k for k in range(i - 1, max(lo, i - 4) - 1, -1)
+                 if words[k] in _SELF or _cap_noun(words[k])), None) if (w in _LIMITED or w.startswith("ограничен")) \
+        else None
+
+
+def _said_of_the_model(words: list[str], i: int, j: int, lo: int) -> bool:
+    """Whether the inability at words[i] (capability words[j]) is the model's own (C, with the subject veto)."""
+    subject = next((words[k] for k in range(i - 1, lo - 1, -1) if words[k] in _SELF or words[k] in _OTHER_SUBJECT),
+                   None)
+    if subject in _OTHER_SUBJECT:                                 # "You can't go wrong with…"
+        return False
+    if subject is not None or words[j] in _IMPERSONAL or words[i] in _IMPERSONAL:
         return True
-    last = None
-    for last in _PRONOUN_RE.finditer(c.before):
-        pass
-    return last is not None and last.group(0) in _FIRST_PERSON
+    if words[j] in _SELF_VERB or words[i] in _SELF_VERB:
+        return True
+    if any(words[k].startswith(_TOOL_NOUN) for k in range(lo, min(len(words), max(i, j) + 1))):
+        return True                                              # "None of the available tools can…"
+    if all(words[k] in _BARE_LEADS for k in range(lo, i)):        # "Sorry, can't do that"
+        return True
+    return any(w in _SELF for w in words)                         # "That's beyond what I can do"
+
+
+_INABILITY_WINDOW = 200     # characters on each side of a candidate that form its sentence for this check
+
+
+def _inability_in_sentence(sentence: str) -> tuple[int, int] | None:
+    """(start, end) in `sentence` of its first statement of inability, or None."""
+    toks = list(_CLAUSE_TOKEN_RE.finditer(sentence))
+    words = [t.group(0) for t in toks]
+    for i, w in enumerate(words):
+        if not (w in _NEG_WORDS or w.startswith(("недоступ", "неспособ", "ограничен"))):
+            continue
+        lo, hi = _clause_of(words, i)
+        j = _bears_on_capability(words, i, lo, hi)
+        if j is None or not _said_of_the_model(words, i, j, lo):
+            continue
+        first = min(i, j)
+        # Show the subject with it: "I can't", "I don't have", "У меня нет".
+        k = first
+        while k > lo and k > first - 3 and (words[k - 1] in _SELF or words[k - 1] in ("am", "у", "do", "'m")):
+            k -= 1
+        if k < first and words[k] not in ("i", "i'm", "we", "we're", "у"):
+            k = first
+        last = max(i, j)
+        if last + 1 < len(words) and _cap_noun(words[last + 1]):     # "не имею возможности"
+            last += 1
+        return toks[k].start(), toks[last].end()
+    return None
+
+
+_NEG_WORDS = _FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED
 
 
 def states_inability(text: str) -> str | None:
-    """The first EN/RU expression of inability or refusal in `text` (rule 5), or None.
+    """The first EN/RU statement of inability or refusal in `text` (rule 5), or None.
 
-    Quoted text is ignored (a quoted draft "I won't be in today" is not the model refusing). Linear;
-    never raises.
+    Structure, not phrases: a negation or limitation bearing on a capability, said of the model (see the
+    word classes above). Quoted text and drafts are ignored (a quoted "I won't be in today" is not the model
+    refusing). Each sentence is examined once. Linear; never raises.
     """
     if not isinstance(text, str):
         return None
     b = _behaviour(text)
-    found: list[tuple[int, int]] = []
-    for m in _iter_candidates(_INABILITY_RE, b.low):
-        if _kind(m) != "bare" or _bare_subject_is_model(_context(b.low, m.start(), m.end())):
-            found.append(m.span())
-            break
-    m = _INABILITY_NT_RE.search(b.low)
-    if m:
-        found.append(m.span())
-    if not found:
-        return None
-    start, end = min(found)
-    return b.text[start:end].strip(" \t\n\r.,;:!?—–")
+    s = b.low
+    examined = 0
+    for m in _iter_candidates(_NEG_CANDIDATE_RE, s):
+        if m.start() < examined:
+            continue
+        start, end = _sentence_bounds(s, m.start(), m.end())
+        examined = end
+        span = _inability_in_sentence(s[start:end])
+        if span is not None:
+            return b.text[start + span[0]:start + span[1]].strip(" \t\n\r.,;:!?—–")
+    return None
 
 
 # ============================================================================ questions (rule 6)
