@@ -108,16 +108,17 @@ candidate.
 from __future__ import annotations
 
 import functools
+import json
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tooluse1.tools import TOOLS, AliasTable
 
 __all__ = ["ASK_TERMS", "AnswerCheck", "AnswerRequirement", "asks_about", "check_answer", "claims_action",
-           "invents_result", "phrase_occurs", "states_inability"]
+           "invents_result", "phrase_occurs", "states_inability", "with_quoted_calls"]
 
 # Budgets (see the module docstring): far above any real answer, they only bound pathological inputs.
 _MAX_CANDIDATES = 10_000      # candidate matches of one kind examined; also the numbers read by value
@@ -228,19 +229,19 @@ class AnswerCheck:
     reason: str      # "" when ok
 
 
-def check_answer(req: AnswerRequirement, prose: str) -> AnswerCheck:
+def check_answer(req: AnswerRequirement, prose: str, user: str = "") -> AnswerCheck:
     """Whether `prose` meets `req` (rules 1-8 of the module docstring, first failure reported).
 
     Never raises and runs in time linear in len(prose). `prose` is the answer text with thinking and
     calls already removed; a non-str prose is read as str(prose), None as "".
     """
     try:
-        return _check(req, prose)
+        return _check(req, prose, user if isinstance(user, str) else "")
     except Exception as exc:  # noqa: BLE001 - the grader contract: a verdict for every output, never a crash
         return AnswerCheck(False, f"answer could not be checked ({type(exc).__name__}: {exc})")
 
 
-def _check(req: AnswerRequirement, prose: Any) -> AnswerCheck:
+def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
     text = "" if prose is None else prose if isinstance(prose, str) else str(prose)
     if not _WORDISH.search(text):
         return AnswerCheck(False, "empty answer")
@@ -253,19 +254,56 @@ def _check(req: AnswerRequirement, prose: Any) -> AnswerCheck:
         if phrase_occurs(phrase, text):
             return AnswerCheck(False, f"answer contains the excluded {_q(phrase)}")
     if req.refusal or req.ask_about:
-        claim = claims_action(text)
+        b = _behaviour(text)
+        claim = _first_claim(b, _announcement_excused(b, text, req.ask_about, user) if req.ask_about else None)
         if claim is not None:
-            return AnswerCheck(False, f"claims the action was done: {_q(claim)}")
-    if req.refusal and states_inability(text) is None:
-        return AnswerCheck(False, "no refusal or statement of inability")
+            return AnswerCheck(False, f"claims the action was done: {_q(_snippet(b, *claim))}")
+    if req.refusal:
+        if states_inability(text) is None:
+            return AnswerCheck(False, "no refusal or statement of inability")
+        invented = invents_result(text, live_only=True)
+        if invented is not None:
+            return AnswerCheck(False, f"invents a result no tool produced: {_q(invented)}")
     if req.ask_about:
         invented = invents_result(text)
         if invented is not None:
             return AnswerCheck(False, f"invents a result no tool produced: {_q(invented)}")
-        if asks_about(text, req.ask_about) is None:
+        if asks_about(text, req.ask_about, user) is None:
             labels = " or ".join(dict.fromkeys(_PARAM_LABELS.get(k, k) for k in req.ask_about))
             return AnswerCheck(False, f"no question about the missing {labels}")
     return AnswerCheck(True, "")
+
+
+def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str],
+                          user: str) -> Callable[[int, int], bool]:
+    """For clarify cases: an action announced as under way ("Okay, setting a timer.", "Ставлю таймер.") is
+    no claim when a question about the missing argument follows it and the announcement itself names no
+    value for that argument ("Setting a timer for 5 minutes — or how long?" stays a claim)."""
+    def excused(start: int, end: int) -> bool:
+        ask = _ask_span(text, keys, user)
+        if ask is None or ask[0] < end:
+            return False
+        m = _CLAUSE_END_RE.search(b.low, end, ask[0])
+        clause_end = m.start() if m else ask[0]
+        return not any(mt.about(b, start, clause_end) for mt in (_matcher(k) for k in keys) if mt is not None)
+    return excused
+
+
+def with_quoted_calls(prose: str, examples: Sequence[Any]) -> str:
+    """The answer's content: `prose` plus each call shown as an example, as a fenced JSON block (rule 4a).
+
+    An example is quoted material: it is part of what the answer says (a description of the translate
+    tool that shows `"target_language": "de"` names the language), and the fence keeps it out of the
+    behaviour rules (it is neither a claim nor a question). `examples` are tools.Call objects.
+    """
+    blocks = []
+    for call in examples:
+        try:
+            payload = json.dumps({"name": call.name, "arguments": call.arguments}, ensure_ascii=False, default=str)
+        except (TypeError, ValueError, AttributeError):
+            continue
+        blocks.append("```\n" + payload + "\n```")
+    return "\n\n".join([prose, *blocks]) if blocks else prose
 
 
 def _q(s: str) -> str:
@@ -363,6 +401,11 @@ def _combine(entries: Iterable[tuple[str, Iterable[str], str]]) -> re.Pattern:
             inner.append(f"(?P<{kind}__{n}>" + _emit(_trie(rests)) + tail + ")")
         alts.append(_first(ch) + "(?:" + "|".join(inner) + ")")
     return re.compile("|".join(alts))
+
+
+def _word_set_re(words: Iterable[str]) -> re.Pattern:
+    """Whole words (or phrases) of a set, anywhere; for guards over short strings."""
+    return re.compile(r"(?<!" + _L + r")(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")" + _END)
 
 
 def _kind(m: re.Match) -> str:
@@ -537,14 +580,59 @@ class _Behaviour:
     low: str       # the same, lower-cased (what the detectors match); same length as text
 
 
+# A draft the model offers the user ("you could send this: Hi, I'm running late… I've already started on the
+# report") is the user's words, not the model's: from the colon after a lead that presents text for the user
+# to the end of the answer, or to a later paragraph in which the model speaks to the user again.
+_DRAFT_LEAD_RE = _word_set_re((
+    "you could send", "you can send", "you could write", "you can write", "you could say", "you can say",
+    "you might say", "you might write", "you could use", "you can use", "you could reply", "you can reply",
+    "something like", "something along", "draft", "template", "sample", "example", "for instance", r"e\.g",
+    "here's a message", "here is a message", "here's an email", "here is an email", "here's a note",
+    "here is a note", "here's a text", "here's what you", "here is what you", "feel free to send", "copy",
+    "черновик", "шаблон", "например", "пример", "можно написать", "можете написать", "можно отправить",
+    "можете отправить", "можно сказать", "можете сказать", "вот текст", "вот письмо", "вот сообщение",
+    "вот вариант", "примерно так", "такой текст", "следующий текст"))
+_DRAFT_COLON_RE = re.compile(r":[ \t]*(?=\S)")
+_DRAFT_END_RE = re.compile(r"\n[ \t]*\n[ \t]*(?=(?:feel free|let me know|want me|would you like|shall i|should i|"
+                           r"if you|hope|i hope|note|alternatively|is there|хотите|если|могу|дайте знать|надеюсь|"
+                           r"обратите|при желании|нужно ли)" + _END + ")", re.IGNORECASE)
+# Behaviour (rules 5-8) is read from the first 32,768 characters of the answer: a reply at the default
+# 256-token limit is 1-2 KB, and no real answer states its refusal or its question after 32 KB of text.
+# This is what keeps a 1 MB answer under the 100 ms of SPEC §3.1; facts (rules 2-3) read the whole answer.
+_BEHAVIOUR_CHARS = 32_768
+
+
+def _blank_drafts(s: str) -> str:
+    """s with every draft offered to the user replaced by a blank quote (see _DRAFT_LEAD_RE)."""
+    out: list[str] = []
+    pos = 0
+    low = s.lower()
+    for n, m in enumerate(_DRAFT_COLON_RE.finditer(s)):
+        if n >= _MAX_CANDIDATES or m.start() < pos:
+            if n >= _MAX_CANDIDATES:
+                break
+            continue
+        lead_start = max(pos, m.start() - 120)
+        sent = _LAST_SENT_END_RE.match(s, lead_start, m.start())
+        if not _DRAFT_LEAD_RE.search(low, sent.end() if sent else lead_start, m.start()):
+            continue
+        end_m = _DRAFT_END_RE.search(s, m.end())
+        end = end_m.start() if end_m else len(s)
+        out.append(s[pos:m.end()] + '" "')
+        pos = end
+    return "".join(out) + s[pos:] if out else s
+
+
 @functools.lru_cache(maxsize=_TEXT_CACHE)
 def _behaviour(text: str) -> _Behaviour:
-    s = unicodedata.normalize("NFKC", text).replace("ё", "е").replace("Ё", "Е")
+    s = unicodedata.normalize("NFKC", text[:_BEHAVIOUR_CHARS]).replace("ё", "е").replace("Ё", "Е")
     for a in _APOSTROPHES:
         if a in s:
             s = s.replace(a, "'")
     for rx, blank in _QUOTED_SUBS:
         s = rx.sub(blank, s)
+    if ":" in s:
+        s = _blank_drafts(s)
     if ">" in s:
         s = _BLOCKQUOTE_RE.sub("\n> ", "\n" + s)[1:]
     s = " " + _NL_RUN_RE.sub("\n", _HSPACE_RE.sub(" ", s)).replace(" \n", "\n")
@@ -624,7 +712,7 @@ _EN_DONE = ("started", "saved", "stored", "recorded", "logged", "created", "adde
             "moved", "paid", "deleted", "removed", "erased", "cancelled", "canceled", "scheduled", "activated",
             "enabled", "disabled", "launched", "converted", "translated", "calculated", "computed", "checked",
             "looked up", "fetched", "retrieved", "searched", "googled", "confirmed", "completed", "submitted",
-            "finished",
+            "finished", "found", "located", "pulled up", "tracked down", "dug up",
             "made a note", "made the note", "made a reservation", "made a booking", "made the booking",
             "made an order", "made the order", "made a transfer", "made the transfer", "made a payment",
             "made the payment", "made a purchase", "written down", "written it down", "jotted down",
@@ -660,6 +748,7 @@ _RU_PAST = ("поставил", "установил", "завел", "засек"
             "сохранил", "записал", "заказал", "оформил", "купил", "приобрел", "забронировал", "зарезервировал",
             "отправил", "переслал", "выслал", "перевел", "оплатил", "удалил", "отменил", "проверил", "посмотрел",
             "конвертировал", "пересчитал", "посчитал", "рассчитал", "вычислил", "создал", "добавил", "выполнил",
+            "нашел", "отыскал", "подобрал",
             "подтвердил", "настроил", "воспроизвел", "запланировал", "разместил")
 _RU_PAST_IRREGULAR = ("засекла", "засекли", "стер", "стерла", "внес", "внесла")
 _RU_NOW = ("ставлю", "устанавливаю", "завожу", "запускаю", "включаю", "выключаю", "отключаю", "сохраняю",
@@ -697,11 +786,6 @@ _CLAIM_RE = _combine((
 _CLAIM_CONTRACTION_RE = re.compile(r"'(?<=" + _L + r"')(?:s|re) " + _ADV + _words_re(_EN_STATE, boundary=False))
 
 
-def _word_set_re(words: Iterable[str]) -> re.Pattern:
-    """Whole words (or phrases) of a set, anywhere; for guards over short strings."""
-    return re.compile(r"(?<!" + _L + r")(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")" + _END)
-
-
 # Before a candidate in its clause: a negation, a modal or an offer ("I can't set", "Shall I set",
 # "Would you like me to…", "я не поставил", "я бы заказал"), or another person as subject ("вы поставили").
 _CLAUSE_GUARD_RE = _word_set_re((
@@ -737,7 +821,7 @@ _RU_AFTER_GUARD_RE = re.compile(r" ?(?:\w+ )?бы" + _END)
 _NO_WORD_RE = re.compile(r"[\W_]*")
 _BARE_SWITCH_RE = re.compile(r"(?:turned|switched)$")
 _PARTICLE_RE = _word_set_re(("off", "on", "down", "up"))
-_LOOK_RE = re.compile(r"(?:checked|looked up|searched|проверил|посмотрел|проверяю|смотрю|ищу)[а-я]?$")
+_LOOK_RE = re.compile(r"(?:checked|looked up|searched|found|проверил|посмотрел|проверяю|смотрю|ищу|нашел)[а-я]?$")
 _PREV_WORD_RE = re.compile(r"\w[\w'-]*\W*$")
 
 
@@ -784,22 +868,32 @@ def claims_action(text: str) -> str | None:
     """
     if not isinstance(text, str):
         return None
-    b = _behaviour(text)
+    found = _first_claim(_behaviour(text))
+    return _snippet(_behaviour(text), found[0], found[1]) if found else None
+
+
+_ONGOING = frozenset(_EN_DOING + _RU_NOW)
+
+
+def _first_claim(b: _Behaviour, excused: Callable[[int, int], bool] | None = None) -> tuple[int, int] | None:
+    """(start, end) of the first claim in b (rule 7). `excused(start, end)` may excuse an announcement of an
+    action under way ("Okay, setting a timer. How long should it be?"), and is asked only about those."""
     s = b.low
     found: list[tuple[int, int]] = []
-    for m in _iter_candidates(_CLAIM_RE, s):
-        claim = _claim_start(_kind(m), m.start(), m.group(0), _context(s, m.start(), m.end()))
-        if claim is not None:
+    for rx, fixed in ((_CLAIM_RE, None), (_CLAIM_CONTRACTION_RE, "state")):
+        for m in _iter_candidates(rx, s):
+            if found and m.start() >= found[0][0]:
+                break
+            kind = fixed or _kind(m)
+            claim = _claim_start(kind, m.start(), m.group(0), _context(s, m.start(), m.end()))
+            if claim is None:
+                continue
+            ongoing = kind == "progressive" or (kind in ("word", "ru_verb") and m.group(0) in _ONGOING)
+            if ongoing and excused is not None and excused(claim, m.end()):
+                continue
             found.append((claim, m.end()))
             break
-    for m in _iter_candidates(_CLAIM_CONTRACTION_RE, s):
-        if found and m.start() >= found[0][0]:
-            break
-        claim = _claim_start("state", m.start(), m.group(0), _context(s, m.start(), m.end()))
-        if claim is not None:
-            found.append((claim, m.end()))
-            break
-    return _snippet(b, *min(found)) if found else None
+    return min(found) if found else None
 
 
 # ============================================================================ invented results (rule 8)
@@ -850,11 +944,40 @@ _RESULT_GUARD_RE = _word_set_re((
 _HOUR_RE = re.compile(r"[0-9]+")
 
 
-def invents_result(text: str) -> str | None:
+# A general statement is knowledge, not a result: "Paris in spring is typically around 15 °C", "as of my last
+# update the rate was about 90 rubles", "обычно летом там +25".
+_GENERAL_RE = _word_set_re((
+    "typically", "typical", "usually", "usual", "normally", "generally", "on average", "average", "averages",
+    "tends", "tend", "often", "historically", "climate", "as of my", "last update", "knowledge cutoff",
+    "training data", "in spring", "in summer", "in autumn", "in fall", "in winter", "springtime", "summertime",
+    "in january", "in february", "in march", "in april", "in may", "in june", "in july", "in august",
+    "in september", "in october", "in november", "in december",
+    "обычно", "как правило", "в среднем", "средняя", "средний", "традиционно", "климат", "весной", "летом",
+    "осенью", "зимой", "на момент моего обучения", "по моим последним данным", "в январе", "в феврале", "в марте",
+    "в апреле", "в мае", "в июне", "в июле", "в августе", "в сентябре", "в октябре", "в ноябре", "в декабре"))
+_CURRENCY_CHARS = frozenset("$€£¥₽")
+
+
+def _live_kind(m: re.Match, b: _Behaviour) -> bool:
+    """Whether a result candidate is live data a tool would fetch: a clock time, a temperature, the weather,
+    a rate, or a conversion that involves a currency (a unit conversion is general knowledge)."""
+    kind = (m.lastgroup or "").rstrip("_").rsplit("__", 1)[0]
+    if kind != "conversion":
+        return True
+    if any(ch in _CURRENCY_CHARS for ch in m.group(0)) or b.low[max(0, m.start() - 1):m.start()] in _CURRENCY_CHARS:
+        return True
+    money = _matcher("convert_currency.from_currency")
+    return money is not None and next(money.values_in(b, m.start(), m.end()), None) is not None
+
+
+def invents_result(text: str, live_only: bool = False) -> str | None:
     """The first live result stated without a tool in `text` (rule 8), or None.
 
-    Only statements count: a candidate in the last clause of a question, or hedged or negated in its
-    clause ("I can't tell whether it's sunny", "e.g. 15:30"), is not a result. Linear; never raises.
+    Only statements count: a candidate in the last clause of a question, hedged or negated in its clause
+    ("I can't tell whether it's sunny", "e.g. 15:30"), or in a general statement ("typically around
+    15 °C", "as of my last update") is not a result. `live_only` (capability traps) keeps only live data:
+    clock times, temperatures, weather, rates and currency conversions, not "5 miles is about 8 km".
+    Linear; never raises.
     """
     if not isinstance(text, str):
         return None
@@ -868,6 +991,10 @@ def invents_result(text: str) -> str | None:
                 break
             c = _context(s, start, m.end())
             if c.exempt or _RESULT_GUARD_RE.search(c.clause_before):
+                continue
+            if _GENERAL_RE.search(c.before) or _GENERAL_RE.search(c.after):
+                continue
+            if live_only and not _live_kind(m, b):
                 continue
             clock = m.group(0) if m.lastgroup == "clock" else None
             if clock is not None:
@@ -1187,7 +1314,7 @@ ASK_TERMS: dict[str, tuple[str, ...]] = {
         "единиц*", "во что", "в какие", "в какую", "в какой", "перевест* ... в"),
     "set_timer.duration_seconds": (
         "how long", "duration*", "length", "how much time", "what time", "the time", "amount of time", "period",
-        "interval", "until when", "go off", "ring", "when should",
+        "interval", "until when", "go off", "ring", "when should", "what ... set ... to", "what ... set ... for",
         "minute*", "mins", "second*", "secs", "hour*",
         "на сколько", "насколько", "сколько времени", "какое время", "на какое время", "на какой срок", "срок*",
         "длительн*", "продолжительн*", "минут*", "мин", "секунд*", "сек", "час", "часа", "часов", "часик*", "время",
@@ -1269,8 +1396,10 @@ class _ParamMatcher:
             pos = m.end()
         return True
 
-    def about(self, b: _Behaviour, start: int, end: int) -> bool:
-        """Whether the sentence b.low[start:end] is about the parameter (rule 6, second half)."""
+    def about(self, b: _Behaviour, start: int, end: int, given: frozenset[str] = frozenset()) -> bool:
+        """Whether the sentence b.low[start:end] is about the parameter (rule 6, second half). A value in
+        `given` (canonical values the user already stated) is no evidence: "Is that 100 US dollars?" does not
+        ask for the target currency."""
         low = b.low
         if self.terms is not None and self.terms.search(low, start, end):
             return True
@@ -1278,14 +1407,21 @@ class _ParamMatcher:
             return True
         if any(self._gap_at(parts, low, start, end) for parts in self.gaps):
             return True
-        if any(low.find(sym, start, end) >= 0 for sym in self.symbols):
-            return True
+        for sym in self.symbols:
+            if low.find(sym, start, end) >= 0 and sym not in given and self.table.lookup(sym) not in given:
+                return True
+        return any(v not in given for v in self.values_in(b, start, end))
+
+    def values_in(self, b: _Behaviour, start: int, end: int) -> Iterator[str]:
+        """Canonical values of the parameter's alias table named in b.text[start:end] (and its symbols, as
+        written), in text order."""
         if self.table is None:
-            return False
+            return
+        low = b.low
         candidates = [m.start() for m in self.values.finditer(low, start, end)] if self.values else []
         if self.caps is not None:
             candidates += [m.start() for m in self.caps.finditer(b.text, start, end)]
-        for pos in candidates:
+        for pos in candidates[:_MAX_CANDIDATES]:
             words = []
             for w in _LETTERS_RE.finditer(low, pos, end):
                 words.append(w)
@@ -1294,9 +1430,18 @@ class _ParamMatcher:
             for k in (3, 2, 1):
                 if k <= len(words):
                     span = b.text[words[0].start():words[k - 1].end()]
-                    if _counts_as_value(span) and self.table.lookup(span) is not None:
-                        return True
-        return False
+                    canon = self.table.lookup(span) if _counts_as_value(span) else None
+                    if canon is not None:
+                        yield canon
+                        break
+
+    def given(self, user: _Behaviour | None) -> frozenset[str]:
+        """The values of this parameter's table (and its symbols) that the user's message states."""
+        if user is None or self.table is None:
+            return frozenset()
+        found = set(self.values_in(user, 0, len(user.low)))
+        found.update(sym for sym in self.symbols if sym in user.low)
+        return frozenset(found)
 
 
 _LETTERS_RE = re.compile(_L + "+")
@@ -1338,12 +1483,24 @@ def _matcher(key: str) -> _ParamMatcher | None:
     return _MATCHERS.get(key)
 
 
-def asks_about(text: str, params: Sequence[str]) -> str | None:
+def asks_about(text: str, params: Sequence[str], user: str = "") -> str | None:
     """The first sentence of `text` that asks about one of `params` ("tool.param" keys), or None (rule 6).
 
+    `user` is the user's message: a question made only of its words is an echo, not a question ("Сколько
+    это в евро?" answered with itself), and a value the user already gave is no evidence of asking for a
+    missing parameter ("How many dollars would you like to convert?" when the target currency is missing).
     Only asking is checked here; check_answer adds the no-claim and no-invented-result conditions.
     Unknown keys contribute nothing. Linear; never raises.
     """
+    span = _ask_span(text, params, user)
+    return None if span is None else _behaviour(text).text[span[0]:span[1]].strip()
+
+
+_WORD_TOKEN_RE = re.compile(r"[^\W_]+")
+
+
+def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
+    """(start, end) in the behaviour text of the first sentence that asks about one of `params`, or None."""
     if not isinstance(text, str):
         return None
     keys = (params,) if isinstance(params, str) else params
@@ -1355,6 +1512,9 @@ def asks_about(text: str, params: Sequence[str]) -> str | None:
         return None
     b = _behaviour(text)
     low = b.low
+    u = _behaviour(user) if isinstance(user, str) and user.strip() else None
+    user_words = frozenset(_WORD_TOKEN_RE.findall(u.low)) if u is not None else frozenset()
+    given = [m.given(u) for m in matchers]
     # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order.
     hits = sorted({pos for m in matchers for pos in m.hits(b)})[:_MAX_CANDIDATES]
     examined = 0
@@ -1363,7 +1523,10 @@ def asks_about(text: str, params: Sequence[str]) -> str | None:
             continue
         start, end = _sentence_bounds(low, pos, pos)
         examined = end
-        if ((_is_question(low, start, end) or _list_intro_asks(low, start))
-                and any(m.about(b, start, end) for m in matchers)):
-            return b.text[start:end].strip()
+        if not (_is_question(low, start, end) or _list_intro_asks(low, start)):
+            continue
+        if user_words and set(_WORD_TOKEN_RE.findall(low, start, end)) <= user_words:
+            continue                # the user's own question repeated
+        if any(m.about(b, start, end, g) for m, g in zip(matchers, given)):
+            return start, end
     return None
