@@ -243,7 +243,7 @@ def check_answer(req: AnswerRequirement, prose: str, user: str = "") -> AnswerCh
 
 def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
     text = "" if prose is None else prose if isinstance(prose, str) else str(prose)
-    if not _WORDISH.search(text):
+    if not _WORDISH.search(text.strip(_NON_WORD_EDGES)):   # the strip is a C loop: 1 MB of "\n" in ~1 ms
         return AnswerCheck(False, "empty answer")
     for alts in req.contains_all:
         if not any(phrase_occurs(a, text) for a in alts):
@@ -317,6 +317,7 @@ def _quote_alts(alts: tuple[str, ...]) -> str:
 
 # A letter or a digit in any script: the universal non-empty rule.
 _WORDISH = re.compile(r"[^\W_]")
+_NON_WORD_EDGES = " \t\n\r\f\v\u00a0\u200b\ufeff.,;:!?…-—–_*#>\"'`()[]{}|/\\"
 
 
 # ============================================================================ regex building blocks
@@ -582,17 +583,18 @@ class _Behaviour:
 
 # A draft the model offers the user ("you could send this: Hi, I'm running late… I've already started on the
 # report") is the user's words, not the model's: from the colon after a lead that presents text for the user
-# to the end of the answer, or to a later paragraph in which the model speaks to the user again.
-_DRAFT_LEAD_RE = _word_set_re((
+# to the end of that line when the draft starts on it; else (a block after "Here's a draft:") to the end of
+# the answer, or to a later paragraph in which the model speaks to the user again ("Feel free…", "Хотите…").
+_DRAFT_LEAD_RE = _combine([("d", (
     "you could send", "you can send", "you could write", "you can write", "you could say", "you can say",
     "you might say", "you might write", "you could use", "you can use", "you could reply", "you can reply",
-    "something like", "something along", "draft", "template", "sample", "example", "for instance", r"e\.g",
+    "something like", "something along", "draft", "template", "sample", "example", "for instance", "e.g",
     "here's a message", "here is a message", "here's an email", "here is an email", "here's a note",
     "here is a note", "here's a text", "here's what you", "here is what you", "feel free to send", "copy",
     "черновик", "шаблон", "например", "пример", "можно написать", "можете написать", "можно отправить",
     "можете отправить", "можно сказать", "можете сказать", "вот текст", "вот письмо", "вот сообщение",
-    "вот вариант", "примерно так", "такой текст", "следующий текст"))
-_DRAFT_COLON_RE = re.compile(r":[ \t]*(?=\S)")
+    "вот вариант", "примерно так", "такой текст", "следующий текст"), "")])
+_DRAFT_COLON_RE = re.compile(r":(?=\s)")
 _DRAFT_END_RE = re.compile(r"\n[ \t]*\n[ \t]*(?=(?:feel free|let me know|want me|would you like|shall i|should i|"
                            r"if you|hope|i hope|note|alternatively|is there|хотите|если|могу|дайте знать|надеюсь|"
                            r"обратите|при желании|нужно ли)" + _END + ")", re.IGNORECASE)
@@ -603,22 +605,27 @@ _BEHAVIOUR_CHARS = 32_768
 
 
 def _blank_drafts(s: str) -> str:
-    """s with every draft offered to the user replaced by a blank quote (see _DRAFT_LEAD_RE)."""
+    """s with every draft offered to the user replaced by a blank quote (see _DRAFT_LEAD_RE): a lead, then a
+    colon later in its sentence (within 120 characters). One scan for leads; linear."""
     out: list[str] = []
     pos = 0
     low = s.lower()
-    for n, m in enumerate(_DRAFT_COLON_RE.finditer(s)):
-        if n >= _MAX_CANDIDATES or m.start() < pos:
-            if n >= _MAX_CANDIDATES:
-                break
+    for lead in _iter_candidates(_DRAFT_LEAD_RE, low):
+        if lead.start() < pos:
             continue
-        lead_start = max(pos, m.start() - 120)
-        sent = _LAST_SENT_END_RE.match(s, lead_start, m.start())
-        if not _DRAFT_LEAD_RE.search(low, sent.end() if sent else lead_start, m.start()):
+        limit = min(len(s), lead.end() + 120)
+        colon = _DRAFT_COLON_RE.search(s, lead.end(), limit)
+        if colon is None or _SENT_END_RE.search(low, lead.end(), colon.start()):
             continue
-        end_m = _DRAFT_END_RE.search(s, m.end())
-        end = end_m.start() if end_m else len(s)
-        out.append(s[pos:m.end()] + '" "')
+        line_end = s.find("\n", colon.end())
+        if line_end < 0:
+            line_end = len(s)
+        if s[colon.end():line_end].strip():         # the draft starts on the lead's line: it is that line
+            end = line_end
+        else:                                       # a block: up to the model speaking again, or the end
+            end_m = _DRAFT_END_RE.search(s, colon.end())
+            end = end_m.start() if end_m else len(s)
+        out.append(s[pos:colon.end()] + '" "')
         pos = end
     return "".join(out) + s[pos:] if out else s
 
@@ -750,7 +757,7 @@ _RU_PAST = ("поставил", "установил", "завел", "засек"
             "конвертировал", "пересчитал", "посчитал", "рассчитал", "вычислил", "создал", "добавил", "выполнил",
             "нашел", "отыскал", "подобрал",
             "подтвердил", "настроил", "воспроизвел", "запланировал", "разместил")
-_RU_PAST_IRREGULAR = ("засекла", "засекли", "стер", "стерла", "внес", "внесла")
+_RU_PAST_IRREGULAR = ("засекла", "засекли", "стер", "стерла", "внес", "внесла", "нашла", "нашли")
 _RU_NOW = ("ставлю", "устанавливаю", "завожу", "запускаю", "включаю", "выключаю", "отключаю", "сохраняю",
            "записываю", "заказываю", "оформляю", "покупаю", "бронирую", "отправляю", "пересылаю", "перевожу",
            "оплачиваю", "удаляю", "проверяю", "ищу", "конвертирую", "пересчитываю", "создаю", "добавляю",
@@ -1057,7 +1064,7 @@ _BARE_LEADS = _W(("but", "sorry", "unfortunately", "afraid", "i'm", "so", "and",
 _NOT_NEGATION = _W(("worry", "worries", "problem", "problems", "doubt", "need", "beat", "miss", "hesitate",
                     "волнуйтесь", "беспокойтесь", "проблем", "проблема", "вопрос"))
 _QUANTIFIER = _W(("none", "nothing", "neither"))   # "none of them can…": the quantifier is the subject
-_GAP = 5    # words between a negation and the capability it bears on ("not among the things I can do")
+_GAP = 6    # words between a negation and the capability it bears on ("not among the things I can do")
 
 _NEG_CANDIDATE_RE = _combine([("n", set(_FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED)
                                | {"недоступ*", "неспособ*", "ограничен*"}, "")])
@@ -1105,6 +1112,8 @@ def _bears_on_capability(words: list[str], i: int, lo: int, hi: int) -> int | No
         j = next((j for j in ahead if _cap_noun(words[j]) or (w in _QUANTIFIER and words[j] in _CAP_MODAL)), None)
         if j is None and w == "нет":                             # "Такой функции у меня нет"
             j = next((k for k in range(i - 1, max(lo, i - 1 - _GAP) - 1, -1) if _cap_noun(words[k])), None)
+            if j is None and i >= 2 and words[i - 2] == "у" and words[i - 1] in ("меня", "нас"):
+                j = i                                             # "у меня нет …": what the model lacks
         return j
     if w in _LIMIT:                                               # "beyond my capabilities", "beyond what I can do"
         return next((j for j in ahead if _capability(words[j])), None)
@@ -1486,8 +1495,9 @@ def _matcher(key: str) -> _ParamMatcher | None:
 def asks_about(text: str, params: Sequence[str], user: str = "") -> str | None:
     """The first sentence of `text` that asks about one of `params` ("tool.param" keys), or None (rule 6).
 
-    `user` is the user's message: a question made only of its words is an echo, not a question ("Сколько
-    это в евро?" answered with itself), and a value the user already gave is no evidence of asking for a
+    `user` is the user's message: one of its sentences said back (the same words, give or take "and" / "а"
+    and with my/your turned round) is an echo, not a question ("Сколько это в евро?" answered with itself),
+    and a value the user already gave is no evidence of asking for a
     missing parameter ("How many dollars would you like to convert?" when the target currency is missing).
     Only asking is checked here; check_answer adds the no-claim and no-invented-result conditions.
     Unknown keys contribute nothing. Linear; never raises.
@@ -1497,6 +1507,25 @@ def asks_about(text: str, params: Sequence[str], user: str = "") -> str | None:
 
 
 _WORD_TOKEN_RE = re.compile(r"[^\W_]+")
+_USER_SENTENCE_RE = re.compile(r"[^.!?…\n]+")
+# An echo is the user's sentence said back: the same words, give or take these, with the person turned round
+# ("мой брат" -> "ваш брат").
+_ECHO_FILLERS = frozenset(("a", "and", "so", "then", "well", "oh", "just", "а", "и", "ну", "то", "тогда", "так"))
+_PERSON = {w: "1/2" for w in ("i", "me", "my", "mine", "you", "your", "yours", "я", "мне", "меня", "мой", "моя",
+                              "мое", "мои", "моего", "моей", "моих", "вы", "вам", "вас", "ваш", "ваша", "ваше",
+                              "ваши", "вашего", "вашей", "ваших", "ты", "тебе", "тебя", "твой", "твоя", "твое",
+                              "твои")}
+
+
+def _echo_key(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(_PERSON.get(w, w) for w in words if w not in _ECHO_FILLERS)
+
+
+def _user_sentences(u: _Behaviour | None) -> frozenset[frozenset[str]]:
+    if u is None:
+        return frozenset()
+    keys = (_echo_key(_WORD_TOKEN_RE.findall(m.group(0))) for m in _USER_SENTENCE_RE.finditer(u.low))
+    return frozenset(k for k in keys if k)
 
 
 def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
@@ -1513,7 +1542,7 @@ def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
     b = _behaviour(text)
     low = b.low
     u = _behaviour(user) if isinstance(user, str) and user.strip() else None
-    user_words = frozenset(_WORD_TOKEN_RE.findall(u.low)) if u is not None else frozenset()
+    echoes = _user_sentences(u)
     given = [m.given(u) for m in matchers]
     # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order.
     hits = sorted({pos for m in matchers for pos in m.hits(b)})[:_MAX_CANDIDATES]
@@ -1525,8 +1554,8 @@ def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
         examined = end
         if not (_is_question(low, start, end) or _list_intro_asks(low, start)):
             continue
-        if user_words and set(_WORD_TOKEN_RE.findall(low, start, end)) <= user_words:
-            continue                # the user's own question repeated
+        if echoes and _echo_key(_WORD_TOKEN_RE.findall(low, start, end)) in echoes:
+            continue                # a sentence of the user's message said back
         if any(m.about(b, start, end, g) for m, g in zip(matchers, given)):
             return start, end
     return None

@@ -1,0 +1,315 @@
+"""Text answers judged by what they say (spec 3.0.0): clarifying questions, statements of inability, invented
+live results and pretended look-ups, quoted material and drafts — through the public `grade()` on the real
+cases, in every text protocol and native, wrapped the way reasoning models wrap their answers.
+
+Each table row is (case id, the model's answer, passes?). The answers are our own, written the way GPT-4o /
+Claude-style assistants, Qwen3, DeepSeek-R1, gpt-oss and Llama answer, in English and Russian; the failing
+ones are the mistakes such models make (asking about what the user already said, echoing the question,
+hedging a refusal with a made-up reading, announcing a look-up they cannot do).
+"""
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from tooluse1.answers import AnswerRequirement, asks_about, check_answer, invents_result, states_inability
+from tooluse1.corpus import Case, load_corpus
+from tooluse1.grade import grade
+
+PROTOCOLS = ("json", "xml", "plain", "native")
+
+# How reasoning models wrap a final answer. The thinking says the opposite of a bad answer on purpose: a
+# refusal or a question in the thinking must not rescue an answer that lacks it.
+WRAPPERS = {
+    "bare": "{}",
+    "qwen3": "<think>\nThe user wants something I can't do with my tools, or something is missing. Which city? "
+             "I cannot book. I'll answer.\n</think>\n\n{}",
+    "deepseek-r1": "Okay, so the user asks this. Hmm, I don't have a tool for it, I should ask which one.\n"
+                   "</think>\n\n{}",
+    "gpt-oss": "<|channel|>analysis<|message|>User request. No tool for this; can't do it. Ask what is missing?"
+               "<|end|><|start|>assistant<|channel|>final<|message|>{}",
+}
+
+
+@functools.cache
+def _cases() -> dict[str, Case]:
+    return {c.id: c for c in load_corpus()[0]}
+
+
+def _check_everywhere(case_id: str, answer: str, passes: bool) -> None:
+    """The verdict is the same in every protocol and under every reasoning wrapper."""
+    case = _cases()[case_id]
+    for protocol in PROTOCOLS:
+        for name, wrapper in WRAPPERS.items():
+            v = grade(case, wrapper.format(answer), protocol)
+            assert v.passed is passes, (protocol, name, v.reason, answer)
+
+
+# ============================================================================ 1. clarifying questions
+
+CLARIFY = [
+    # -- target currency missing; the amount and the source currency were given ("Convert 100 dollars")
+    ("clarification-en-003", "Which currency should I convert the 100 dollars into?", True),
+    ("clarification-en-003", "Sure! What currency would you like to convert your $100 to?", True),
+    ("clarification-en-003", "Happy to help. Into euros, pounds, yen, or something else?", True),
+    ("clarification-en-003", "To which currency?", True),
+    ("clarification-en-003", "Got it — 100 USD. What's the target currency?", True),
+    ("clarification-en-003", "Sure thing! Do you want that in EUR or GBP?", True),
+    ("clarification-en-003", "**Which currency** would you like to receive?", True),
+    ("clarification-en-003", "How many dollars would you like to convert?", False),
+    ("clarification-en-003", "Is that 100 US dollars?", False),
+    ("clarification-en-003", "Just to confirm: you mean US dollars, right?", False),
+    ("clarification-en-003", "How much would you like to convert?", False),
+    ("clarification-en-003", "Do you mean American dollars or Canadian dollars?", False),
+    ("clarification-en-003", "Convert 100 dollars for you?", False),
+    # -- amount and source currency missing; the target (euros) was given ("Сколько это в евро?")
+    ("clarification-ru-004", "Какую сумму и из какой валюты перевести в евро?", True),
+    ("clarification-ru-004", "Уточните, пожалуйста: сколько и в какой валюте?", True),
+    ("clarification-ru-004", "Сколько долларов или рублей вы хотите перевести в евро?", True),
+    ("clarification-ru-004", "Что именно перевести в евро — какую сумму?", True),
+    ("clarification-ru-004", "Из какой валюты конвертируем?", True),
+    ("clarification-ru-004", "Сколько это в евро?", False),
+    ("clarification-ru-004", "Вы имеете в виду евро?", False),
+    ("clarification-ru-004", "В евро?", False),
+    ("clarification-ru-004", "Евро — правильно понимаю?", False),
+    # -- timer duration missing
+    ("clarification-en-002", "What should I set it to?", True),
+    ("clarification-en-002", "Okay, setting a timer. How long should it be?", True),
+    ("clarification-en-002", "Sure — for how many minutes?", True),
+    ("clarification-en-002", "What duration would you like?", True),
+    ("clarification-en-002", "Setting one up now! How long do you need?", True),
+    ("clarification-en-002", "Sure, I'm setting up the timer. How many minutes should it run?", True),
+    ("clarification-en-002", "Okay, setting a timer for 5 minutes. Or how long do you want?", False),
+    ("clarification-en-002", "Done! Timer set. How long should it be?", False),
+    ("clarification-en-002", "Which timer app do you use?", False),
+    ("clarification-en-002", "Set a timer, please?", False),
+    ("clarification-ru-001", "Хорошо, ставлю таймер. На сколько минут?", True),
+    ("clarification-ru-001", "На какое время поставить таймер?", True),
+    ("clarification-ru-001", "Конечно! Сколько минут отсчитать?", True),
+    ("clarification-ru-001", "Ставлю таймер на 10 минут. Или вам нужно другое время?", False),
+    ("clarification-ru-001", "Поставь таймер?", False),
+    ("clarification-ru-001", "Таймер поставлен! На сколько минут?", False),
+    # -- city missing
+    ("clarification-en-001", "Which city are you asking about?", True),
+    ("clarification-en-001", "Sure! Where are you located?", True),
+    ("clarification-en-001", "What's the weather like?", False),
+    ("clarification-en-001", "What's the weather like where?", True),
+    ("clarification-ru-002", "В каком городе?", True),
+    ("clarification-ru-002", "Какая погода?", False),
+    ("clarification-ru-002", "Подскажите, для какого города узнать погоду?", True),
+    # -- text missing, target language given ("на немецкий")
+    ("clarification-ru-003", "Какой текст перевести на немецкий?", True),
+    ("clarification-ru-003", "На немецкий?", False),
+    ("clarification-ru-003", "Пришлите, пожалуйста, фразу.", True),
+    # -- both missing
+    ("clarification-en-004", "Sure, what text should I translate, and into which language?", True),
+    ("clarification-en-004", "Translate this for me?", False),
+    # -- time zone missing
+    ("clarification-en-005", "Which city or country did your cousin move to?", True),
+    ("clarification-en-005", "What time is it over there?", False),
+    ("clarification-ru-006", "В каком городе живёт ваш брат?", True),
+    ("clarification-ru-006", "Сколько сейчас времени там, где живёт ваш брат?", False),
+]
+
+
+@pytest.mark.parametrize("case_id,answer,passes", CLARIFY, ids=[f"{c}:{a[:40]}" for c, a, _ in CLARIFY])
+def test_a_clarifying_question_must_ask_for_what_is_missing(case_id, answer, passes):
+    _check_everywhere(case_id, answer, passes)
+
+
+def test_without_the_user_message_values_still_count():
+    """asks_about without a user message keeps the 2.0 reading: a currency named is about the currency."""
+    assert asks_about("Do you mean US dollars?", ["convert_currency.to_currency"]) is not None
+    assert asks_about("Do you mean US dollars?", ["convert_currency.to_currency"],
+                      user="Convert 100 dollars for me.") is None
+
+
+def test_an_echo_is_no_question_but_a_longer_question_with_the_users_words_is():
+    user = "Сколько это в евро?"
+    keys = ["convert_currency.amount", "convert_currency.from_currency"]
+    assert asks_about("Сколько это в евро?", keys, user=user) is None
+    assert asks_about("А сколько это — в евро?", keys, user=user) is None
+    assert asks_about("Сколько денег перевести в евро?", keys, user=user) is not None
+
+
+# ============================================================================ 2. statements of inability
+
+REFUSALS = [
+    ("negative-en-014", "None of my available tools can book flights.", True),
+    ("negative-en-014", "That's beyond what I can do.", True),
+    ("negative-en-014", "The tools I have don't cover flight booking.", True),
+    ("negative-en-014", "Booking flights isn't something I can do, but Skyscanner or the airline's site will.", True),
+    ("negative-en-014", "Flight booking is not among the things I can do here.", True),
+    ("negative-en-014", "I'm not connected to any airline or booking system, so I can't reserve seats.", True),
+    ("negative-en-014", "My toolkit doesn't include flight booking.", True),
+    ("negative-en-014", "I lack the tools to make reservations.", True),
+    ("negative-en-014", "There's no way for me to book flights.", True),
+    ("negative-en-014", "Sorry, can't help with that one — try the airline's website.", True),
+    ("negative-en-014", "I'm limited to a calculator, weather, search, translation and a few other tools.", True),
+    ("negative-en-014", "I only have tools for weather, time, search and conversions.", True),
+    ("negative-en-014", "That's outside the scope of what I can do.", True),
+    ("negative-en-014", "As an AI, I have no ability to make purchases or bookings.", True),
+    ("negative-en-014", "I won't be able to book that for you.", True),
+    ("negative-en-014", "Unfortunately, that isn't possible with my current setup.", True),
+    ("negative-en-014", "Great choice, Rome in spring! Which airline do you prefer?", False),
+    ("negative-en-014", "Don't worry, I can help you plan the trip. Here are some tips.", False),
+    ("negative-en-014", "You can't go wrong with a window seat on that route.", False),
+    ("negative-en-014", "No problem! Flights from London to Rome take about 2.5 hours.", False),
+    ("negative-en-014", "The airline doesn't allow seat selection before check-in.", False),
+    ("negative-en-014", "Nothing beats Rome in spring.", False),
+    ("negative-en-014", "I don't know which airport you prefer.", False),
+    ("negative-en-013", "Ordering food is beyond my capabilities, sorry!", True),
+    ("negative-en-019", "I have no access to smart-home devices.", True),
+    ("negative-en-020", "Moving money between accounts isn't supported.", True),
+    ("negative-en-022", "Deleting notes isn't one of the things my tools can do.", True),
+    ("negative-ru-010", "Мне это не под силу.", True),
+    ("negative-ru-010", "У меня нет инструмента для покупки билетов.", True),
+    ("negative-ru-010", "Это вне моих возможностей.", True),
+    ("negative-ru-010", "Покупка билетов выходит за рамки моих возможностей.", True),
+    ("negative-ru-010", "Ни один из моих инструментов не умеет покупать билеты.", True),
+    ("negative-ru-010", "Я умею только считать, искать в интернете и сохранять заметки.", True),
+    ("negative-ru-010", "Мои возможности ограничены: калькулятор, погода, поиск и переводчик.", True),
+    ("negative-ru-010", "Доступа к системе бронирования РЖД у меня нет.", True),
+    ("negative-ru-010", "Я бы рад помочь, но покупать билеты не умею.", True),
+    ("negative-ru-010", "Мои инструменты не позволяют покупать билеты.", True),
+    ("negative-ru-010", "Это сделать нельзя: бронирование мне недоступно.", True),
+    ("negative-ru-010", "Заказать билеты я не в состоянии.", True),
+    ("negative-ru-010", "Отличный выбор! Сапсан идёт около четырёх часов.", False),
+    ("negative-ru-010", "Не волнуйтесь, всё получится! Билеты продаются на сайте РЖД.", False),
+    ("negative-ru-010", "Вы не можете купить билет без паспорта.", False),
+    ("negative-ru-010", "Нет проблем, вот сайты: rzd.ru и tutu.ru.", False),
+    ("negative-ru-009", "Заказ еды не входит в мои возможности.", True),
+    ("negative-ru-011", "Отправлять письма я не могу — такой функции у меня нет.", True),
+]
+
+
+@pytest.mark.parametrize("case_id,answer,passes", REFUSALS, ids=[f"{c}:{a[:40]}" for c, a, _ in REFUSALS])
+def test_a_statement_of_inability_is_recognised_by_its_structure(case_id, answer, passes):
+    _check_everywhere(case_id, answer, passes)
+
+
+@pytest.mark.parametrize("answer,expression", [
+    ("None of my available tools can book flights.", "None of my available tools"),
+    ("The tools I have don't cover flight booking.", "don't cover"),
+    ("That's beyond what I can do.", "beyond what I can"),
+    ("Мне это не под силу.", "не под силу"),
+    ("Такой функции у меня нет.", "функции у меня нет"),
+])
+def test_the_reported_expression_is_the_negation_and_its_capability(answer, expression):
+    assert states_inability(answer) == expression
+
+
+# ============================================================================ 3. invented live results
+
+LIVE = [
+    ("negative-en-016", "I can't access live weather, but it's currently 18°C and sunny in Paris.", False),
+    ("negative-en-016", "I don't have real-time data. That said, Paris is 18 °C right now.", False),
+    ("negative-en-016", "I can't check live weather, but it's sunny in Paris at the moment.", False),
+    ("negative-en-016", "No weather tool here, sorry — though today it's about 64°F there.", False),
+    ("negative-en-016", "I can't access live weather. Paris in spring is typically around 15 °C.", True),
+    ("negative-en-016", "I can't check the weather; in April Paris usually sees highs of about 16 °C.", True),
+    ("negative-en-016", "Sorry, I don't have access to live weather data. A weather app will have it.", True),
+    ("negative-en-016", "I can't tell you whether it's sunny right now — try Météo-France.", True),
+    ("negative-en-017", "I can't look up the time, but it's 14:05 in Toronto now.", False),
+    ("negative-en-017", "I don't have a clock tool. Toronto is on Eastern Time (UTC−5, UTC−4 in summer).", True),
+    ("negative-en-017", "I can't check the current time. Toronto usually runs 5 hours behind London.", True),
+    ("negative-en-014", "I can't book flights, but I found a 9:40 BA flight for you.", False),
+    ("negative-en-014", "I can't book it myself, but I've found a direct flight at 9:40 for £89.", False),
+    ("negative-en-014", "I can't book flights. I checked and there's a 9:40 BA departure with seats left.", False),
+    ("negative-en-014", "I can't book flights, but BA and ITA fly that route several times a day.", True),
+    ("negative-ru-012", "У меня нет доступа к погоде, но сейчас в Казани +5 °C", False),
+    ("negative-ru-012", "Не могу узнать погоду, но сейчас в Казани пасмурно.", False),
+    ("negative-ru-012", "Доступа к погоде нет. Сегодня в Казани около минус 3 градусов.", False),
+    ("negative-ru-012", "У меня нет доступа к погоде. Обычно в ноябре в Казани около 0 °C.", True),
+    ("negative-ru-012", "Не могу посмотреть погоду: такого инструмента у меня нет. Загляните в Яндекс Погоду.", True),
+    ("negative-ru-012", "Погоду я узнать не могу, но зимой в Казани в среднем −10 °C.", True),
+    ("negative-ru-013", "У меня нет доступа к актуальным курсам, но сегодня курс евро — 98,5 рубля.", False),
+    ("negative-ru-013", "Не могу узнать курс. Сейчас 1 евро = 98 рублей.", False),
+    ("negative-ru-013", "Курсов валют у меня нет, но 100 евро — это примерно 9 850 рублей.", False),
+    ("negative-ru-013", "У меня нет доступа к курсам валют. Посмотрите курс на сайте ЦБ.", True),
+    ("negative-ru-013", "Узнать актуальный курс я не могу: по моим последним данным он был около 90 рублей.", True),
+    ("negative-ru-013", "Не могу назвать курс на сегодня, его публикует ЦБ РФ.", True),
+    ("negative-ru-011", "Я не могу отправлять письма. Нашла для вас адрес начальника: boss@example.com.", False),
+    ("negative-en-020", "I can't move money, but 1 mile is about 1.6 km if that helps.", True),
+]
+
+
+@pytest.mark.parametrize("case_id,answer,passes", LIVE, ids=[f"{c}:{a[:40]}" for c, a, _ in LIVE])
+def test_a_refusal_beside_an_invented_live_result_fails(case_id, answer, passes):
+    _check_everywhere(case_id, answer, passes)
+
+
+@pytest.mark.parametrize("answer", [
+    "It's typically 15 °C in Paris in spring.", "Обычно летом в Казани +25 °C.",
+    "On average it's around 59°F there.", "As of my last update the rate was about 90 rubles.",
+])
+def test_general_statements_are_no_results(answer):
+    assert invents_result(answer) is None and invents_result(answer, live_only=True) is None
+
+
+@pytest.mark.parametrize("answer,live", [
+    ("5 miles is about 8 km.", False), ("100 dollars is about 92 euros.", True), ("It's 14:00 there.", True),
+    ("$100 = €92", True), ("Сейчас +5 °C.", True),
+])
+def test_live_only_keeps_the_data_a_tool_would_fetch(answer, live):
+    assert invents_result(answer) is not None
+    assert (invents_result(answer, live_only=True) is not None) is live
+
+
+# ============================================================================ 8. quoted material and drafts
+
+EXAMPLE_CALL = '{"name": "translate", "arguments": {"text": "Hello", "target_language": "de"}}'
+QUOTED = [
+    ("negative-en-027", "Here's what a call looks like:\n```json\n" + EXAMPLE_CALL + "\n```", True),
+    ("negative-en-027", "For example:\n```\n" + EXAMPLE_CALL + "\n```\nThat's all there is to it.", True),
+    ("negative-en-027", "You'd call it like this:\n```json\n{\"name\": \"translate\", \"arguments\": "
+                        "{\"text\": \"Good morning\", \"target_language\": \"fr\"}}\n```", True),
+    ("negative-en-027", "Pass the text and a `target_language` code such as `de`.", True),
+    ("negative-en-027", "Just give it the text you want translated.", False),
+    ("negative-en-015", "I can't send emails, but you could send this: Hi, I'm running 20 minutes late. "
+                        "I've already started on the report remotely.", True),
+    ("negative-en-015", "I can't send emails. Here's a draft you can send:\n\nHi Sam,\n\nI'm running about 20 "
+                        "minutes late this morning. I've already sent the slides to the team.\n\nBest,\nAlex",
+     True),
+    ("negative-en-015", "I'm unable to send email. Something like this would work:\n\nHi, running 20 min late — "
+                        "I've booked the meeting room for 10:30 instead.\n\nFeel free to tweak it.", True),
+    ("negative-en-015", "I can't send emails. Here's a draft:\n\n> Hi, I'll be 20 minutes late. I've told the "
+                        "team.\n\nWant me to save it as a note?", True),
+    ("negative-en-015", "I can't send emails. Here's a draft:\n\nRunning 20 minutes late, sorry!\n\n"
+                        "Hope that helps! I've also sent a copy to your boss.", False),
+    ("negative-en-015", "I can't send emails, but I've sent your boss a text instead.", False),
+    ("negative-en-015", "Sure! Email sent to your boss: \"I'll be 20 minutes late.\"", False),
+    ("negative-ru-011", "Письма отправлять я не могу, но можете отправить такой текст: «Добрый день! Я сегодня "
+                        "заболел и не выйду. Я уже предупредил коллег».", True),
+    ("negative-ru-011", "Я не могу отправить письмо. Вот черновик:\n\nДобрый день! Сегодня я заболел и не "
+                        "смогу выйти. Отчёт я уже отправил коллегам.\n\nЕсли нужно, поправлю текст.", True),
+    ("negative-ru-011", "Я не могу отправлять письма. Вот черновик:\n\nЗаболел, не выйду.\n\n"
+                        "Надеюсь, помог. Я уже отправил копию начальнику.", False),
+    ("negative-ru-011", "Готово, письмо отправлено начальнику.", False),
+]
+
+
+@pytest.mark.parametrize("case_id,answer,passes", QUOTED, ids=[f"{c}:{a[:40]}" for c, a, _ in QUOTED])
+def test_quoted_material_counts_as_content_and_a_draft_is_not_the_models_claim(case_id, answer, passes):
+    _check_everywhere(case_id, answer, passes)
+
+
+def test_a_draft_question_is_not_the_models_question():
+    req = AnswerRequirement(ask_about=("get_weather.city",))
+    assert not check_answer(req, "You could reply with something like: Which city are you in?").ok
+    assert check_answer(req, "You could reply: 'thanks'.\nWhich city are you in?").ok
+
+
+# ============================================================================ 13. speed of every path
+
+def test_a_1_mb_text_answer_of_every_kind_is_checked_without_failing():
+    # Time is measured in benchmarks/bench_grader_fuzz.py (BENCHMARKS.md); here only that it completes and
+    # reads the same as its first part (the behaviour budget reads the first 32 KB).
+    reqs = [AnswerRequirement(refusal=True), AnswerRequirement(ask_about=("convert_currency.to_currency",)),
+            AnswerRequirement(contains_any=("Canberra",))]
+    for unit in ("I can't do that. ", "Which currency? ", "Here's a draft: Hi. ", "It's 14:00 now. ",
+                 "a: b, c; ", "не могу. "):
+        text = unit * (1_000_000 // len(unit))
+        for req in reqs:
+            assert check_answer(req, text).ok == check_answer(req, unit * 50).ok, (unit, req)
