@@ -279,12 +279,17 @@ def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str],
     """For clarify cases: an action announced as under way ("Okay, setting a timer.", "Ставлю таймер.") is
     no claim when a question about the missing argument follows it and the announcement itself names no
     value for that argument ("Setting a timer for 5 minutes — or how long?" stays a claim)."""
+    asked: list[tuple[int, int] | None] = []      # the question, looked for once (at the first announcement)
+
     def excused(start: int, end: int) -> bool:
-        ask = _ask_span(text, keys, user)
+        if not asked:
+            asked.append(_ask_span(text, keys, user))
+        ask = asked[0]
         if ask is None or ask[0] < end:
             return False
-        m = _CLAUSE_END_RE.search(b.low, end, ask[0])
-        clause_end = m.start() if m else ask[0]
+        stop = min(ask[0], _sentence_bounds(b.low, start, end)[1])    # bounded: linear over many announcements
+        m = _CLAUSE_END_RE.search(b.low, end, stop)
+        clause_end = m.start() if m else stop
         return not any(mt.about(b, start, clause_end) for mt in (_matcher(k) for k in keys) if mt is not None)
     return excused
 
