@@ -175,6 +175,10 @@ REFUSALS = [
     ("negative-ru-010", "Мои инструменты не позволяют покупать билеты.", True),
     ("negative-ru-010", "Это сделать нельзя: бронирование мне недоступно.", True),
     ("negative-ru-010", "Заказать билеты я не в состоянии.", True),
+    ("negative-ru-010", "Билеты я не покупаю и не бронирую — только подсказываю, где это сделать.", True),
+    ("negative-ru-010", "Я не советую брать билеты в последний момент.", False),
+    ("negative-en-014", "I don't book flights, sorry — try the airline's app.", True),
+    ("negative-en-014", "I don't think Friday flights are expensive.", False),
     ("negative-ru-010", "Отличный выбор! Сапсан идёт около четырёх часов.", False),
     ("negative-ru-010", "Не волнуйтесь, всё получится! Билеты продаются на сайте РЖД.", False),
     ("negative-ru-010", "Вы не можете купить билет без паспорта.", False),
@@ -232,6 +236,29 @@ LIVE = [
     ("negative-ru-013", "Не могу назвать курс на сегодня, его публикует ЦБ РФ.", True),
     ("negative-ru-011", "Я не могу отправлять письма. Нашла для вас адрес начальника: boss@example.com.", False),
     ("negative-en-020", "I can't move money, but 1 mile is about 1.6 km if that helps.", True),
+    ("negative-en-016", "I'm not able to fetch live conditions. Right now it's overcast in Paris, 12 °C.", False),
+    ("negative-en-016", "I don't have live weather access.\n\n**Current conditions in Paris:** 17°C, partly "
+                        "cloudy.", False),
+    ("negative-en-016", "Sorry — I can't check the weather. Paris averages about 12 °C in March.", True),
+    ("negative-en-016", "I can't access weather data; for current conditions, check a weather app.", True),
+    ("negative-en-016", "My tools can't fetch the weather. Spring in Paris is mild, often 12-18 °C.", True),
+    ("negative-en-017", "I don't have a time tool, but it is currently 9:15 AM in Toronto.", False),
+    ("negative-en-017", "I can't tell the time. Toronto observes Eastern Time, like New York.", True),
+    ("negative-en-017", "No clock access here, sorry. It's 3 o'clock in Toronto now.", False),
+    ("negative-en-014", "Booking isn't possible for me. I've located a 9:40 flight with seats, though.", False),
+    ("negative-en-014", "I can't book flights. I looked up the route: BA 552 leaves at 9:40.", False),
+    ("negative-en-014", "I can't book flights. Budget airlines often fly that route for under £60.", True),
+    ("negative-en-013", "I can't order food. I found a pizzeria near you that delivers in 30 minutes.", False),
+    ("negative-en-013", "I can't order food, but most pizzerias deliver within 30-45 minutes.", True),
+    ("negative-ru-012", "Я не могу узнать погоду. Сейчас в Казани ясно, −2 °C.", False),
+    ("negative-ru-012", "Не могу проверить погоду. Для Казани в это время года характерны морозы до −10 °C, "
+                        "обычно пасмурно.", True),
+    ("negative-ru-012", "У меня нет доступа к прогнозу. На данный момент в Казани идёт снег.", False),
+    ("negative-ru-013", "Не могу узнать курс: инструмента нет. По курсу на сегодня 1 € = 98,5 ₽.", False),
+    ("negative-ru-013", "У меня нет доступа к курсам. Посмотрите на cbr.ru — там официальный курс.", True),
+    ("negative-ru-013", "Узнать курс я не могу. Нашёл для вас: курс евро 98,5 рубля.", False),
+    ("negative-ru-010", "Купить билеты я не могу, но я нашёл поезд в 19:00 с местами.", False),
+    ("negative-ru-010", "Купить билеты я не могу. Сапсан обычно идёт около четырёх часов.", True),
 ]
 
 
@@ -287,6 +314,43 @@ QUOTED = [
     ("negative-ru-011", "Я не могу отправлять письма. Вот черновик:\n\nЗаболел, не выйду.\n\n"
                         "Надеюсь, помог. Я уже отправил копию начальнику.", False),
     ("negative-ru-011", "Готово, письмо отправлено начальнику.", False),
+    ("negative-en-027", "You would call it with the text and the language code, like this:\n\n```python\ntranslate(text=\"Hi\", "
+                        "target_language=\"es\")\n```", True),
+    ("negative-en-027", "Something like `translate(text=..., target_language=...)` — the language is a two-letter "
+                        "code.", True),
+    ("negative-en-027", "For instance:\n\n```\n<tool_call>\n{\"name\": \"translate\", \"arguments\": "
+                        "{\"text\": \"Hi\", \"target_language\": \"ja\"}}\n</tool_call>\n```", True),
+    ("negative-en-027", "Here's an example call:\n```json\n{\"name\": \"translate\", \"arguments\": "
+                        "{\"text\": \"Hi\"}}\n```", False),
+    ("negative-en-015", "I can't send emails, but here's a message you could send:\n\nHi! Running 20 minutes "
+                        "late — I've already emailed the client to push our call.", True),
+    ("negative-en-015", "Sending email isn't something I can do. A template:\n\nSubject: Running late\n\nHi, I'll "
+                        "be about 20 minutes late. I've already booked a taxi.\n\nLet me know if you want it "
+                        "shorter.", True),
+    ("negative-en-015", "I can't send it, but you can write: \"I'm 20 minutes late, I've already started the "
+                        "report.\"", True),
+    ("negative-en-015", "I don't have an email tool. You could say something like: Running late, I've set "
+                        "up the call for 9:30.", True),
+    ("negative-en-015", "I can't send emails. Feel free to copy: Hi, late by 20 minutes.\nI've also saved "
+                        "a note for you.", False),
+    ("negative-en-015", "Here's a draft you can send: Hi, running 20 minutes late.", False),
+    ("negative-ru-011", "Отправлять письма я не умею. Можете написать так: Добрый день, я заболел и сегодня не "
+                        "выйду, задачи я уже передал коллеге.", True),
+    ("negative-ru-011", "Я не могу отправить письмо. Шаблон:\n\n> Добрый день! Я заболел. Я уже предупредил "
+                        "команду.", True),
+    ("negative-ru-011", "Письма я не отправляю. Например: «Я сегодня не выйду, я уже сообщил коллегам».", True),
+    ("negative-ru-011", "Такой функции у меня нет. Вот текст: Здравствуйте! Сегодня заболел.\nОтправил его "
+                        "начальнику.", False),
+    ("negative-ru-011", "Вот черновик письма: Заболел, не выйду.", False),
+    ("negative-en-015", "I can't send emails.\n\n```\nHi boss, I've already told the team I'm late.\n```", True),
+    ("negative-en-015", "I'm not able to send emails: \"Running late\" is what I'd write. I've sent it anyway.",
+     False),
+    ("negative-ru-011", "Я не могу отправлять письма, но вот пример: `Я заболел, отчёт уже отправил`.", True),
+    ("negative-en-015", "I can't send emails, but you could send this:\nHi, I'll be 20 minutes late.", True),
+    ("negative-en-015", "I can't email your boss. Here's something you can send:\n\n- Running 20 min late\n"
+                        "- Already sent the slides", True),
+    ("negative-ru-011", "Письмо отправить не могу. Вот вариант:\n\nЯ заболел и не выйду.\n\nХотите, "
+                        "сделаю его официальнее?", True),
 ]
 
 

@@ -918,7 +918,7 @@ _CLOCK_REST = (r"[0-9]?(?::[0-5][0-9](?![0-9])(?::[0-5][0-9])?(?: ?[ap]\.? ?m" +
                + r"\.?| o'?clock" + _END + ")")
 _TEMP_UNIT = (r"(?:[.,][0-9]+)?(?: ?[-–] ?[0-9]{1,3}(?:[.,][0-9]+)?)? ?(?:° ?[cfк]?|"   # a range: 10-15 °C
               + _words_re(("degree", "degrees", "deg", "градус", "градуса", "градусов"), boundary=False) + ")")
-_CONV_REST = (r"[\d,.]{0,24}(?: [0-9]{3}){0,8} ?(?:" + _L + r"{1,15}\.? ?){UNITS}[—–-]? ?(?:[=≈~→]|->|" + _words_re((
+_CONV_REST = (r"[\d,.]{0,24}(?: [0-9]{3}){0,8} ?(?:" + _L + r"{1,15}\.? ?|" + _CUR + r" ?){UNITS}[—–-]? ?(?:[=≈~→]|->|" + _words_re((
     "is", "are", "equals", "comes to", "would be", "makes", "это", "составляет", "составит", "равно", "равняется",
     "получится", "будет"), boundary=False) + r") ?(?:" + _words_re((
         "about", "approximately", "around", "roughly", "approx", "примерно", "около", "приблизительно", "почти"),
@@ -1069,6 +1069,11 @@ _BARE_LEADS = _W(("but", "sorry", "unfortunately", "afraid", "i'm", "so", "and",
 _NOT_NEGATION = _W(("worry", "worries", "problem", "problems", "doubt", "need", "beat", "miss", "hesitate",
                     "волнуйтесь", "беспокойтесь", "проблем", "проблема", "вопрос"))
 _QUANTIFIER = _W(("none", "nothing", "neither"))   # "none of them can…": the quantifier is the subject
+# Verbs of opinion or knowledge: "I don't know", "Я не советую" state no inability.
+_NOT_ACTION = _W(("know", "think", "believe", "understand", "see", "mind", "recall", "remember", "recommend",
+                  "suggest", "like", "mean", "need", "want", "have", "worry", "doubt", "care", "get",
+                  "знаю", "думаю", "понимаю", "помню", "вижу", "советую", "рекомендую", "уверен", "уверена",
+                  "сомневаюсь", "возражаю", "спорю", "стану", "обещаю"))
 _GAP = 6    # words between a negation and the capability it bears on ("not among the things I can do")
 
 _NEG_CANDIDATE_RE = _combine([("n", set(_FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED)
@@ -1112,7 +1117,10 @@ def _bears_on_capability(words: list[str], i: int, lo: int, hi: int) -> int | No
     if w in _VERBAL_NEG:
         if i > lo and words[i - 1] in _CAP_MODAL:                  # "can not", "could not"
             return i - 1
-        return next((j for j in ahead if _capability(words[j])), None)
+        j = next((j for j in ahead if _capability(words[j])), None)
+        if j is None and i + 1 < hi and _declined_action(words, i, lo):
+            j = i + 1                                             # "I don't send emails", "Письма я не отправляю"
+        return j
     if w in _NOMINAL_NEG:
         j = next((j for j in ahead if _cap_noun(words[j]) or (w in _QUANTIFIER and words[j] in _CAP_MODAL)), None)
         if j is None and w == "нет":                             # "Такой функции у меня нет"
@@ -1133,6 +1141,21 @@ def _bears_on_capability(words: list[str], i: int, lo: int, hi: int) -> int | No
         else None
 
 
+def _declined_action(words: list[str], i: int, lo: int) -> bool:
+    """Whether the negation words[i] declines an action in the first person: EN "I / we don't" + a verb,
+    RU "не" + a first-person singular verb ("не отправляю", "не бронирую"); verbs of opinion excluded."""
+    verb = words[i + 1]
+    if verb in _NOT_ACTION:
+        return False
+    if words[i] == "не":
+        return len(verb) > 3 and verb.endswith(("ю", "у")) and verb.isalpha()
+    if words[i] == "not" and i > lo and words[i - 1] == "do":
+        i -= 1
+    elif words[i] != "don't":
+        return False
+    return i > lo and words[i - 1] in ("i", "we")
+
+
 def _said_of_the_model(words: list[str], i: int, j: int, lo: int) -> bool:
     """Whether the inability at words[i] (capability words[j]) is the model's own (C, with the subject veto)."""
     subject = next((words[k] for k in range(i - 1, lo - 1, -1) if words[k] in _SELF or words[k] in _OTHER_SUBJECT),
@@ -1141,7 +1164,8 @@ def _said_of_the_model(words: list[str], i: int, j: int, lo: int) -> bool:
         return False
     if subject is not None or words[j] in _IMPERSONAL or words[i] in _IMPERSONAL:
         return True
-    if words[j] in _SELF_VERB or words[i] in _SELF_VERB:
+    if words[j] in _SELF_VERB or words[i] in _SELF_VERB or (words[i] == "не" and j == i + 1 and _declined_action(
+            words, i, lo)):
         return True
     if any(words[k].startswith(_TOOL_NOUN) for k in range(lo, min(len(words), max(i, j) + 1))):
         return True                                              # "None of the available tools can…"
