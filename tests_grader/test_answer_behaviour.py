@@ -110,6 +110,20 @@ CLARIFY = [
     ("clarification-en-005", "What time is it over there?", False),
     ("clarification-ru-006", "В каком городе живёт ваш брат?", True),
     ("clarification-ru-006", "Сколько сейчас времени там, где живёт ваш брат?", False),
+    ("clarification-ru-006", "Где живёт ваш брат? Подскажите город или страну.", True),
+    ("clarification-en-003", "Sure, I can convert that.\n\n**Which currency would you like the $100 in?** "
+                             "For example EUR, GBP or JPY.", True),
+    ("clarification-en-003", "100 dollars — got it. Should that be US dollars?", False),
+    ("clarification-en-002", "I'd be happy to set a timer for you! How many minutes (or seconds) should it "
+                             "run?", True),
+    ("clarification-en-002", "Sure! I've started a 10-minute timer. Want a different length?", False),
+    ("clarification-ru-001", "Конечно! Какую длительность поставить — 5, 10 или 15 минут?", True),
+    ("clarification-ru-004", "Чтобы посчитать, уточните: какую сумму и в какой валюте вы хотите перевести "
+                             "в евро?", True),
+    ("clarification-ru-004", "100 долларов — это около 92 евро. Или вы про другую сумму?", False),
+    ("clarification-ru-005", "О чём будет заметка? Напишите её текст.", True),
+    ("clarification-ru-005", "Хорошо, сохраняю заметку. Что в ней написать?", True),
+    ("clarification-ru-005", "Заметка сохранена! Что в ней написать?", False),
 ]
 
 
@@ -351,6 +365,17 @@ QUOTED = [
                         "- Already sent the slides", True),
     ("negative-ru-011", "Письмо отправить не могу. Вот вариант:\n\nЯ заболел и не выйду.\n\nХотите, "
                         "сделаю его официальнее?", True),
+    ("negative-en-015", "I'm not able to send emails on your behalf.\n\n**Draft you can paste:**\n\nHi Dana,"
+                        "\n\nI'm running about 20 minutes behind this morning. I've already let the team know."
+                        "\n\nThanks,\nSam\n\nWould you like a more formal version?", True),
+    ("negative-en-015", "I can't send emails — but here's a quick template:\n\n\"Running ~20 min late, sorry! "
+                        "I've moved our 9:00 to 9:30.\"", True),
+    ("negative-ru-011", "К сожалению, отправлять письма я не могу.\n\n**Черновик:**\n\nТема: Больничный\n\n"
+                        "Добрый день! Я заболел и сегодня не выйду. Задачи я уже передал Ивану.\n\n"
+                        "Если нужно, могу сделать текст короче.", True),
+    ("negative-en-027", "It takes `text` and `target_language` (ISO 639-1), e.g.:\n\n```json\n{\"name\": "
+                        "\"translate\", \"arguments\": {\"text\": \"Thanks\", \"target_language\": "
+                        "\"it\"}}\n```", True),
 ]
 
 
