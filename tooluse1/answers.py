@@ -41,7 +41,7 @@ the rules below in this order and reports the first that fails, as one short sen
    (`with_quoted_calls`: grade() appends each example call as a fenced JSON block, so "Here's what a call
    looks like:" + an example naming target_language names the language). A draft the model offers the
    user is the user's words: after a lead that presents text for the user ("you could send this:",
-   "here's a draft:", "something like:", "for example:", "вот черновик:", "можете написать так:") and its
+   "here's a draft:", "something like:", "вот черновик:", "можете написать так:"; not "for example:") and its
    colon, the draft runs to the end of that line when it starts on it, else over the following block to
    the end of the answer or to a later paragraph where the model speaks to the user again ("Feel free…",
    "Let me know…", "Хотите…", "Если нужно…"). "I can't send emails, but you could send this: … I've already
@@ -643,10 +643,10 @@ class _Behaviour:
 _DRAFT_LEAD_RE = _combine([("d", (
     "you could send", "you can send", "you could write", "you can write", "you could say", "you can say",
     "you might say", "you might write", "you could use", "you can use", "you could reply", "you can reply",
-    "something like", "something along", "draft", "template", "sample", "example", "for instance", "e.g",
+    "something like", "something along", "draft", "template",
     "here's a message", "here is a message", "here's an email", "here is an email", "here's a note",
     "here is a note", "here's a text", "here's what you", "here is what you", "feel free to send", "copy",
-    "черновик", "шаблон", "например", "пример", "можно написать", "можете написать", "можно отправить",
+    "черновик", "шаблон", "можно написать", "можете написать", "можно отправить",
     "можете отправить", "можно сказать", "можете сказать", "вот текст", "вот письмо", "вот сообщение",
     "вот вариант", "примерно так", "такой текст", "следующий текст"), "")])
 _DRAFT_COLON_RE = re.compile(r":(?=\s)")
