@@ -105,6 +105,8 @@ CLARIFY = [
     # -- both missing
     ("clarification-en-004", "Sure, what text should I translate, and into which language?", True),
     ("clarification-en-004", "Translate this for me?", False),
+    ("clarification-en-004", "Translate what?", True),
+    ("clarification-en-004", "What would you like me to translate, and to which language?", True),
     # -- time zone missing
     ("clarification-en-005", "Which city or country did your cousin move to?", True),
     ("clarification-en-005", "What time is it over there?", False),
@@ -198,6 +200,17 @@ REFUSALS = [
     ("negative-ru-010", "Вы не можете купить билет без паспорта.", False),
     ("negative-ru-010", "Нет проблем, вот сайты: rzd.ru и tutu.ru.", False),
     ("negative-ru-009", "Заказ еды не входит в мои возможности.", True),
+    ("negative-en-013", "I'd recommend Domino's — they don't charge delivery on orders over $20.", False),
+    ("negative-en-018", "Great idea! Try Kind of Blue by Miles Davis — you can't go wrong with it.", False),
+    ("negative-en-019", "To turn off the lights, open your smart-home app and tap the living room.", False),
+    ("negative-en-020", "You can do this in your banking app: Transfers → Between my accounts.", False),
+    ("negative-en-022", "Notes are stored locally; open the Notes app and swipe left to delete.", False),
+    ("negative-ru-009", "Пепперони — отличный выбор! Закажите через Додо или Яндекс Еду.", False),
+    ("negative-en-018", "I can't play audio — I'm a text-only assistant.", True),
+    ("negative-en-019", "I don't have smart-home controls among my tools.", True),
+    ("negative-en-020", "Bank transfers aren't something my tools support.", True),
+    ("negative-en-022", "There's no delete function for notes in my toolset.", True),
+    ("negative-ru-009", "Увы, с заказом еды помочь не получится.", True),
     ("negative-ru-011", "Отправлять письма я не могу — такой функции у меня нет.", True),
 ]
 

@@ -1121,7 +1121,7 @@ _NOT_NEGATION = _W(("worry", "worries", "problem", "problems", "doubt", "need", 
 _QUANTIFIER = _W(("none", "nothing", "neither"))   # "none of them can…": the quantifier is the subject
 # Verbs of opinion or knowledge: "I don't know", "Я не советую" state no inability.
 _NOT_ACTION = _W(("know", "think", "believe", "understand", "see", "mind", "recall", "remember", "recommend",
-                  "suggest", "like", "mean", "need", "want", "have", "worry", "doubt", "care", "get",
+                  "suggest", "like", "mean", "need", "want", "worry", "doubt", "care", "get",
                   "знаю", "думаю", "понимаю", "помню", "вижу", "советую", "рекомендую", "уверен", "уверена",
                   "сомневаюсь", "возражаю", "спорю", "стану", "обещаю"))
 _GAP = 6    # words between a negation and the capability it bears on ("not among the things I can do")
@@ -1378,6 +1378,7 @@ ASK_TERMS: dict[str, tuple[str, ...]] = {
         "тема", "тему", "теме", "темы", "ключев* слов*", "о чем"),
     "translate.text": (
         "text*", "phrase*", "sentence*", "word*", "message*", "passage*", "what ... translat*", "what ... say",
+        "translat* ... what",
         "текст*", "фраз*", "предложени*", "слов*", "сообщени*", "что ... перев*"),
     "translate.target_language": (
         "language*", "translat* ... into", "translat* it to") + _TARGET_EN + (
