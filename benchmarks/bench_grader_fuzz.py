@@ -29,6 +29,7 @@ import json
 import os
 import platform
 import random
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -316,6 +317,19 @@ def _extraction_megabytes(rng: random.Random) -> dict[str, str]:
 
 # ----------------------------------------------------------------------------- measurement
 
+def _commit() -> str:
+    """The checked-out commit (with "+dirty" when the tree has changes), so figures name what they measured."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head or "unknown") + ("+dirty" if dirty else "")
+
+
 def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
@@ -361,7 +375,8 @@ def main(argv: list[str] | None = None) -> int:
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"command: .venv/bin/python benchmarks/bench_grader_fuzz.py --n {args.n} --seed {args.seed}")
-    print(f"python {platform.python_version()} on {platform.machine()}, {pinned}, load average {load:.1f}")
+    print(f"python {platform.python_version()} on {platform.machine()}, {pinned}, load average {load:.1f}, "
+          f"commit {_commit()}")
     print(f"{len(items):,} outputs (<= {MAX_CHARS:,} chars, mean {sizes / max(len(items), 1):,.0f}) over "
           f"{len(cases)} cases x {len(PROTOCOLS)} protocols; generated in {gen_s:.1f} s")
     print("latency per grade() call in ms: CPU time of the grading thread (wall-clock p99 in the last column)")
