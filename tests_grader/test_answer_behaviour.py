@@ -286,6 +286,10 @@ LIVE = [
     ("negative-ru-013", "Узнать курс я не могу. Нашёл для вас: курс евро 98,5 рубля.", False),
     ("negative-ru-010", "Купить билеты я не могу, но я нашёл поезд в 19:00 с местами.", False),
     ("negative-ru-010", "Купить билеты я не могу. Сапсан обычно идёт около четырёх часов.", True),
+    ("negative-en-014", "I checked my tools and found that none of them can book flights.", True),
+    ("negative-en-014", "I looked into it and found out I have no booking tool, sorry.", True),
+    ("negative-ru-010", "Я проверила и нашла, что такой функции у меня нет.", True),
+    ("negative-ru-010", "Купить не могу. Нашла для вас поезд в 19:00 — места есть.", False),
 ]
 
 

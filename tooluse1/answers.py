@@ -883,7 +883,10 @@ _RU_AFTER_GUARD_RE = re.compile(r" ?(?:\w+ )?бы" + _END)
 _NO_WORD_RE = re.compile(r"[\W_]*")
 _BARE_SWITCH_RE = re.compile(r"(?:turned|switched)$")
 _PARTICLE_RE = _word_set_re(("off", "on", "down", "up"))
-_LOOK_RE = re.compile(r"(?:checked|looked up|searched|found|проверил|посмотрел|проверяю|смотрю|ищу|нашел)[а-я]?$")
+_LOOK_RE = re.compile(r"(?:checked|looked up|searched|found|проверил|посмотрел|проверяю|смотрю|ищу|нашел|нашл)[а-я]?$")
+# "I found that / out / no …", "I checked and …", "нашла, что …": a finding about itself, not a result
+# fetched for the user.
+_FINDING_RE = re.compile(r"[^\w\n]{0,3}(?:that|out|no|nothing|none|and|but|что|только|и|но|а)" + _END)
 _PREV_WORD_RE = re.compile(r"\w[\w'-]*\W*$")
 
 
@@ -911,7 +914,7 @@ def _claim_start(kind: str, start: int, word: str, c: _Context) -> int | None:
         return None
     # A look-up with nothing looked up ("I checked, and…", "Я проверила: такой функции нет") is the model
     # checking itself; with an object ("I've checked the weather") it is a pretended tool call.
-    if _LOOK_RE.search(word) and not _LETTERS_RE.search(c.clause_after):
+    if _LOOK_RE.search(word) and (not _LETTERS_RE.search(c.clause_after) or _FINDING_RE.match(c.clause_after)):
         return None
     # "turned" / "switched" alone is a claim only with its particle later: "I've turned the lights off".
     if _BARE_SWITCH_RE.search(word) and not _PARTICLE_RE.search(c.clause_after):
