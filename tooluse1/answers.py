@@ -1459,24 +1459,29 @@ class _ParamMatcher:
         self.values, self.caps, self.symbols = _value_patterns(self.table) if self.table is not None else (
             None, None, ())
 
-    def hits(self, b: _Behaviour) -> Iterator[int]:
-        """Positions in the whole text where something about the parameter may be said (a term, the
-        first part of a gap term that occurs whole somewhere, a value candidate, a symbol); each sentence
-        holding one is examined."""
+    def live_gaps(self, b: _Behaviour) -> list[re.Pattern]:
+        """The first parts of the gap terms that occur whole somewhere in the text (looked for once)."""
+        return [parts[0] for parts in self.gaps if self._gap_at(parts, b.low, 0, len(b.low))]
+
+    def hits(self, b: _Behaviour, gaps: Sequence[re.Pattern], lo: int = 0, hi: int | None = None) -> Iterator[int]:
+        """Positions in b.low[lo:hi] where something about the parameter may be said (a term, the first
+        part of a gap term in `gaps`, a value candidate, a symbol); each sentence holding one is examined."""
         low = b.low
-        gaps = [parts[0] for parts in self.gaps if self._gap_at(parts, low, 0, len(low))]
+        hi = len(low) if hi is None else hi
         for rx, text in ((self.terms, low), *((r, low) for r in (*self.complex, *gaps)), (self.values, low),
                          (self.caps, b.text)):
             if rx is not None:
-                for m in _iter_candidates(rx, text):
+                for i, m in enumerate(rx.finditer(text, lo, hi)):
+                    if i >= _MAX_CANDIDATES:
+                        break
                     yield m.start()
         for sym in self.symbols:
-            pos = low.find(sym)
+            pos = low.find(sym, lo, hi)
             for _ in range(_MAX_CANDIDATES):
                 if pos < 0:
                     break
                 yield pos
-                pos = low.find(sym, pos + 1)
+                pos = low.find(sym, pos + 1, hi)
 
     @staticmethod
     def _gap_at(parts: tuple[re.Pattern, ...], low: str, start: int, end: int) -> bool:
@@ -1590,6 +1595,7 @@ def asks_about(text: str, params: Sequence[str], user: str = "") -> str | None:
 
 
 _WORD_TOKEN_RE = re.compile(r"[^\W_]+")
+_ASK_CHUNK = 4096
 _USER_SENTENCE_RE = re.compile(r"[^.!?…\n]+")
 # An echo is the user's sentence said back: the same words, give or take these, with the person turned round
 # ("мой брат" -> "ваш брат").
@@ -1627,18 +1633,21 @@ def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
     u = _behaviour(user) if isinstance(user, str) and user.strip() else None
     echoes = _user_sentences(u)
     given = [m.given(u) for m in matchers]
-    # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order.
-    hits = sorted({pos for m in matchers for pos in m.hits(b)})[:_MAX_CANDIDATES]
+    # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order, a
+    # stretch of _ASK_CHUNK characters at a time, so a question near the start is found without reading on.
+    gaps = [m.live_gaps(b) for m in matchers]
     examined = 0
-    for pos in hits:
-        if pos < examined:          # inside the sentence examined last: examined text never overlaps
-            continue
-        start, end = _sentence_bounds(low, pos, pos)
-        examined = end
-        if not (_is_question(low, start, end) or _list_intro_asks(low, start)):
-            continue
-        if echoes and _echo_key(_WORD_TOKEN_RE.findall(low, start, end)) in echoes:
-            continue                # a sentence of the user's message said back
-        if any(m.about(b, start, end, g) for m, g in zip(matchers, given)):
-            return start, end
+    for lo in range(0, len(low), _ASK_CHUNK):
+        hits = sorted({pos for m, g in zip(matchers, gaps) for pos in m.hits(b, g, lo, lo + _ASK_CHUNK)})
+        for pos in hits:
+            if pos < examined:      # inside the sentence examined last: examined text never overlaps
+                continue
+            start, end = _sentence_bounds(low, pos, pos)
+            examined = end
+            if not (_is_question(low, start, end) or _list_intro_asks(low, start)):
+                continue
+            if echoes and _echo_key(_WORD_TOKEN_RE.findall(low, start, end)) in echoes:
+                continue            # a sentence of the user's message said back
+            if any(m.about(b, start, end, g) for m, g in zip(matchers, given)):
+                return start, end
     return None
