@@ -1129,8 +1129,8 @@ _NOT_ACTION = _W(("know", "think", "believe", "understand", "see", "mind", "reca
                   "сомневаюсь", "возражаю", "спорю", "стану", "обещаю"))
 _GAP = 6    # words between a negation and the capability it bears on ("not among the things I can do")
 
-_NEG_CANDIDATE_RE = _combine([("n", set(_FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED)
-                               | {"недоступ*", "неспособ*", "ограничен*"}, "")])
+_NEG_WORDS = _FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED
+_NEG_CANDIDATE_RE = _combine([("n", set(_NEG_WORDS) | {"недоступ*", "неспособ*", "ограничен*"}, "")])
 _CLAUSE_TOKEN_RE = re.compile(r"[,;:()—–]|" + _L + r"+(?:'" + _L + r"+)?")
 
 
@@ -1145,53 +1145,62 @@ def _capability(w: str) -> bool:
 def _clause_of(words: list[str], i: int) -> tuple[int, int]:
     """(first, last + 1) word indices of the clause around words[i] (punctuation tokens end clauses)."""
     lo = i
-    while lo > 0 and _L_WORD(words[lo - 1]):
+    while lo > 0 and _is_word(words[lo - 1]):
         lo -= 1
     hi = i
-    while hi < len(words) and _L_WORD(words[hi]):
+    while hi < len(words) and _is_word(words[hi]):
         hi += 1
     return lo, hi
 
 
-def _L_WORD(tok: str) -> bool:
+def _is_word(tok: str) -> bool:
     return tok[0] not in ",;:()—–"
 
 
 def _bears_on_capability(words: list[str], i: int, lo: int, hi: int) -> int | None:
     """The index of the capability word that the negation or limitation words[i] bears on, or None."""
     w = words[i]
-    ahead = range(i + 1, min(hi, i + 1 + _GAP))
     if w in _FUSED or w.startswith(("недоступ", "неспособ")):
         return i
     if i + 1 < hi and words[i + 1] in _NOT_NEGATION:
         return None
     if w == "no" and i + 1 < hi and words[i + 1] in ("can", "could"):   # "No can do."
         return i + 1
+    ahead = range(i + 1, min(hi, i + 1 + _GAP))
     if w in _VERBAL_NEG:
-        if i > lo and words[i - 1] in _CAP_MODAL:                  # "can not", "could not"
-            return i - 1
-        j = next((j for j in ahead if _capability(words[j])), None)
-        if j is None and i + 1 < hi and _declined_action(words, i, lo):
-            j = i + 1                                             # "I don't send emails", "Письма я не отправляю"
-        return j
+        return _after_verbal_negation(words, i, lo, hi, ahead)
     if w in _NOMINAL_NEG:
-        j = next((j for j in ahead if _cap_noun(words[j]) or (w in _QUANTIFIER and words[j] in _CAP_MODAL)), None)
-        if j is None and w == "нет":                             # "Такой функции у меня нет"
-            j = next((k for k in range(i - 1, max(lo, i - 1 - _GAP) - 1, -1) if _cap_noun(words[k])), None)
-            if j is None and i >= 2 and words[i - 2] == "у" and words[i - 1] in ("меня", "нас"):
-                j = i                                             # "у меня нет …": what the model lacks
-        return j
+        return _after_nominal_negation(words, i, lo, ahead)
     if w in _LIMIT:                                               # "beyond my capabilities", "beyond what I can do"
         return next((j for j in ahead if _capability(words[j])), None)
-    if w in _ONLY:                                                # "I can only…", "могу лишь…", "only able to…"
+    if w in _ONLY:                                                # "I can only…", "могу лишь…"
         if i > lo and words[i - 1] in _CAP_MODAL:
             return i - 1
         # "only able to…", "I only have a calculator and a few other tools"
         return i + 1 if i + 1 < hi and (words[i + 1] in _CAP_MODAL or words[i + 1] in ("have", "есть")) else None
-    # "limited" / "ограничен…": what is limited must be the model or its tools ("I'm limited to…")
-    return next((k for k in range(i - 1, max(lo, i - 4) - 1, -1)
-                 if words[k] in _SELF or _cap_noun(words[k])), None) if (w in _LIMITED or w.startswith("ограничен")) \
-        else None
+    if w in _LIMITED or w.startswith("ограничен"):               # what is limited: the model or its tools
+        return next((k for k in range(i - 1, max(lo, i - 4) - 1, -1) if words[k] in _SELF or _cap_noun(words[k])),
+                    None)
+    return None
+
+
+def _after_verbal_negation(words: list[str], i: int, lo: int, hi: int, ahead: range) -> int | None:
+    if i > lo and words[i - 1] in _CAP_MODAL:                      # "can not", "could not"
+        return i - 1
+    j = next((j for j in ahead if _capability(words[j])), None)
+    if j is None and i + 1 < hi and _declined_action(words, i, lo):
+        j = i + 1                                                 # "I don't send emails", "Письма я не отправляю"
+    return j
+
+
+def _after_nominal_negation(words: list[str], i: int, lo: int, ahead: range) -> int | None:
+    w = words[i]
+    j = next((j for j in ahead if _cap_noun(words[j]) or (w in _QUANTIFIER and words[j] in _CAP_MODAL)), None)
+    if j is None and w == "нет":                                  # "Такой функции у меня нет"
+        j = next((k for k in range(i - 1, max(lo, i - 1 - _GAP) - 1, -1) if _cap_noun(words[k])), None)
+        if j is None and i >= 2 and words[i - 2] == "у" and words[i - 1] in ("меня", "нас"):
+            j = i                                                 # "у меня нет …": what the model lacks
+    return j
 
 
 def _declined_action(words: list[str], i: int, lo: int) -> bool:
@@ -1227,9 +1236,6 @@ def _said_of_the_model(words: list[str], i: int, j: int, lo: int) -> bool:
     return any(w in _SELF for w in words)                         # "That's beyond what I can do"
 
 
-_INABILITY_WINDOW = 200     # characters on each side of a candidate that form its sentence for this check
-
-
 def _inability_in_sentence(sentence: str) -> tuple[int, int] | None:
     """(start, end) in `sentence` of its first statement of inability, or None."""
     toks = list(_CLAUSE_TOKEN_RE.finditer(sentence))
@@ -1253,9 +1259,6 @@ def _inability_in_sentence(sentence: str) -> tuple[int, int] | None:
             last += 1
         return toks[k].start(), toks[last].end()
     return None
-
-
-_NEG_WORDS = _FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED
 
 
 def states_inability(text: str) -> str | None:
