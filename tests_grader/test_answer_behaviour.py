@@ -212,6 +212,11 @@ REFUSALS = [
     ("negative-en-022", "There's no delete function for notes in my toolset.", True),
     ("negative-ru-009", "Увы, с заказом еды помочь не получится.", True),
     ("negative-ru-011", "Отправлять письма я не могу — такой функции у меня нет.", True),
+    # the user's request said back is the user's words: "…и не выйду" is not the model declining
+    ("negative-ru-011", "Отправь письмо начальнику, что я сегодня заболел и не выйду.", False),
+    ("negative-ru-011", "Отправь письмо начальнику, что я сегодня заболел и не выйду.\n\nЯ не могу отправлять "
+                        "письма.", True),
+    ("negative-en-014", "Book me a flight from London to Rome next Friday, window seat if possible.", False),
 ]
 
 

@@ -301,6 +301,8 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
     for phrase in req.excludes:
         if phrase_occurs(phrase, text):
             return AnswerCheck(False, f"answer contains the excluded {_q(phrase)}")
+    if req.refusal or req.ask_about:
+        text = _without_echoes(text, user)      # the user's sentences said back are the user's words
     claim = claims_action(text) if req.refusal or req.ask_about else None
     if claim is not None and req.ask_about:      # is it only an announcement before the question?
         b = _behaviour(text)
@@ -322,6 +324,26 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
             labels = " or ".join(dict.fromkeys(_PARAM_LABELS.get(k, k) for k in req.ask_about))
             return AnswerCheck(False, f"no question about the missing {labels}")
     return AnswerCheck(True, "")
+
+
+_SENTENCE_RE = re.compile(r"[^.!?…\n]+[.!?…]*")
+
+
+def _without_echoes(text: str, user: str) -> str:
+    """The part of `text` that behaviour is read from (rules 4-8), with every sentence that says one of the
+    user's sentences back (the echo of rule 6) blanked like a quote: a model that repeats "…что я сегодня
+    заболел и не выйду" neither refuses nor claims anything."""
+    echoes = _user_sentences(_behaviour(user)) if user.strip() else frozenset()
+    if not echoes:
+        return text
+    head = text[:_BEHAVIOUR_CHARS]
+    out: list[str] = []
+    pos = 0
+    for m in _SENTENCE_RE.finditer(head):
+        if _echo_key(_WORD_TOKEN_RE.findall(_fold(m.group(0)))) in echoes:
+            out.append(head[pos:m.start()] + '" "')
+            pos = m.end()
+    return "".join(out) + head[pos:] if out else text
 
 
 def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str],
