@@ -1113,7 +1113,7 @@ _VERBAL_NEG = _W(("not", "never", "don't", "doesn't", "didn't", "isn't", "aren't
 _NOMINAL_NEG = _W(("no", "none", "nothing", "neither", "nor", "without", "lack", "lacks", "нет", "без", "ни",
                    "отсутствует", "отсутствуют"))
 _LIMIT = _W(("beyond", "outside", "вне", "пределами", "рамки", "рамками"))
-_ONLY = _W(("only", "лишь", "только"))
+_ONLY = _W(("only", "лишь", "только", "just", "merely", "просто"))
 _LIMITED = _W(("limited", "restricted", "ограничен", "ограничена", "ограничены", "ограничено"))
 _CAP_MODAL = _W(("can", "could", "able", "capable", "allowed", "permitted", "authorized", "possible", "equipped",
                  "designed", "built", "connected", "supported", "available", "support", "supports", "cover", "covers",
@@ -1126,9 +1126,13 @@ _CAP_MODAL = _W(("can", "could", "able", "capable", "allowed", "permitted", "aut
 _CAP_NOUN_EN = _W(("tool", "tools", "toolkit", "toolset", "toolbox", "function", "functions", "functionality",
                    "feature", "features", "capability", "capabilities", "ability", "abilities", "access", "permission",
                    "permissions", "way", "means", "option", "plugin", "plugins", "integration", "integrations",
-                   "skill", "skills", "scope", "reach", "power", "remit", "internet", "connection", "data"))
+                   "skill", "skills", "scope", "reach", "power", "remit", "internet", "connection", "data",
+                   "purview", "wheelhouse", "expertise", "competence", "capacity"))
 _CAP_NOUN_RU = ("инструмент", "функци", "функционал", "возможност", "доступ", "прав", "полномочи", "способ", "сил",
-                "компетенц", "умени", "навык", "интернет", "подключени", "данн")
+                "компетенц", "умени", "навык", "интернет", "подключени", "данн", "специализаци")
+# What the model is when it says it is "only" one ("I'm just a language model", "Я всего лишь языковая модель").
+_IDENTITY = ("model", "assistant", "chatbot", "bot", "ai", "program", "модел", "ассистент", "помощник", "бот", "ии",
+             "нейросет", "программ")
 _TOOL_NOUN = ("tool", "toolkit", "toolset", "toolbox", "function", "инструмент", "функци")
 _SELF = _W(("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've", "our", "us",
             "я", "мне", "меня", "мной", "мой", "моя", "мое", "мои", "моих", "моим", "моей", "моего", "моему", "мы",
@@ -1200,6 +1204,9 @@ def _bears_on_capability(words: list[str], i: int, lo: int, hi: int) -> int | No
     if w in _ONLY:                                                # "I can only…", "могу лишь…"
         if i > lo and words[i - 1] in _CAP_MODAL:
             return i - 1
+        identity = next((j for j in ahead if words[j].startswith(_IDENTITY)), None)
+        if identity is not None and identity <= i + 4:            # "I'm just a language model"
+            return identity
         # "only able to…", "I only have a calculator and a few other tools"
         return i + 1 if i + 1 < hi and (words[i + 1] in _CAP_MODAL or words[i + 1] in ("have", "есть")) else None
     if w in _LIMITED or w.startswith("ограничен"):               # what is limited: the model or its tools
