@@ -64,7 +64,8 @@ the rules below in this order and reports the first that fails, as one short sen
      силу"); after no / none / нет B is a noun ("no tool", "нет доступа"; "none of them can" also takes a
      modal), and a clause-final "нет" looks back ("Такой функции у меня нет", "у меня нет …"); after
      beyond / outside / вне B is a noun or a modal ("beyond what I can do", "вне моих возможностей");
-     "only" limits a modal next to it ("I can only…", "могу лишь…", "I only have…"); "limited" needs the
+     "only" limits a modal next to it ("I can only…", "могу лишь…", "I only have…") or says what the
+     model merely is ("I'm just a language model", "Я всего лишь языковая модель"); "limited" needs the
      model or its tools before it ("I'm limited to…", "Мои возможности ограничены"). A first-person
      declined action counts too: "I / we don't" + a verb, "не" + a first-person verb ("I don't book
      flights", "Билеты я не покупаю"), not verbs of opinion ("I don't think…", "Не советую…");
