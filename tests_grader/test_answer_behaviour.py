@@ -63,6 +63,8 @@ CLARIFY = [
     ("clarification-en-003", "How much would you like to convert?", False),
     ("clarification-en-003", "Do you mean American dollars or Canadian dollars?", False),
     ("clarification-en-003", "Convert 100 dollars for you?", False),
+    ("clarification-en-003", "Sure! Converting 100 USD now — which currency do you want?", True),
+    ("clarification-en-003", "Converting 100 USD to EUR now. Or which currency did you want?", False),
     # -- amount and source currency missing; the target (euros) was given ("Сколько это в евро?")
     ("clarification-ru-004", "Какую сумму и из какой валюты перевести в евро?", True),
     ("clarification-ru-004", "Уточните, пожалуйста: сколько и в какой валюте?", True),

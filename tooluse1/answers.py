@@ -353,19 +353,24 @@ def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str],
                           user: str) -> Callable[[int, int], bool]:
     """For clarify cases: an action announced as under way ("Okay, setting a timer.", "Ставлю таймер.") is
     no claim when a question about the missing argument follows it and the announcement itself names no
-    value for that argument ("Setting a timer for 5 minutes — or how long?" stays a claim)."""
+    value for that argument other than those the user gave ("Setting a timer for 5 minutes — or how long?"
+    stays a claim; "Converting 100 USD now — which currency?" is an announcement)."""
     asked: list[tuple[int, int] | None] = []      # the question, looked for once (at the first announcement)
 
     def excused(start: int, end: int) -> bool:
         if not asked:
             asked.append(_ask_span(text, keys, user))
         ask = asked[0]
-        if ask is None or ask[0] < end:
+        if ask is None or ask[1] <= end:            # the question must come after (or end after) it
             return False
-        stop = min(ask[0], _sentence_bounds(b.low, start, end)[1])    # bounded: linear over many announcements
+        stop = _sentence_bounds(b.low, start, end)[1]    # bounded: linear over many announcements
+        if ask[0] >= end:
+            stop = min(stop, ask[0])
         m = _CLAUSE_END_RE.search(b.low, end, stop)
         clause_end = m.start() if m else stop
-        return not any(mt.about(b, start, clause_end) for mt in (_matcher(k) for k in keys) if mt is not None)
+        u = _behaviour(user) if user.strip() else None
+        matchers = [mt for mt in (_matcher(k) for k in keys) if mt is not None]
+        return not any(mt.about(b, start, clause_end, mt.given(u)) for mt in matchers)
     return excused
 
 
