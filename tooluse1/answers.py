@@ -284,7 +284,9 @@ def check_answer(req: AnswerRequirement, prose: str, user: str = "") -> AnswerCh
     """Whether `prose` meets `req` (rules 1-8 of the module docstring, first failure reported).
 
     Never raises and runs in time linear in len(prose). `prose` is the answer text with thinking and
-    calls already removed; a non-str prose is read as str(prose), None as "".
+    calls already removed (grade() adds the example calls as quoted material, `with_quoted_calls`); a
+    non-str prose is read as str(prose), None as "". `user` is the user's last message: clarifying
+    questions are judged against it and its sentences said back are not the model's words (rules 4a, 6).
     """
     try:
         return _check(req, prose, user if isinstance(user, str) else "")

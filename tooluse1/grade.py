@@ -5,7 +5,8 @@ included (in a call case it is read as the call the user asked for), and no brok
 accepted) whose arguments match the expected ones parameter by parameter (tools.py says how each parameter
 compares); extra arguments are tolerated and flagged. No-call and clarify cases pass only when the output
 makes no call (a call shown as an example is not one), is not malformed, and its text meets the case's
-answer requirement (tooluse1.answers): the fact, the refusal, or a question about the missing argument.
+answer requirement (tooluse1.answers): the fact, the refusal, or a question about the missing argument —
+read with the calls it shows as examples (quoted material) and against the user's last message.
 An empty answer, or one cut off by the token limit, never passes. A malformed output fails every case.
 """
 from __future__ import annotations
