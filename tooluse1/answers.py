@@ -331,24 +331,40 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
     return AnswerCheck(True, "")
 
 
-_SENTENCE_RE = re.compile(r"[^.!?…\n]+[.!?…]*")
+_SENTENCE_STOPS = ".!?…\n"
 
 
 def _without_echoes(text: str, user: str) -> str:
     """The part of `text` that behaviour is read from (rules 4-8), with every sentence that says one of the
     user's sentences back (the echo of rule 6) blanked like a quote: a model that repeats "…что я сегодня
-    заболел и не выйду" neither refuses nor claims anything."""
+    заболел и не выйду" neither refuses nor claims anything. Only sentences holding the longest word of a
+    user sentence are compared (found with str.find), so the cost does not grow with the answer's sentences."""
     echoes = _user_sentences(_behaviour(user)) if user.strip() else frozenset()
     if not echoes:
         return text
     head = text[:_BEHAVIOUR_CHARS]
-    out: list[str] = []
-    pos = 0
-    for m in _SENTENCE_RE.finditer(head):
-        if _echo_key(_WORD_TOKEN_RE.findall(_fold(m.group(0)))) in echoes:
-            out.append(head[pos:m.start()] + '" "')
-            pos = m.end()
-    return "".join(out) + head[pos:] if out else text
+    low = head.lower().replace("ё", "е")
+    if len(low) != len(head):
+        head = low
+    spans: set[tuple[int, int]] = set()
+    for anchor in {max((w for w in key if w != "1/2"), key=len, default="") for key in echoes} - {""}:
+        pos = low.find(anchor)
+        for _ in range(_MAX_CANDIDATES):
+            if pos < 0:
+                break
+            lo = max(max(low.rfind(c, max(0, pos - _WINDOW), pos) for c in _SENTENCE_STOPS) + 1, pos - _WINDOW, 0)
+            ends = [e for e in (low.find(c, pos, pos + _WINDOW) for c in _SENTENCE_STOPS) if e >= 0]
+            hi = min(ends) + 1 if ends else min(len(low), pos + _WINDOW)
+            if _echo_key(_WORD_TOKEN_RE.findall(_fold(low[lo:hi]))) in echoes:
+                spans.add((lo, hi))
+            pos = low.find(anchor, hi)
+    if not spans:
+        return text
+    out, pos = [], 0
+    for lo, hi in sorted(spans):
+        out.append(head[pos:lo] + '" "')
+        pos = hi
+    return "".join(out) + head[pos:]
 
 
 def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str],
