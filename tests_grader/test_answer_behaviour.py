@@ -75,6 +75,11 @@ CLARIFY = [
     ("clarification-ru-004", "Вы имеете в виду евро?", False),
     ("clarification-ru-004", "В евро?", False),
     ("clarification-ru-004", "Евро — правильно понимаю?", False),
+    ("clarification-ru-004", "В какую валюту перевести?", False),
+    ("clarification-ru-004", "Из какой валюты перевести?", True),
+    ("clarification-en-003", "Which currency are you converting from?", False),
+    ("clarification-ru-003", "На какой язык перевести?", False),
+    ("clarification-ru-003", "Translate into what?", False),
     # -- timer duration missing
     ("clarification-en-002", "What should I set it to?", True),
     ("clarification-en-002", "Okay, setting a timer. How long should it be?", True),

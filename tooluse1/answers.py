@@ -103,7 +103,10 @@ the rules below in this order and reports the first that fails, as one short sen
      ("How many dollars would you like to convert?", "Is that 100 US dollars?" when the target currency
      is missing; "Вы имеете в виду евро?" when the amount and source currency are); a question that is
      one of the user's sentences said back (the same words, give or take "and"/"а", with my/your turned
-     round) is an echo, not a question ("Сколько это в евро?" answering "Сколько это в евро?").
+     round) is an echo, not a question ("Сколько это в евро?" answering "Сколько это в евро?"). A term
+     that a parameter shares with a sibling the user gave ("currency", "валюта") counts only when none of
+     that sibling's own terms is there: "В какую валюту перевести?" asks for the target the user gave,
+     not the missing source; "Which currency are you converting from?" asks for the given source.
    - An action announced as under way ("Okay, setting a timer.", "Хорошо, ставлю таймер.") is no claim
      (rule 7) when a question about the missing parameter follows it and the announcement names no value
      for it ("Setting a timer for 5 minutes — or how long?" stays a claim).
@@ -1439,7 +1442,7 @@ ASK_TERMS: dict[str, tuple[str, ...]] = {
         "тема", "тему", "теме", "темы", "ключев* слов*", "о чем"),
     "translate.text": (
         "text*", "phrase*", "sentence*", "word*", "message*", "passage*", "what ... translat*", "what ... say",
-        "translat* ... what",
+        "translat* what",
         "текст*", "фраз*", "предложени*", "слов*", "сообщени*", "что ... перев*"),
     "translate.target_language": (
         "language*", "translat* ... into", "translat* it to") + _TARGET_EN + (
@@ -1448,7 +1451,8 @@ ASK_TERMS: dict[str, tuple[str, ...]] = {
         "how much", "how many", "what amount", "amount*", "sum", "quantity", "value",
         "сколько", "сумм*", "количеств*"),
     "convert_currency.from_currency": (
-        "currenc*", "from what", "from which", "what ... from", "валют*", "из какой", "из каких", "из чего"),
+        "currenc*", "from what", "from which", "what ... from", "which ... from", "валют*", "из какой", "из каких",
+        "из чего"),
     "convert_currency.to_currency": (
         "currenc*", "convert* ... into", "convert* ... to", "exchange* ... for", "exchange* ... into",
         "change* ... into") + _TARGET_EN + (
@@ -1504,6 +1508,7 @@ class _ParamMatcher:
     """Whether a sentence is about one parameter: one of its terms, or a known value from its alias table."""
 
     def __init__(self, key: str, terms: Sequence[str]):
+        self.key = key
         simple = [_fold(t) for t in terms if not _GAP_RE.search(t) and "*" not in t.rstrip("*")]
         self.terms = _combine([("t", simple, "")]) if simple else None
         # Terms with a stem inside ("часов* пояс*") and gap terms ("what ... say"): one regex per part.
@@ -1551,21 +1556,31 @@ class _ParamMatcher:
             pos = m.end()
         return True
 
-    def about(self, b: _Behaviour, start: int, end: int, given: frozenset[str] = frozenset()) -> bool:
+    def about(self, b: _Behaviour, start: int, end: int, given: frozenset[str] = frozenset(),
+              given_params: Sequence[str] = ()) -> bool:
         """Whether the sentence b.low[start:end] is about the parameter (rule 6, second half). A value in
         `given` (canonical values the user already stated) is no evidence: "Is that 100 US dollars?" does not
-        ask for the target currency."""
+        ask for the target currency. A term the parameter shares with a sibling the user already gave
+        ("валюта" for both currencies) counts only when no term of that sibling's own is there: "В какую
+        валюту?" asks for the target currency, not the source."""
+        if _SPECIFIC[self.key].says(b, start, end):
+            return True
+        if self.says(b, start, end) and not any(_SPECIFIC[g].says(b, start, end) for g in given_params):
+            return True
+        low = b.low
+        for sym in self.symbols:
+            if low.find(sym, start, end) >= 0 and sym not in given and self.table.lookup(sym) not in given:
+                return True
+        return any(v not in given for v in self.values_in(b, start, end))
+
+    def says(self, b: _Behaviour, start: int, end: int) -> bool:
+        """Whether one of the parameter's terms occurs in the sentence b.low[start:end]."""
         low = b.low
         if self.terms is not None and self.terms.search(low, start, end):
             return True
         if any(rx.search(low, start, end) for rx in self.complex):
             return True
-        if any(self._gap_at(parts, low, start, end) for parts in self.gaps):
-            return True
-        for sym in self.symbols:
-            if low.find(sym, start, end) >= 0 and sym not in given and self.table.lookup(sym) not in given:
-                return True
-        return any(v not in given for v in self.values_in(b, start, end))
+        return any(self._gap_at(parts, low, start, end) for parts in self.gaps)
 
     def values_in(self, b: _Behaviour, start: int, end: int) -> Iterator[str]:
         """Canonical values of the parameter's alias table named in b.text[start:end] (and its symbols, as
@@ -1634,6 +1649,19 @@ def _counts_as_value(span: str) -> bool:
 _MATCHERS = {key: _ParamMatcher(key, terms) for key, terms in ASK_TERMS.items()}
 
 
+def _siblings(key: str) -> list[str]:
+    """The other required parameters of the same tool (that have ask terms)."""
+    tool, _, _ = key.partition(".")
+    return [f"{tool}.{r}" for r in (TOOLS[tool].required if tool in TOOLS else ()) if f"{tool}.{r}" in ASK_TERMS
+            and f"{tool}.{r}" != key]
+
+
+# Each parameter's own terms: those no sibling shares ("into which" for the target currency, "from which"
+# for the source; "currency" is shared).
+_SPECIFIC = {key: _ParamMatcher(key, [t for t in terms if not any(t in ASK_TERMS[s] for s in _siblings(key))])
+             for key, terms in ASK_TERMS.items()}
+
+
 def _matcher(key: str) -> _ParamMatcher | None:
     return _MATCHERS.get(key)
 
@@ -1691,6 +1719,8 @@ def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
     u = _behaviour(user) if isinstance(user, str) and user.strip() else None
     echoes = _user_sentences(u)
     given = [m.given(u) for m in matchers]
+    asked = {m.key for m in matchers}
+    given_params = [[g for g in _siblings(m.key) if g not in asked] for m in matchers]
     # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order, a
     # stretch of _ASK_CHUNK characters at a time, so a question near the start is found without reading on.
     gaps = [m.live_gaps(b) for m in matchers]
@@ -1706,6 +1736,6 @@ def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
                 continue
             if echoes and _echo_key(_WORD_TOKEN_RE.findall(low, start, end)) in echoes:
                 continue            # a sentence of the user's message said back
-            if any(m.about(b, start, end, g) for m, g in zip(matchers, given)):
+            if any(m.about(b, start, end, g, gp) for m, g, gp in zip(matchers, given, given_params)):
                 return start, end
     return None
