@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tooluse1.answers import AnswerRequirement, asks_about, check_answer, invents_result, states_inability
 from tooluse1.corpus import Case, load_corpus
@@ -443,3 +445,24 @@ def test_a_1_mb_text_answer_of_every_kind_is_checked_without_failing():
         text = unit * (1_000_000 // len(unit))
         for req in reqs:
             assert check_answer(req, text).ok == check_answer(req, unit * 50).ok, (unit, req)
+
+
+# ============================================================================ never raises, with a user message
+
+PIECES = st.lists(st.sampled_from([
+    "I", "can't", "don't", "have", "no", "tool", "None of my tools", "beyond", "what", "only", "just a model",
+    "не", "могу", "нет", "у меня", "вне", "лишь", "Which", "currency", "?", ".", ":", "\n", "\n\n", " ", ",",
+    "you could send this:", "Here's a draft:", "Вот черновик:", "Feel free", "Хотите", "setting a timer",
+    "ставлю", "found", "нашла", "it's currently", "18°C", "сейчас", "+5 °C", "typically", "обычно", "100 USD",
+    "евро", "dollars", "Сколько это в евро?", "«", "»", '"', "```", "`", "ё", "\x00", "\ud800",
+]), max_size=40).map(" ".join)
+KEYS = [["convert_currency.to_currency"], ["convert_currency.amount", "convert_currency.from_currency"],
+        ["set_timer.duration_seconds"], ["translate.text"]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(PIECES, PIECES, st.sampled_from(KEYS), st.booleans())
+def test_any_answer_and_user_message_get_a_verdict(answer, user, keys, refusal):
+    req = AnswerRequirement(refusal=True) if refusal else AnswerRequirement(ask_about=keys)
+    check = check_answer(req, answer, user=user)
+    assert not check.reason.startswith("answer could not be checked"), check.reason
