@@ -230,6 +230,11 @@ REFUSALS = [
     ("negative-ru-010", "Я всего лишь языковая модель и билеты не покупаю.", True),
     ("negative-ru-010", "Это не в моей компетенции, к сожалению.", True),
     ("negative-ru-010", "Это просто совет: берите билеты заранее.", False),
+    ("negative-en-020", "I don't have permission to access your bank account.", True),
+    ("negative-en-018", "Playing music isn't within my capabilities.", True),
+    ("negative-en-020", "I lack access to your accounts.", True),
+    ("negative-ru-009", "К сожалению, доступ к службам доставки у меня отсутствует.", True),
+    ("negative-ru-009", "Я не имею права оформлять заказы.", True),
     ("negative-ru-011", "Отправлять письма я не могу — такой функции у меня нет.", True),
     # the user's request said back is the user's words: "…и не выйду" is not the model declining
     ("negative-ru-011", "Отправь письмо начальнику, что я сегодня заболел и не выйду.", False),

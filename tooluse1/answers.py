@@ -1254,7 +1254,7 @@ def _after_verbal_negation(words: list[str], i: int, lo: int, hi: int, ahead: ra
 def _after_nominal_negation(words: list[str], i: int, lo: int, ahead: range) -> int | None:
     w = words[i]
     j = next((j for j in ahead if _cap_noun(words[j]) or (w in _QUANTIFIER and words[j] in _CAP_MODAL)), None)
-    if j is None and w == "нет":                                  # "Такой функции у меня нет"
+    if j is None and w in ("нет", "отсутствует", "отсутствуют"):  # "Такой функции у меня нет"
         j = next((k for k in range(i - 1, max(lo, i - 1 - _GAP) - 1, -1) if _cap_noun(words[k])), None)
         if j is None and i >= 2 and words[i - 2] == "у" and words[i - 1] in ("меня", "нас"):
             j = i                                                 # "у меня нет …": what the model lacks
