@@ -1023,8 +1023,9 @@ _CLOCK_REST = (r"[0-9]?(?::[0-5][0-9](?![0-9])(?::[0-5][0-9])?(?: ?[ap]\.? ?m" +
 _TEMP_UNIT = (r"(?:[.,][0-9]+)?(?: ?[-–] ?[0-9]{1,3}(?:[.,][0-9]+)?)? ?(?:° ?[cfк]?|"   # a range: 10-15 °C
               + _words_re(("degree", "degrees", "deg", "градус", "градуса", "градусов"), boundary=False) + ")")
 _CONV_REST = (r"[\d,.]{0,24}(?: [0-9]{3}){0,8} ?(?:" + _L + r"{1,15}\.? ?|" + _CUR + r" ?){UNITS}[—–-]? ?(?:[=≈~→]|->|" + _words_re((
-    "is", "are", "equals", "comes to", "would be", "makes", "это", "составляет", "составит", "равно", "равняется",
-    "получится", "будет"), boundary=False) + r") ?(?:" + _words_re((
+    "is", "are", "equals", "comes to", "would be", "makes", "costs", "is worth", "trades at", "goes for", "это",
+    "составляет", "составит", "равно", "равняется", "получится", "будет", "стоит", "стоят", "торгуется по"),
+    boundary=False) + r") ?(?:" + _words_re((
         "about", "approximately", "around", "roughly", "approx", "примерно", "около", "приблизительно", "почти"),
         boundary=False) + r"\.? )?[~≈]? ?(?:" + _CUR + r" ?)?[-+]?[0-9](?:[\d,.]{0,24}[0-9])?(?: ?" + _L + r"+)?")
 # One character class first (the engine's fast scan needs it), then which kind of character it was.
