@@ -202,6 +202,7 @@ REFUSALS = [
     ("negative-ru-010", "Заказать билеты я не в состоянии.", True),
     ("negative-ru-010", "Билеты я не покупаю и не бронирую — только подсказываю, где это сделать.", True),
     ("negative-ru-010", "Я не советую брать билеты в последний момент.", False),
+    ("negative-ru-010", "Билеты на Сапсан не сразу появляются в продаже.", False),
     ("negative-en-014", "I don't book flights, sorry — try the airline's app.", True),
     ("negative-en-014", "I don't think Friday flights are expensive.", False),
     ("negative-ru-010", "Отличный выбор! Сапсан идёт около четырёх часов.", False),

@@ -1268,8 +1268,9 @@ def _declined_action(words: list[str], i: int, lo: int) -> bool:
     verb = words[i + 1]
     if verb in _NOT_ACTION:
         return False
-    if words[i] == "не":
-        return len(verb) > 3 and verb.endswith(("ю", "у")) and verb.isalpha()
+    if words[i] == "не":     # -у/-ю is also a noun's or adverb's ending ("не сразу"): the subject must be said
+        return len(verb) > 3 and verb.endswith(("ю", "у")) and verb.isalpha() and any(
+            w in ("я", "мы") for w in words[lo:i])
     if words[i] == "not" and i > lo and words[i - 1] == "do":
         i -= 1
     elif words[i] != "don't":
