@@ -36,16 +36,46 @@ the rules below in this order and reports the first that fails, as one short sen
    a repeated request is neither a refusal, a claim, nor a question. Sentences end at . ! ? … followed by
    a space or the end (not "e.g.5" or "/search?city=") and at line breaks, so list items are sentences of
    their own; clauses also end at , ; : ( ) and dashes.
+   4a. Quoted material is part of what the answer SAYS but not of what the model DOES. Facts (rules 2-3)
+   read the whole answer, quotes and code included, and also the calls the answer shows as examples
+   (`with_quoted_calls`: grade() appends each example call as a fenced JSON block, so "Here's what a call
+   looks like:" + an example naming target_language names the language). A draft the model offers the
+   user is the user's words: after a lead that presents text for the user ("you could send this:",
+   "here's a draft:", "something like:", "вот черновик:", "можете написать так:"; not "for example:") and its
+   colon, the draft runs to the end of that line when it starts on it, else over the following block to
+   the end of the answer or to a later paragraph where the model speaks to the user again ("Feel free…",
+   "Let me know…", "Хотите…", "Если нужно…"). "I can't send emails, but you could send this: … I've already
+   started on the report" claims nothing; a claim after the draft still counts. A sentence that says one
+   of the user's sentences back (rule 6's echo) is the user's words too: an echoed "…что я сегодня
+   заболел и не выйду" is not the model declining.
 
-5. refusal: the answer states an inability or refusal (`states_inability`) and claims no action
-   (rule 7). Inability: "I can't / cannot / won't", "I'm unable / not able / not allowed", "I don't
-   have / have no / lack …", "I can only …", "not possible", "not something I can do", "beyond / outside
-   my capabilities", "no tool / access / way to …", "my tools don't …", "none of my tools / none of
-   them can …", "can't be done / deleted", "не могу / не умею / не смогу / не в состоянии / не имею
-   возможности / не получится", "нет доступа / возможности / инструмента", "такой функции у меня нет",
-   "у меня нет …", "недоступно", "невозможно", "вне моих возможностей", "могу только …". A "can't"
-   without its own subject counts at the start of a clause ("Sorry, can't do that") or when the last
-   pronoun before it is I / we ("I'm a text-based assistant and can't …"; not "You can't go wrong …").
+5. refusal: the answer states an inability or refusal (`states_inability`), claims no action (rule 7)
+   and states no live result (rule 8, live data only). Inability is a STRUCTURE in one sentence, read
+   word by word (word classes, not phrases, EN and RU):
+   - A, a negation or limitation: a negated modal (can't, cannot, unable, won't, невозможно, нельзя,
+     недоступно: A and B in one word); not / n't / never / не; no / none / nothing / without / lack / нет /
+     без / ни; beyond / outside / вне / за пределами / за рамками; only / лишь / только; limited /
+     ограничен;
+   - B, the capability it bears on: a modal or capability verb (can, able, allowed, possible, supported,
+     cover, include, support, могу, умею, способен, в состоянии, получится, позволяет …) or a capability
+     noun (tool, function, feature, capability, ability, access, permission, way, means, scope, reach,
+     инструмент, функция, возможность, доступ, право, силы, компетенция …). B follows a negation within
+     6 words of its clause ("The tools I have don't cover…", "not among the things I can do", "не под
+     силу"); after no / none / нет B is a noun ("no tool", "нет доступа"; "none of them can" also takes a
+     modal), and a clause-final "нет" looks back ("Такой функции у меня нет", "у меня нет …"); after
+     beyond / outside / вне B is a noun or a modal ("beyond what I can do", "вне моих возможностей");
+     "only" limits a modal next to it ("I can only…", "могу лишь…", "I only have…") or says what the
+     model merely is ("I'm just a language model", "Я всего лишь языковая модель"); "limited" needs the
+     model or its tools before it ("I'm limited to…", "Мои возможности ограничены"). A first-person
+     declined action counts too: "I / we don't" + a verb, "не" + a first-person verb ("I don't book
+     flights", "Билеты я не покупаю"), not verbs of opinion ("I don't think…", "Не советую…");
+   - C, said of the model: the nearest subject before A in its clause is not another person ("You can't
+     go wrong…", "Вы не можете…" are not refusals); and the sentence holds a first-person word (I, my, we,
+     мне, у меня, мой …), or B is impersonal ("not possible", "isn't supported", "невозможно", "не
+     получится"), or B is a first-person verb ("не могу"), or the tools are the subject ("None of the
+     available tools can…"), or the clause starts with the negation ("Sorry, can't do that").
+   Set phrases whose negation is not about ability ("Don't worry", "No problem", "Не волнуйтесь", "Нет
+   проблем") are skipped.
 
 6. ask_about (the "tool.param" keys of the required arguments the user left out): some sentence ASKS
    (`asks_about`) and is ABOUT one of the parameters, and the answer claims no action (rule 7) and
@@ -67,7 +97,19 @@ the rules below in this order and reports the first that fails, as one short sen
      table's lookup inflects them). Alias forms of up to three letters count only in capitals ("USD",
      "LA", "UTC"; not "it", "try", "in"); symbol forms ("$", "€", "°F") count as written. The tool's
      noun alone is not a term ("Shall I save a note?" does not ask what the note says), and a generic
-     question ("Anything else?", "How can I help?", "Чем могу помочь?") is about nothing.
+     question ("Anything else?", "How can I help?", "Чем могу помочь?") is about nothing. A question
+     for the value the action needs counts for that parameter ("What should I set it to?" = duration).
+   - Against the user's message (grade() passes it): a value the user already gave is no evidence
+     ("How many dollars would you like to convert?", "Is that 100 US dollars?" when the target currency
+     is missing; "Вы имеете в виду евро?" when the amount and source currency are); a question that is
+     one of the user's sentences said back (the same words, give or take "and"/"а", with my/your turned
+     round) is an echo, not a question ("Сколько это в евро?" answering "Сколько это в евро?"). A term
+     that a parameter shares with a sibling the user gave ("currency", "валюта") counts only when none of
+     that sibling's own terms is there: "В какую валюту перевести?" asks for the target the user gave,
+     not the missing source; "Which currency are you converting from?" asks for the given source.
+   - An action announced as under way ("Okay, setting a timer.", "Хорошо, ставлю таймер.") is no claim
+     (rule 7) when a question about the missing parameter follows it and the announcement names no value
+     for it ("Setting a timer for 5 minutes — or how long?" stays a claim).
 
 7. Claimed action (`claims_action`): a statement, EN or RU, that an action only a tool could perform
    was done or is under way: "Done!", "All set", "Consider it done", "I've set / started / saved /
@@ -90,7 +132,9 @@ the rules below in this order and reports the first that fails, as one short sen
      "I've checked my tools"), or a look-up verb has no object ("Я проверила: такой функции нет");
    - a clause-initial participle or gerund is the subject of what follows ("Saved notes can't be
      deleted", "Setting a timer requires a duration"); "Set a timer." reads as an imperative.
-   Future promises ("I'll set a timer", "Я поставлю таймер") are not claims.
+   Future promises ("I'll set a timer", "Я поставлю таймер") are not claims. A pretended look-up is a
+   claim: "I found / located / looked up / checked …" with an object ("I found a 9:40 BA flight for
+   you", "Нашла для вас адрес").
 
 8. Invented result (`invents_result`): a statement (not the last clause of a question, not negated or
    hedged in its clause: "I can't tell whether it's sunny", "e.g. 15:30") that gives a live result no
@@ -98,26 +142,37 @@ the rules below in this order and reports the first that fails, as one short sen
    14:00"), a temperature ("+15 °C", "59°F", "15 degrees", "минус 5 градусов"), the current weather
    ("it's currently sunny", "сейчас облачно"), or a conversion or rate ("100 dollars is about 92 euros",
    "1 USD = 0.92 EUR", "100 долларов — это 9 000 рублей", "курс составляет 98").
+   A general statement is knowledge, not a result: a sentence that marks itself as typical or past
+   (typically, usually, on average, in spring / in April, as of my last update, обычно, в среднем, зимой,
+   в ноябре, по моим последним данным) states none ("Paris in spring is typically around 15 °C").
+   Clarify cases fail on any result; refusals (capability traps) fail on live data only — a clock time,
+   a temperature, the weather, a rate, or a conversion with a currency — so "I can't access live
+   weather, but it's currently 18°C and sunny in Paris" and "У меня нет доступа к погоде, но сейчас в
+   Казани +5 °C" fail, while "1 mile is about 1.6 km" beside a refusal does not.
 
 Performance: every function is linear in the answer's length and never raises on any str. Regexes are
-precompiled and literal-first; the normalised forms of the last few texts are cached. Budgets no real
-answer reaches bound pathological inputs: at most 10,000 candidates of one kind are examined, the first
-10,000 numbers are read by value, and a sentence is looked for within 400 characters on each side of a
-candidate.
+precompiled and literal-first (a pattern that starts with a group, a lookbehind or a per-match template
+costs a Python-level or engine step at every position); the normalised forms of the last few texts are
+cached. Budgets no real answer reaches bound pathological inputs: at most 10,000 candidates of one kind
+are examined, the first 10,000 numbers are read by value, a sentence is looked for within 400 characters
+on each side of a candidate, each sentence is examined once per rule, and behaviour (rules 4-8) is read
+from the first 32,768 characters of the answer (a reply at the default 256-token limit is 1-2 KB); facts
+(rules 2-3) read all of it. A 1 MB answer is checked in well under 100 ms (BENCHMARKS.md).
 """
 from __future__ import annotations
 
 import functools
+import json
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tooluse1.tools import TOOLS, AliasTable
 
 __all__ = ["ASK_TERMS", "AnswerCheck", "AnswerRequirement", "asks_about", "check_answer", "claims_action",
-           "invents_result", "phrase_occurs", "states_inability"]
+           "invents_result", "phrase_occurs", "states_inability", "with_quoted_calls"]
 
 # Budgets (see the module docstring): far above any real answer, they only bound pathological inputs.
 _MAX_CANDIDATES = 10_000      # candidate matches of one kind examined; also the numbers read by value
@@ -228,21 +283,23 @@ class AnswerCheck:
     reason: str      # "" when ok
 
 
-def check_answer(req: AnswerRequirement, prose: str) -> AnswerCheck:
+def check_answer(req: AnswerRequirement, prose: str, user: str = "") -> AnswerCheck:
     """Whether `prose` meets `req` (rules 1-8 of the module docstring, first failure reported).
 
     Never raises and runs in time linear in len(prose). `prose` is the answer text with thinking and
-    calls already removed; a non-str prose is read as str(prose), None as "".
+    calls already removed (grade() adds the example calls as quoted material, `with_quoted_calls`); a
+    non-str prose is read as str(prose), None as "". `user` is the user's last message: clarifying
+    questions are judged against it and its sentences said back are not the model's words (rules 4a, 6).
     """
     try:
-        return _check(req, prose)
+        return _check(req, prose, user if isinstance(user, str) else "")
     except Exception as exc:  # noqa: BLE001 - the grader contract: a verdict for every output, never a crash
         return AnswerCheck(False, f"answer could not be checked ({type(exc).__name__}: {exc})")
 
 
-def _check(req: AnswerRequirement, prose: Any) -> AnswerCheck:
+def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
     text = "" if prose is None else prose if isinstance(prose, str) else str(prose)
-    if not _WORDISH.search(text):
+    if not _WORDISH.search(text.strip(_NON_WORD_EDGES)):   # the strip is a C loop: 1 MB of "\n" in ~1 ms
         return AnswerCheck(False, "empty answer")
     for alts in req.contains_all:
         if not any(phrase_occurs(a, text) for a in alts):
@@ -253,19 +310,106 @@ def _check(req: AnswerRequirement, prose: Any) -> AnswerCheck:
         if phrase_occurs(phrase, text):
             return AnswerCheck(False, f"answer contains the excluded {_q(phrase)}")
     if req.refusal or req.ask_about:
-        claim = claims_action(text)
-        if claim is not None:
-            return AnswerCheck(False, f"claims the action was done: {_q(claim)}")
-    if req.refusal and states_inability(text) is None:
-        return AnswerCheck(False, "no refusal or statement of inability")
+        text = _without_echoes(text, user)      # the user's sentences said back are the user's words
+    claim = claims_action(text) if req.refusal or req.ask_about else None
+    if claim is not None and req.ask_about:      # is it only an announcement before the question?
+        b = _behaviour(text)
+        found = _first_claim(b, _announcement_excused(b, text, req.ask_about, user))
+        claim = None if found is None else _snippet(b, *found)
+    if claim is not None:
+        return AnswerCheck(False, f"claims the action was done: {_q(claim)}")
+    if req.refusal:
+        if states_inability(text) is None:
+            return AnswerCheck(False, "no refusal or statement of inability")
+        invented = invents_result(text, live_only=True)
+        if invented is not None:
+            return AnswerCheck(False, f"invents a result no tool produced: {_q(invented)}")
     if req.ask_about:
         invented = invents_result(text)
         if invented is not None:
             return AnswerCheck(False, f"invents a result no tool produced: {_q(invented)}")
-        if asks_about(text, req.ask_about) is None:
+        if asks_about(text, req.ask_about, user) is None:
             labels = " or ".join(dict.fromkeys(_PARAM_LABELS.get(k, k) for k in req.ask_about))
             return AnswerCheck(False, f"no question about the missing {labels}")
     return AnswerCheck(True, "")
+
+
+_SENTENCE_STOPS = ".!?…\n"
+
+
+def _without_echoes(text: str, user: str) -> str:
+    """The part of `text` that behaviour is read from (rules 4-8), with every sentence that says one of the
+    user's sentences back (the echo of rule 6) blanked like a quote: a model that repeats "…что я сегодня
+    заболел и не выйду" neither refuses nor claims anything. Only sentences holding the longest word of a
+    user sentence are compared (found with str.find), so the cost does not grow with the answer's sentences."""
+    echoes = _user_sentences(_behaviour(user)) if user.strip() else frozenset()
+    if not echoes:
+        return text
+    head = text[:_BEHAVIOUR_CHARS]
+    low = head.lower().replace("ё", "е")
+    if len(low) != len(head):
+        head = low
+    spans: set[tuple[int, int]] = set()
+    for anchor in {max((w for w in key if w != "1/2"), key=len, default="") for key in echoes} - {""}:
+        pos = low.find(anchor)
+        for _ in range(_MAX_CANDIDATES):
+            if pos < 0:
+                break
+            lo = max(max(low.rfind(c, max(0, pos - _WINDOW), pos) for c in _SENTENCE_STOPS) + 1, pos - _WINDOW, 0)
+            ends = [e for e in (low.find(c, pos, pos + _WINDOW) for c in _SENTENCE_STOPS) if e >= 0]
+            hi = min(ends) + 1 if ends else min(len(low), pos + _WINDOW)
+            if _echo_key(_WORD_TOKEN_RE.findall(_fold(low[lo:hi]))) in echoes:
+                spans.add((lo, hi))
+            pos = low.find(anchor, hi)
+    if not spans:
+        return text
+    out, pos = [], 0
+    for lo, hi in sorted(spans):
+        out.append(head[pos:lo] + '" "')
+        pos = hi
+    return "".join(out) + head[pos:]
+
+
+def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str],
+                          user: str) -> Callable[[int, int], bool]:
+    """For clarify cases: an action announced as under way ("Okay, setting a timer.", "Ставлю таймер.") is
+    no claim when a question about the missing argument follows it and the announcement itself names no
+    value for that argument other than those the user gave ("Setting a timer for 5 minutes — or how long?"
+    stays a claim; "Converting 100 USD now — which currency?" is an announcement)."""
+    asked: list[tuple[int, int] | None] = []      # the question, looked for once (at the first announcement)
+
+    def excused(start: int, end: int) -> bool:
+        if not asked:
+            asked.append(_ask_span(text, keys, user))
+        ask = asked[0]
+        if ask is None or ask[1] <= end:            # the question must come after (or end after) it
+            return False
+        stop = _sentence_bounds(b.low, start, end)[1]    # bounded: linear over many announcements
+        if ask[0] >= end:
+            stop = min(stop, ask[0])
+        m = _CLAUSE_END_RE.search(b.low, end, stop)
+        clause_end = m.start() if m else stop
+        u = _behaviour(user) if user.strip() else None
+        matchers = [mt for mt in (_matcher(k) for k in keys) if mt is not None]
+        return not any(mt.about(b, start, clause_end, mt.given(u)) for mt in matchers)
+    return excused
+
+
+def with_quoted_calls(prose: str, examples: Sequence[Any]) -> str:
+    """The answer's content: `prose` plus each call shown as an example, as a fenced JSON block (rule 4a).
+
+    An example is quoted material: it is part of what the answer says (a description of the translate
+    tool that shows `"target_language": "de"` names the language), and the fence keeps it out of the
+    behaviour rules (it is neither a claim nor a question). `examples` are tools.Call objects.
+    """
+    blocks = []
+    for call in examples:
+        try:
+            payload = json.dumps({"name": call.name, "arguments": call.arguments}, ensure_ascii=False, default=str)
+        except (TypeError, ValueError, AttributeError):
+            continue
+        blocks.append("```\n" + payload + "\n```")
+    return "\n\n".join([prose, *blocks]) if blocks else prose
 
 
 def _q(s: str) -> str:
@@ -279,6 +423,7 @@ def _quote_alts(alts: tuple[str, ...]) -> str:
 
 # A letter or a digit in any script: the universal non-empty rule.
 _WORDISH = re.compile(r"[^\W_]")
+_NON_WORD_EDGES = " \t\n\r\f\v\u00a0\u200b\ufeff.,;:!?…-—–_*#>\"'`()[]{}|/\\"
 
 
 # ============================================================================ regex building blocks
@@ -363,6 +508,11 @@ def _combine(entries: Iterable[tuple[str, Iterable[str], str]]) -> re.Pattern:
             inner.append(f"(?P<{kind}__{n}>" + _emit(_trie(rests)) + tail + ")")
         alts.append(_first(ch) + "(?:" + "|".join(inner) + ")")
     return re.compile("|".join(alts))
+
+
+def _word_set_re(words: Iterable[str]) -> re.Pattern:
+    """Whole words (or phrases) of a set, anywhere; for guards over short strings."""
+    return re.compile(r"(?<!" + _L + r")(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")" + _END)
 
 
 def _kind(m: re.Match) -> str:
@@ -518,11 +668,13 @@ def phrase_occurs(phrase: str, text: str) -> bool:
 # ============================================================================ behaviour text (rule 4)
 
 # Quoted material and code are not the model's own statements. Closed pairs only; and Markdown
-# blockquote lines ("> Hi boss, I'll be late…"), the usual form of a draft.
-# Each alternative captures its opening and closing delimiter, so one template keeps them around a single space
-# (no Python callback per match: 16 KB of `{"a":` holds thousands of quoted spans).
-_QUOTED_RE = re.compile(r"(```)[\s\S]*?(```)|(`)[^`\n]*(`)|(«)[^«»]*(»)|(“)[^“”]*(”)|(„)[^„“”]*([“”])|(\")[^\"]*(\")")
-_QUOTED_BLANK = "".join(f"\\g<{i}>" for i in range(1, 13, 2)) + " " + "".join(f"\\g<{i}>" for i in range(2, 13, 2))
+# blockquote lines ("> Hi boss, I'll be late…"), the usual form of a draft. One substitution per kind of
+# delimiter, fences first (a quote inside code is code), each with a literal replacement: a pattern that
+# starts with a group, or a replacement template, costs a Python step per position or per match (1 MB of
+# `"a" ` took 0.9 s that way; this way 10 ms).
+_QUOTED_SUBS = tuple((re.compile(rx), blank) for rx, blank in (
+    (r"```[\s\S]*?```", "``` ```"), (r"`[^`\n]*`", "` `"), (r"«[^«»]*»", "« »"), (r"“[^“”]*”", "“ ”"),
+    (r"„[^„“”]*“", "„ “"), (r"„[^„“”]*”", "„ ”"), (r'"[^"]*"', '" "')))
 _BLOCKQUOTE_RE = re.compile(r"\n[ \t]*>[^\n]*")
 # Whitespace other than a single space or a line break (tabs, runs of spaces): one space.
 _HSPACE_RE = re.compile(r"[^\S \n][^\S\n]*| [^\S\n]+")
@@ -535,13 +687,65 @@ class _Behaviour:
     low: str       # the same, lower-cased (what the detectors match); same length as text
 
 
+# A draft the model offers the user ("you could send this: Hi, I'm running late… I've already started on the
+# report") is the user's words, not the model's: from the colon after a lead that presents text for the user
+# to the end of that line when the draft starts on it; else (a block after "Here's a draft:") to the end of
+# the answer, or to a later paragraph in which the model speaks to the user again ("Feel free…", "Хотите…").
+_DRAFT_LEAD_RE = _combine([("d", (
+    "you could send", "you can send", "you could write", "you can write", "you could say", "you can say",
+    "you might say", "you might write", "you could use", "you can use", "you could reply", "you can reply",
+    "something like", "something along", "draft", "template",
+    "here's a message", "here is a message", "here's an email", "here is an email", "here's a note",
+    "here is a note", "here's a text", "here's what you", "here is what you", "feel free to send", "copy",
+    "черновик", "шаблон", "можно написать", "можете написать", "можно отправить",
+    "можете отправить", "можно сказать", "можете сказать", "вот текст", "вот письмо", "вот сообщение",
+    "вот вариант", "примерно так", "такой текст", "следующий текст"), "")])
+_DRAFT_COLON_RE = re.compile(r":(?=\s)")
+_DRAFT_END_RE = re.compile(r"\n[ \t]*\n[ \t]*(?=(?:feel free|let me know|want me|would you like|shall i|should i|"
+                           r"if you|hope|i hope|note|alternatively|is there|хотите|если|могу|дайте знать|надеюсь|"
+                           r"обратите|при желании|нужно ли)" + _END + ")", re.IGNORECASE)
+# Behaviour (rules 5-8) is read from the first 32,768 characters of the answer: a reply at the default
+# 256-token limit is 1-2 KB, and no real answer states its refusal or its question after 32 KB of text.
+# This is what keeps a 1 MB answer under the 100 ms of SPEC §3.1; facts (rules 2-3) read the whole answer.
+_BEHAVIOUR_CHARS = 32_768
+
+
+def _blank_drafts(s: str) -> str:
+    """s with every draft offered to the user replaced by a blank quote (see _DRAFT_LEAD_RE): a lead, then a
+    colon later in its sentence (within 120 characters). One scan for leads; linear."""
+    out: list[str] = []
+    pos = 0
+    low = s.lower()
+    for lead in _iter_candidates(_DRAFT_LEAD_RE, low):
+        if lead.start() < pos:
+            continue
+        limit = min(len(s), lead.end() + 120)
+        colon = _DRAFT_COLON_RE.search(s, lead.end(), limit)
+        if colon is None or _SENT_END_RE.search(low, lead.end(), colon.start()):
+            continue
+        line_end = s.find("\n", colon.end())
+        if line_end < 0:
+            line_end = len(s)
+        if s[colon.end():line_end].strip():         # the draft starts on the lead's line: it is that line
+            end = line_end
+        else:                                       # a block: up to the model speaking again, or the end
+            end_m = _DRAFT_END_RE.search(s, colon.end())
+            end = end_m.start() if end_m else len(s)
+        out.append(s[pos:colon.end()] + '" "')
+        pos = end
+    return "".join(out) + s[pos:] if out else s
+
+
 @functools.lru_cache(maxsize=_TEXT_CACHE)
 def _behaviour(text: str) -> _Behaviour:
-    s = unicodedata.normalize("NFKC", text).replace("ё", "е").replace("Ё", "Е")
+    s = unicodedata.normalize("NFKC", text[:_BEHAVIOUR_CHARS]).replace("ё", "е").replace("Ё", "Е")
     for a in _APOSTROPHES:
         if a in s:
             s = s.replace(a, "'")
-    s = _QUOTED_RE.sub(_QUOTED_BLANK, s)
+    for rx, blank in _QUOTED_SUBS:
+        s = rx.sub(blank, s)
+    if ":" in s:
+        s = _blank_drafts(s)
     if ">" in s:
         s = _BLOCKQUOTE_RE.sub("\n> ", "\n" + s)[1:]
     s = " " + _NL_RUN_RE.sub("\n", _HSPACE_RE.sub(" ", s)).replace(" \n", "\n")
@@ -621,7 +825,7 @@ _EN_DONE = ("started", "saved", "stored", "recorded", "logged", "created", "adde
             "moved", "paid", "deleted", "removed", "erased", "cancelled", "canceled", "scheduled", "activated",
             "enabled", "disabled", "launched", "converted", "translated", "calculated", "computed", "checked",
             "looked up", "fetched", "retrieved", "searched", "googled", "confirmed", "completed", "submitted",
-            "finished",
+            "finished", "found", "located", "pulled up", "tracked down", "dug up",
             "made a note", "made the note", "made a reservation", "made a booking", "made the booking",
             "made an order", "made the order", "made a transfer", "made the transfer", "made a payment",
             "made the payment", "made a purchase", "written down", "written it down", "jotted down",
@@ -657,8 +861,9 @@ _RU_PAST = ("поставил", "установил", "завел", "засек"
             "сохранил", "записал", "заказал", "оформил", "купил", "приобрел", "забронировал", "зарезервировал",
             "отправил", "переслал", "выслал", "перевел", "оплатил", "удалил", "отменил", "проверил", "посмотрел",
             "конвертировал", "пересчитал", "посчитал", "рассчитал", "вычислил", "создал", "добавил", "выполнил",
+            "нашел", "отыскал", "подобрал",
             "подтвердил", "настроил", "воспроизвел", "запланировал", "разместил")
-_RU_PAST_IRREGULAR = ("засекла", "засекли", "стер", "стерла", "внес", "внесла")
+_RU_PAST_IRREGULAR = ("засекла", "засекли", "стер", "стерла", "внес", "внесла", "нашла", "нашли")
 _RU_NOW = ("ставлю", "устанавливаю", "завожу", "запускаю", "включаю", "выключаю", "отключаю", "сохраняю",
            "записываю", "заказываю", "оформляю", "покупаю", "бронирую", "отправляю", "пересылаю", "перевожу",
            "оплачиваю", "удаляю", "проверяю", "ищу", "конвертирую", "пересчитываю", "создаю", "добавляю",
@@ -692,11 +897,6 @@ _CLAIM_RE = _combine((
 ))
 # "it's done", "you're set" ("'" after a letter; the literal "'s "/"'re " prefix keeps the scan fast)
 _CLAIM_CONTRACTION_RE = re.compile(r"'(?<=" + _L + r"')(?:s|re) " + _ADV + _words_re(_EN_STATE, boundary=False))
-
-
-def _word_set_re(words: Iterable[str]) -> re.Pattern:
-    """Whole words (or phrases) of a set, anywhere; for guards over short strings."""
-    return re.compile(r"(?<!" + _L + r")(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")" + _END)
 
 
 # Before a candidate in its clause: a negation, a modal or an offer ("I can't set", "Shall I set",
@@ -734,7 +934,10 @@ _RU_AFTER_GUARD_RE = re.compile(r" ?(?:\w+ )?бы" + _END)
 _NO_WORD_RE = re.compile(r"[\W_]*")
 _BARE_SWITCH_RE = re.compile(r"(?:turned|switched)$")
 _PARTICLE_RE = _word_set_re(("off", "on", "down", "up"))
-_LOOK_RE = re.compile(r"(?:checked|looked up|searched|проверил|посмотрел|проверяю|смотрю|ищу)[а-я]?$")
+_LOOK_RE = re.compile(r"(?:checked|looked up|searched|found|проверил|посмотрел|проверяю|смотрю|ищу|нашел|нашл)[а-я]?$")
+# "I found that / out / no …", "I checked and …", "нашла, что …": a finding about itself, not a result
+# fetched for the user.
+_FINDING_RE = re.compile(r"[^\w\n]{0,3}(?:that|out|no|nothing|none|and|but|что|только|и|но|а)" + _END)
 _PREV_WORD_RE = re.compile(r"\w[\w'-]*\W*$")
 
 
@@ -762,7 +965,7 @@ def _claim_start(kind: str, start: int, word: str, c: _Context) -> int | None:
         return None
     # A look-up with nothing looked up ("I checked, and…", "Я проверила: такой функции нет") is the model
     # checking itself; with an object ("I've checked the weather") it is a pretended tool call.
-    if _LOOK_RE.search(word) and not _LETTERS_RE.search(c.clause_after):
+    if _LOOK_RE.search(word) and (not _LETTERS_RE.search(c.clause_after) or _FINDING_RE.match(c.clause_after)):
         return None
     # "turned" / "switched" alone is a claim only with its particle later: "I've turned the lights off".
     if _BARE_SWITCH_RE.search(word) and not _PARTICLE_RE.search(c.clause_after):
@@ -781,22 +984,32 @@ def claims_action(text: str) -> str | None:
     """
     if not isinstance(text, str):
         return None
-    b = _behaviour(text)
+    found = _first_claim(_behaviour(text))
+    return _snippet(_behaviour(text), found[0], found[1]) if found else None
+
+
+_ONGOING = frozenset(_EN_DOING + _RU_NOW)
+
+
+def _first_claim(b: _Behaviour, excused: Callable[[int, int], bool] | None = None) -> tuple[int, int] | None:
+    """(start, end) of the first claim in b (rule 7). `excused(start, end)` may excuse an announcement of an
+    action under way ("Okay, setting a timer. How long should it be?"), and is asked only about those."""
     s = b.low
     found: list[tuple[int, int]] = []
-    for m in _iter_candidates(_CLAIM_RE, s):
-        claim = _claim_start(_kind(m), m.start(), m.group(0), _context(s, m.start(), m.end()))
-        if claim is not None:
+    for rx, fixed in ((_CLAIM_RE, None), (_CLAIM_CONTRACTION_RE, "state")):
+        for m in _iter_candidates(rx, s):
+            if found and m.start() >= found[0][0]:
+                break
+            kind = fixed or _kind(m)
+            claim = _claim_start(kind, m.start(), m.group(0), _context(s, m.start(), m.end()))
+            if claim is None:
+                continue
+            ongoing = kind == "progressive" or (kind in ("word", "ru_verb") and m.group(0) in _ONGOING)
+            if ongoing and excused is not None and excused(claim, m.end()):
+                continue
             found.append((claim, m.end()))
             break
-    for m in _iter_candidates(_CLAIM_CONTRACTION_RE, s):
-        if found and m.start() >= found[0][0]:
-            break
-        claim = _claim_start("state", m.start(), m.group(0), _context(s, m.start(), m.end()))
-        if claim is not None:
-            found.append((claim, m.end()))
-            break
-    return _snippet(b, *min(found)) if found else None
+    return min(found) if found else None
 
 
 # ============================================================================ invented results (rule 8)
@@ -809,9 +1022,10 @@ _CLOCK_REST = (r"[0-9]?(?::[0-5][0-9](?![0-9])(?::[0-5][0-9])?(?: ?[ap]\.? ?m" +
                + r"\.?| o'?clock" + _END + ")")
 _TEMP_UNIT = (r"(?:[.,][0-9]+)?(?: ?[-–] ?[0-9]{1,3}(?:[.,][0-9]+)?)? ?(?:° ?[cfк]?|"   # a range: 10-15 °C
               + _words_re(("degree", "degrees", "deg", "градус", "градуса", "градусов"), boundary=False) + ")")
-_CONV_REST = (r"[\d,.]{0,24}(?: [0-9]{3}){0,8} ?(?:" + _L + r"{1,15}\.? ?){UNITS}[—–-]? ?(?:[=≈~→]|->|" + _words_re((
-    "is", "are", "equals", "comes to", "would be", "makes", "это", "составляет", "составит", "равно", "равняется",
-    "получится", "будет"), boundary=False) + r") ?(?:" + _words_re((
+_CONV_REST = (r"[\d,.]{0,24}(?: [0-9]{3}){0,8} ?(?:" + _L + r"{1,15}\.? ?|" + _CUR + r" ?){UNITS}[—–-]? ?(?:[=≈~→]|->|" + _words_re((
+    "is", "are", "equals", "comes to", "would be", "makes", "costs", "is worth", "trades at", "goes for", "это",
+    "составляет", "составит", "равно", "равняется", "получится", "будет", "стоит", "стоят", "торгуется по"),
+    boundary=False) + r") ?(?:" + _words_re((
         "about", "approximately", "around", "roughly", "approx", "примерно", "около", "приблизительно", "почти"),
         boundary=False) + r"\.? )?[~≈]? ?(?:" + _CUR + r" ?)?[-+]?[0-9](?:[\d,.]{0,24}[0-9])?(?: ?" + _L + r"+)?")
 # One character class first (the engine's fast scan needs it), then which kind of character it was.
@@ -847,11 +1061,40 @@ _RESULT_GUARD_RE = _word_set_re((
 _HOUR_RE = re.compile(r"[0-9]+")
 
 
-def invents_result(text: str) -> str | None:
+# A general statement is knowledge, not a result: "Paris in spring is typically around 15 °C", "as of my last
+# update the rate was about 90 rubles", "обычно летом там +25".
+_GENERAL_RE = _word_set_re((
+    "typically", "typical", "usually", "usual", "normally", "generally", "on average", "average", "averages",
+    "tends", "tend", "often", "historically", "climate", "as of my", "last update", "knowledge cutoff",
+    "training data", "in spring", "in summer", "in autumn", "in fall", "in winter", "springtime", "summertime",
+    "in january", "in february", "in march", "in april", "in may", "in june", "in july", "in august",
+    "in september", "in october", "in november", "in december",
+    "обычно", "как правило", "в среднем", "средняя", "средний", "традиционно", "климат", "весной", "летом",
+    "осенью", "зимой", "на момент моего обучения", "по моим последним данным", "в январе", "в феврале", "в марте",
+    "в апреле", "в мае", "в июне", "в июле", "в августе", "в сентябре", "в октябре", "в ноябре", "в декабре"))
+_CURRENCY_CHARS = frozenset("$€£¥₽")
+
+
+def _live_kind(m: re.Match, b: _Behaviour) -> bool:
+    """Whether a result candidate is live data a tool would fetch: a clock time, a temperature, the weather,
+    a rate, or a conversion that involves a currency (a unit conversion is general knowledge)."""
+    kind = (m.lastgroup or "").rstrip("_").rsplit("__", 1)[0]
+    if kind != "conversion":
+        return True
+    if any(ch in _CURRENCY_CHARS for ch in m.group(0)) or b.low[max(0, m.start() - 1):m.start()] in _CURRENCY_CHARS:
+        return True
+    money = _matcher("convert_currency.from_currency")
+    return money is not None and next(money.values_in(b, m.start(), m.end()), None) is not None
+
+
+def invents_result(text: str, live_only: bool = False) -> str | None:
     """The first live result stated without a tool in `text` (rule 8), or None.
 
-    Only statements count: a candidate in the last clause of a question, or hedged or negated in its
-    clause ("I can't tell whether it's sunny", "e.g. 15:30"), is not a result. Linear; never raises.
+    Only statements count: a candidate in the last clause of a question, hedged or negated in its clause
+    ("I can't tell whether it's sunny", "e.g. 15:30"), or in a general statement ("typically around
+    15 °C", "as of my last update") is not a result. `live_only` (capability traps) keeps only live data:
+    clock times, temperatures, weather, rates and currency conversions, not "5 miles is about 8 km".
+    Linear; never raises.
     """
     if not isinstance(text, str):
         return None
@@ -865,6 +1108,10 @@ def invents_result(text: str) -> str | None:
                 break
             c = _context(s, start, m.end())
             if c.exempt or _RESULT_GUARD_RE.search(c.clause_before):
+                continue
+            if _GENERAL_RE.search(c.before) or _GENERAL_RE.search(c.after):
+                continue
+            if live_only and not _live_kind(m, b):
                 continue
             clock = m.group(0) if m.lastgroup == "clock" else None
             if clock is not None:
@@ -880,96 +1127,221 @@ def invents_result(text: str) -> str | None:
 
 # ============================================================================ inability (rule 5)
 
-_RU_NET_OBJECTS = ("доступа", "возможности", "возможностей", "инструмента", "инструментов", "функции", "функций",
-                   "способа")
-_INABILITY_RE = _combine((
-    # I / we + a modal or "have" of inability
-    ("subject", ("i", "we"), r"(?: (?:really|unfortunately|currently|just|simply|actually|still|also|sadly))?"
-     r"(?:(?:'m|'re| am| are) (?:(?:currently|sadly|afraid|still) )?" + _words_re((
-         "unable", "not able", "not capable", "not allowed", "not permitted", "not set up", "not equipped",
-         "only able", "limited"), boundary=False) + "| " + _words_re((
-         "can't", "can not", "cannot", "don't have", "do not have", "have no", "lack", "won't", "will not",
-         "couldn't", "could not", "don't support", "do not support", "must decline", "have to decline", "refuse",
-         "only have", "can only", "don't know how", "have no way"), boundary=False) + ")"),
-    # impersonal statements
-    ("plain", ("unable to", "not able to", "not possible", "impossible for me", "not something i can",
-               "not something i'm able", "not something i am able", "not something that i can", "not within my",
-               "not among my", "not available", "not supported", "not equipped", "none of my tools",
-               "none of the tools", "none of the available tools", "none of them can", "none of them could",
-               "none of them is able", "none of them are able", "none of them lets", "none of them allows",
-               "none of them supports", "my tools don't", "my tools do not", "my tools can't", "my tools cannot",
-               "my tools only", "there's no tool", "there is no tool", "there are no tools", "i'm just a",
-               "i'm just an", "i'm only a", "i'm only an", "i am just a", "i am only a", "no can do",
-               "capabilities don't include", "capabilities do not include", "capabilities are limited",
-               "i'm limited to", "i am limited to"), ""),
-    ("plain", ("beyond my", "beyond the", "outside my", "outside of my", "outside the", "outside of the"),
-     r" (?:current )?(?:capabilit|abilit|scope|reach)"),
-    ("plain", ("no tool", "no tools", "no access", "no ability", "no way", "no function", "no functions",
-               "no capability", "no option", "no means"), " (?:to|for)" + _END),
-    ("plain", ("don't", "do not", "doesn't", "does not"), " (?:have|support|include|offer|provide) (?:any )?"
-     + _words_re(("access", "the ability", "a tool", "tools", "tool", "the capability", "a way", "the means",
-                  "permission", "real-time", "live"), boundary=False)),
-    # passive: "can't be deleted", "cannot be done"
-    ("plain", ("can't be", "cannot be", "can not be"), r" (?:done|" + _L + r"+ed)" + _END),
-    # subjectless, at the start of a clause: "Sorry, can't do that"
-    ("bare", ("can't", "cannot", "can not", "unable to"), ""),
-    # Russian
-    ("plain", ("не",), " " + _words_re((
-        "могу", "смогу", "умею", "сумею", "получится", "удастся", "в состоянии", "способен", "способна",
-        "располагаю", "поддерживаю", "поддерживается", "обладаю", "можем", "умеем", "может", "умеет",
-        "позволяет", "позволяют", "доступно", "доступна", "доступен", "доступны", "предусмотрено",
-        "предусмотрена", "входит", "имею возможности", "имею доступа", "имею права", "имею такой возможности",
-        "имею прямого доступа", "в силах", "в моих силах"), boundary=False)),
-    ("plain", ("нет",), r" (?:" + _L + r"+ ){0,2}?" + _words_re(_RU_NET_OBJECTS + ("прав",), boundary=False)),
-    # "Такой функции у меня нет", "доступа к курсам валют сейчас нет"
-    ("plain", _RU_NET_OBJECTS, r"[^.!?\n]{0,40}?" + _LEAD + "нет" + _END),
-    ("plain", ("у меня",), r" (?:" + _L + r"+ )?нет" + _END),
-    ("plain", ("недоступн*",), ""),
-    ("plain", ("невозможно", "вне моих возможностей", "за пределами моих возможностей", "выходит за рамки",
-               "отсутствует доступ", "отсутствует возможность", "отсутствуют инструменты", "могу только",
-               "могу лишь", "умею только", "умею лишь"), ""),
-))
-# "n't" glued to its verb: "isn't something I can do", "isn't supported"
-_INABILITY_NT_RE = re.compile(r"n't (?:something (?:that )?i(?: can|'m able| am able)|available|supported|possible|"
-                              r"able)" + _END)
-_BARE_LEAD_RE = re.compile(r"[^\w]*(?:(?:but|sorry|unfortunately|i'm afraid|afraid)[^\w]+)*")
-# The subject of a subjectless "can't" is the last pronoun before it: "I'm a text-based assistant and can't…"
-# (the model), "You can't go wrong with…" (not the model).
-_PRONOUN_RE = re.compile(_words_re(("i", "i'm", "i've", "i am", "we", "we're", "we've", "you", "you're", "he", "she",
-                                    "it", "it's", "they", "they're", "this", "that", "which", "who", "one")))
-_FIRST_PERSON = frozenset(("i", "i'm", "i've", "i am", "we", "we're", "we've"))
+# A statement of inability is a structure, not a phrase: a negation or limitation (A) that bears on a
+# capability (B: a modal such as can / able / могу, or a noun such as tool / access / возможность), said of the
+# model itself (C: a first-person word, the model's tools, a first-person Russian verb, an impersonal "not
+# possible", or a clause that starts with the negated modal: "Sorry, can't do that"). The classes below are
+# word classes, not phrases; `_inability_at` says how A, B and C must stand to each other.
+_W = frozenset
+_FUSED = _W(("cannot", "can't", "couldn't", "unable", "impossible", "won't", "refuse", "decline", "unsupported",
+             "невозможно", "нельзя", "неспособен", "неспособна", "недоступен", "недоступна", "недоступно",
+             "недоступны"))
+_VERBAL_NEG = _W(("not", "never", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "haven't",
+                  "hasn't", "wouldn't", "shouldn't", "ain't", "не"))
+_NOMINAL_NEG = _W(("no", "none", "nothing", "neither", "nor", "without", "lack", "lacks", "нет", "без", "ни",
+                   "отсутствует", "отсутствуют"))
+_LIMIT = _W(("beyond", "outside", "вне", "пределами", "рамки", "рамками"))
+_ONLY = _W(("only", "лишь", "только", "just", "merely", "просто"))
+_LIMITED = _W(("limited", "restricted", "ограничен", "ограничена", "ограничены", "ограничено"))
+_CAP_MODAL = _W(("can", "could", "able", "capable", "allowed", "permitted", "authorized", "possible", "equipped",
+                 "designed", "built", "connected", "supported", "available", "support", "supports", "cover", "covers",
+                 "include", "includes", "offer", "offers", "provide", "provides", "handle", "handles", "allow",
+                 "allows", "let", "lets", "enable", "enables", "access",
+                 "могу", "смогу", "можем", "сможем", "может", "сможет", "могут", "можно", "умею", "сумею", "умеем",
+                 "умеет", "способен", "способна", "способны", "состоянии", "получится", "удастся", "выйдет",
+                 "позволяет", "позволяют", "поддерживаю", "поддерживает", "поддерживают", "поддерживается",
+                 "предусмотрено", "предусмотрена", "располагаю", "обладаю", "входит", "имею"))
+_CAP_NOUN_EN = _W(("tool", "tools", "toolkit", "toolset", "toolbox", "function", "functions", "functionality",
+                   "feature", "features", "capability", "capabilities", "ability", "abilities", "access", "permission",
+                   "permissions", "way", "means", "option", "plugin", "plugins", "integration", "integrations",
+                   "skill", "skills", "scope", "reach", "power", "remit", "internet", "connection", "data",
+                   "purview", "wheelhouse", "expertise", "competence", "capacity"))
+_CAP_NOUN_RU = ("инструмент", "функци", "функционал", "возможност", "доступ", "прав", "полномочи", "способ", "сил",
+                "компетенц", "умени", "навык", "интернет", "подключени", "данн", "специализаци")
+# What the model is when it says it is "only" one ("I'm just a language model", "Я всего лишь языковая модель").
+_IDENTITY = ("model", "assistant", "chatbot", "bot", "ai", "program", "модел", "ассистент", "помощник", "бот", "ии",
+             "нейросет", "программ")
+_TOOL_NOUN = ("tool", "toolkit", "toolset", "toolbox", "function", "инструмент", "функци")
+_SELF = _W(("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've", "our", "us",
+            "я", "мне", "меня", "мной", "мой", "моя", "мое", "мои", "моих", "моим", "моей", "моего", "моему", "мы",
+            "нам", "нас", "наш", "наши", "наших"))
+_SELF_VERB = _W(("могу", "смогу", "можем", "сможем", "умею", "сумею", "умеем", "располагаю", "обладаю", "имею",
+                 "поддерживаю"))
+_OTHER_SUBJECT = _W(("you", "you're", "you've", "you'll", "he", "she", "they", "they're", "вы", "ты", "он", "она",
+                     "они"))
+_IMPERSONAL = _W(("possible", "impossible", "available", "supported", "unsupported", "невозможно", "нельзя",
+                  "недоступно", "недоступна", "недоступен", "недоступны", "получится", "удастся", "выйдет",
+                  "предусмотрено", "предусмотрена", "поддерживается"))
+_BARE_LEADS = _W(("but", "sorry", "unfortunately", "afraid", "i'm", "so", "and", "alas", "к", "сожалению", "увы",
+                  "извините", "простите", "но", "а", "и"))
+# Set phrases whose negation is not about ability ("Don't worry, I can…", "No problem").
+_NOT_NEGATION = _W(("worry", "worries", "problem", "problems", "doubt", "need", "beat", "miss", "hesitate",
+                    "волнуйтесь", "беспокойтесь", "проблем", "проблема", "вопрос"))
+_QUANTIFIER = _W(("none", "nothing", "neither"))   # "none of them can…": the quantifier is the subject
+# Verbs of opinion or knowledge: "I don't know", "Я не советую" state no inability.
+_NOT_ACTION = _W(("know", "think", "believe", "understand", "see", "mind", "recall", "remember", "recommend",
+                  "suggest", "like", "mean", "need", "want", "worry", "doubt", "care", "get",
+                  "знаю", "думаю", "понимаю", "помню", "вижу", "советую", "рекомендую", "уверен", "уверена",
+                  "сомневаюсь", "возражаю", "спорю", "стану", "обещаю"))
+_GAP = 6    # words between a negation and the capability it bears on ("not among the things I can do")
+
+_NEG_WORDS = _FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED
+_NEG_CANDIDATE_RE = _combine([("n", set(_NEG_WORDS) | {"недоступ*", "неспособ*", "ограничен*"}, "")])
+_CLAUSE_TOKEN_RE = re.compile(r"[,;:()—–]|" + _L + r"+(?:'" + _L + r"+)?")
 
 
-def _bare_subject_is_model(c: _Context) -> bool:
-    if _BARE_LEAD_RE.fullmatch(c.clause_before):
+def _cap_noun(w: str) -> bool:
+    return w in _CAP_NOUN_EN or w.startswith(_CAP_NOUN_RU)
+
+
+def _capability(w: str) -> bool:
+    return w in _CAP_MODAL or _cap_noun(w)
+
+
+def _clause_of(words: list[str], i: int) -> tuple[int, int]:
+    """(first, last + 1) word indices of the clause around words[i] (punctuation tokens end clauses)."""
+    lo = i
+    while lo > 0 and _is_word(words[lo - 1]):
+        lo -= 1
+    hi = i
+    while hi < len(words) and _is_word(words[hi]):
+        hi += 1
+    return lo, hi
+
+
+def _is_word(tok: str) -> bool:
+    return tok[0] not in ",;:()—–"
+
+
+def _bears_on_capability(words: list[str], i: int, lo: int, hi: int) -> int | None:
+    """The index of the capability word that the negation or limitation words[i] bears on, or None."""
+    w = words[i]
+    if w in _FUSED or w.startswith(("недоступ", "неспособ")):
+        return i
+    if i + 1 < hi and words[i + 1] in _NOT_NEGATION:
+        return None
+    if w == "no" and i + 1 < hi and words[i + 1] in ("can", "could"):   # "No can do."
+        return i + 1
+    ahead = range(i + 1, min(hi, i + 1 + _GAP))
+    if w in _VERBAL_NEG:
+        return _after_verbal_negation(words, i, lo, hi, ahead)
+    if w in _NOMINAL_NEG:
+        return _after_nominal_negation(words, i, lo, ahead)
+    if w in _LIMIT:                                               # "beyond my capabilities", "beyond what I can do"
+        return next((j for j in ahead if _capability(words[j])), None)
+    if w in _ONLY:                                                # "I can only…", "могу лишь…"
+        if i > lo and words[i - 1] in _CAP_MODAL:
+            return i - 1
+        identity = next((j for j in ahead if words[j].startswith(_IDENTITY)), None)
+        if identity is not None and identity <= i + 4:            # "I'm just a language model"
+            return identity
+        # "only able to…", "I only have a calculator and a few other tools"
+        return i + 1 if i + 1 < hi and (words[i + 1] in _CAP_MODAL or words[i + 1] in ("have", "есть")) else None
+    if w in _LIMITED or w.startswith("ограничен"):               # what is limited: the model or its tools
+        return next((k for k in range(i - 1, max(lo, i - 4) - 1, -1) if words[k] in _SELF or _cap_noun(words[k])),
+                    None)
+    return None
+
+
+def _after_verbal_negation(words: list[str], i: int, lo: int, hi: int, ahead: range) -> int | None:
+    if i > lo and words[i - 1] in _CAP_MODAL:                      # "can not", "could not"
+        return i - 1
+    j = next((j for j in ahead if _capability(words[j])), None)
+    if j is None and i + 1 < hi and _declined_action(words, i, lo):
+        j = i + 1                                                 # "I don't send emails", "Письма я не отправляю"
+    return j
+
+
+def _after_nominal_negation(words: list[str], i: int, lo: int, ahead: range) -> int | None:
+    w = words[i]
+    j = next((j for j in ahead if _cap_noun(words[j]) or (w in _QUANTIFIER and words[j] in _CAP_MODAL)), None)
+    if j is None and w in ("нет", "отсутствует", "отсутствуют"):  # "Такой функции у меня нет"
+        j = next((k for k in range(i - 1, max(lo, i - 1 - _GAP) - 1, -1) if _cap_noun(words[k])), None)
+        if j is None and i >= 2 and words[i - 2] == "у" and words[i - 1] in ("меня", "нас"):
+            j = i                                                 # "у меня нет …": what the model lacks
+    return j
+
+
+def _declined_action(words: list[str], i: int, lo: int) -> bool:
+    """Whether the negation words[i] declines an action in the first person: EN "I / we don't" + a verb,
+    RU "не" + a first-person singular verb ("не отправляю", "не бронирую"); verbs of opinion excluded."""
+    verb = words[i + 1]
+    if verb in _NOT_ACTION:
+        return False
+    if words[i] == "не":     # -у/-ю is also a noun's or adverb's ending ("не сразу"): the subject must be said
+        return len(verb) > 3 and verb.endswith(("ю", "у")) and verb.isalpha() and any(
+            w in ("я", "мы") for w in words[lo:i])
+    if words[i] == "not" and i > lo and words[i - 1] == "do":
+        i -= 1
+    elif words[i] != "don't":
+        return False
+    return i > lo and words[i - 1] in ("i", "we")
+
+
+def _said_of_the_model(words: list[str], i: int, j: int, lo: int) -> bool:
+    """Whether the inability at words[i] (capability words[j]) is the model's own (C, with the subject veto)."""
+    subject = next((words[k] for k in range(i - 1, lo - 1, -1) if words[k] in _SELF or words[k] in _OTHER_SUBJECT),
+                   None)
+    if subject in _OTHER_SUBJECT:                                 # "You can't go wrong with…"
+        return False
+    if subject is not None or words[j] in _IMPERSONAL or words[i] in _IMPERSONAL:
         return True
-    last = None
-    for last in _PRONOUN_RE.finditer(c.before):
-        pass
-    return last is not None and last.group(0) in _FIRST_PERSON
+    if words[j] in _SELF_VERB or words[i] in _SELF_VERB or (words[i] == "не" and j == i + 1 and _declined_action(
+            words, i, lo)):
+        return True
+    if any(words[k].startswith(_TOOL_NOUN) for k in range(lo, min(len(words), max(i, j) + 1))):
+        return True                                              # "None of the available tools can…"
+    if all(words[k] in _BARE_LEADS for k in range(lo, i)):        # "Sorry, can't do that"
+        return True
+    return any(w in _SELF for w in words)                         # "That's beyond what I can do"
+
+
+def _inability_in_sentence(sentence: str) -> tuple[int, int] | None:
+    """(start, end) in `sentence` of its first statement of inability, or None."""
+    toks = list(_CLAUSE_TOKEN_RE.finditer(sentence))
+    words = [t.group(0) for t in toks]
+    for i, w in enumerate(words):
+        if not (w in _NEG_WORDS or w.startswith(("недоступ", "неспособ", "ограничен"))):
+            continue
+        lo, hi = _clause_of(words, i)
+        j = _bears_on_capability(words, i, lo, hi)
+        if j is None or not _said_of_the_model(words, i, j, lo):
+            continue
+        first = min(i, j)
+        # Show the subject with it: "I can't", "I don't have", "У меня нет".
+        k = first
+        while k > lo and k > first - 3 and (words[k - 1] in _SELF or words[k - 1] in ("am", "у", "do", "'m")):
+            k -= 1
+        if k < first and words[k] not in ("i", "i'm", "we", "we're", "у"):
+            k = first
+        last = max(i, j)
+        if last + 1 < len(words) and _cap_noun(words[last + 1]):     # "не имею возможности"
+            last += 1
+        return toks[k].start(), toks[last].end()
+    return None
 
 
 def states_inability(text: str) -> str | None:
-    """The first EN/RU expression of inability or refusal in `text` (rule 5), or None.
+    """The first EN/RU statement of inability or refusal in `text` (rule 5), or None.
 
-    Quoted text is ignored (a quoted draft "I won't be in today" is not the model refusing). Linear;
-    never raises.
+    Structure, not phrases: a negation or limitation bearing on a capability, said of the model (see the
+    word classes above). Quoted text and drafts are ignored (a quoted "I won't be in today" is not the model
+    refusing). Each sentence is examined once. Linear; never raises.
     """
     if not isinstance(text, str):
         return None
     b = _behaviour(text)
-    found: list[tuple[int, int]] = []
-    for m in _iter_candidates(_INABILITY_RE, b.low):
-        if _kind(m) != "bare" or _bare_subject_is_model(_context(b.low, m.start(), m.end())):
-            found.append(m.span())
-            break
-    m = _INABILITY_NT_RE.search(b.low)
-    if m:
-        found.append(m.span())
-    if not found:
-        return None
-    start, end = min(found)
-    return b.text[start:end].strip(" \t\n\r.,;:!?—–")
+    s = b.low
+    examined = 0
+    for m in _iter_candidates(_NEG_CANDIDATE_RE, s):
+        if m.start() < examined:
+            continue
+        start, end = _sentence_bounds(s, m.start(), m.end())
+        examined = end
+        span = _inability_in_sentence(s[start:end])
+        if span is not None:
+            return b.text[start + span[0]:start + span[1]].strip(" \t\n\r.,;:!?—–")
+    return None
 
 
 # ============================================================================ questions (rule 6)
@@ -1072,6 +1444,7 @@ ASK_TERMS: dict[str, tuple[str, ...]] = {
         "тема", "тему", "теме", "темы", "ключев* слов*", "о чем"),
     "translate.text": (
         "text*", "phrase*", "sentence*", "word*", "message*", "passage*", "what ... translat*", "what ... say",
+        "translat* what",
         "текст*", "фраз*", "предложени*", "слов*", "сообщени*", "что ... перев*"),
     "translate.target_language": (
         "language*", "translat* ... into", "translat* it to") + _TARGET_EN + (
@@ -1080,7 +1453,8 @@ ASK_TERMS: dict[str, tuple[str, ...]] = {
         "how much", "how many", "what amount", "amount*", "sum", "quantity", "value",
         "сколько", "сумм*", "количеств*"),
     "convert_currency.from_currency": (
-        "currenc*", "from what", "from which", "what ... from", "валют*", "из какой", "из каких", "из чего"),
+        "currenc*", "from what", "from which", "what ... from", "which ... from", "валют*", "из какой", "из каких",
+        "из чего"),
     "convert_currency.to_currency": (
         "currenc*", "convert* ... into", "convert* ... to", "exchange* ... for", "exchange* ... into",
         "change* ... into") + _TARGET_EN + (
@@ -1096,7 +1470,7 @@ ASK_TERMS: dict[str, tuple[str, ...]] = {
         "единиц*", "во что", "в какие", "в какую", "в какой", "перевест* ... в"),
     "set_timer.duration_seconds": (
         "how long", "duration*", "length", "how much time", "what time", "the time", "amount of time", "period",
-        "interval", "until when", "go off", "ring", "when should",
+        "interval", "until when", "go off", "ring", "when should", "what ... set ... to", "what ... set ... for",
         "minute*", "mins", "second*", "secs", "hour*",
         "на сколько", "насколько", "сколько времени", "какое время", "на какое время", "на какой срок", "срок*",
         "длительн*", "продолжительн*", "минут*", "мин", "секунд*", "сек", "час", "часа", "часов", "часик*", "время",
@@ -1136,6 +1510,7 @@ class _ParamMatcher:
     """Whether a sentence is about one parameter: one of its terms, or a known value from its alias table."""
 
     def __init__(self, key: str, terms: Sequence[str]):
+        self.key = key
         simple = [_fold(t) for t in terms if not _GAP_RE.search(t) and "*" not in t.rstrip("*")]
         self.terms = _combine([("t", simple, "")]) if simple else None
         # Terms with a stem inside ("часов* пояс*") and gap terms ("what ... say"): one regex per part.
@@ -1149,24 +1524,29 @@ class _ParamMatcher:
         self.values, self.caps, self.symbols = _value_patterns(self.table) if self.table is not None else (
             None, None, ())
 
-    def hits(self, b: _Behaviour) -> Iterator[int]:
-        """Positions in the whole text where something about the parameter may be said (a term, the
-        first part of a gap term that occurs whole somewhere, a value candidate, a symbol); each sentence
-        holding one is examined."""
+    def live_gaps(self, b: _Behaviour) -> list[re.Pattern]:
+        """The first parts of the gap terms that occur whole somewhere in the text (looked for once)."""
+        return [parts[0] for parts in self.gaps if self._gap_at(parts, b.low, 0, len(b.low))]
+
+    def hits(self, b: _Behaviour, gaps: Sequence[re.Pattern], lo: int = 0, hi: int | None = None) -> Iterator[int]:
+        """Positions in b.low[lo:hi] where something about the parameter may be said (a term, the first
+        part of a gap term in `gaps`, a value candidate, a symbol); each sentence holding one is examined."""
         low = b.low
-        gaps = [parts[0] for parts in self.gaps if self._gap_at(parts, low, 0, len(low))]
+        hi = len(low) if hi is None else hi
         for rx, text in ((self.terms, low), *((r, low) for r in (*self.complex, *gaps)), (self.values, low),
                          (self.caps, b.text)):
             if rx is not None:
-                for m in _iter_candidates(rx, text):
+                for i, m in enumerate(rx.finditer(text, lo, hi)):
+                    if i >= _MAX_CANDIDATES:
+                        break
                     yield m.start()
         for sym in self.symbols:
-            pos = low.find(sym)
+            pos = low.find(sym, lo, hi)
             for _ in range(_MAX_CANDIDATES):
                 if pos < 0:
                     break
                 yield pos
-                pos = low.find(sym, pos + 1)
+                pos = low.find(sym, pos + 1, hi)
 
     @staticmethod
     def _gap_at(parts: tuple[re.Pattern, ...], low: str, start: int, end: int) -> bool:
@@ -1178,23 +1558,42 @@ class _ParamMatcher:
             pos = m.end()
         return True
 
-    def about(self, b: _Behaviour, start: int, end: int) -> bool:
-        """Whether the sentence b.low[start:end] is about the parameter (rule 6, second half)."""
+    def about(self, b: _Behaviour, start: int, end: int, given: frozenset[str] = frozenset(),
+              given_params: Sequence[str] = ()) -> bool:
+        """Whether the sentence b.low[start:end] is about the parameter (rule 6, second half). A value in
+        `given` (canonical values the user already stated) is no evidence: "Is that 100 US dollars?" does not
+        ask for the target currency. A term the parameter shares with a sibling the user already gave
+        ("валюта" for both currencies) counts only when no term of that sibling's own is there: "В какую
+        валюту?" asks for the target currency, not the source."""
+        if _SPECIFIC[self.key].says(b, start, end):
+            return True
+        if self.says(b, start, end) and not any(_SPECIFIC[g].says(b, start, end) for g in given_params):
+            return True
+        low = b.low
+        for sym in self.symbols:
+            if low.find(sym, start, end) >= 0 and sym not in given and self.table.lookup(sym) not in given:
+                return True
+        return any(v not in given for v in self.values_in(b, start, end))
+
+    def says(self, b: _Behaviour, start: int, end: int) -> bool:
+        """Whether one of the parameter's terms occurs in the sentence b.low[start:end]."""
         low = b.low
         if self.terms is not None and self.terms.search(low, start, end):
             return True
         if any(rx.search(low, start, end) for rx in self.complex):
             return True
-        if any(self._gap_at(parts, low, start, end) for parts in self.gaps):
-            return True
-        if any(low.find(sym, start, end) >= 0 for sym in self.symbols):
-            return True
+        return any(self._gap_at(parts, low, start, end) for parts in self.gaps)
+
+    def values_in(self, b: _Behaviour, start: int, end: int) -> Iterator[str]:
+        """Canonical values of the parameter's alias table named in b.text[start:end] (and its symbols, as
+        written), in text order."""
         if self.table is None:
-            return False
+            return
+        low = b.low
         candidates = [m.start() for m in self.values.finditer(low, start, end)] if self.values else []
         if self.caps is not None:
             candidates += [m.start() for m in self.caps.finditer(b.text, start, end)]
-        for pos in candidates:
+        for pos in candidates[:_MAX_CANDIDATES]:
             words = []
             for w in _LETTERS_RE.finditer(low, pos, end):
                 words.append(w)
@@ -1203,9 +1602,18 @@ class _ParamMatcher:
             for k in (3, 2, 1):
                 if k <= len(words):
                     span = b.text[words[0].start():words[k - 1].end()]
-                    if _counts_as_value(span) and self.table.lookup(span) is not None:
-                        return True
-        return False
+                    canon = self.table.lookup(span) if _counts_as_value(span) else None
+                    if canon is not None:
+                        yield canon
+                        break
+
+    def given(self, user: _Behaviour | None) -> frozenset[str]:
+        """The values of this parameter's table (and its symbols) that the user's message states."""
+        if user is None or self.table is None:
+            return frozenset()
+        found = set(self.values_in(user, 0, len(user.low)))
+        found.update(sym for sym in self.symbols if sym in user.low)
+        return frozenset(found)
 
 
 _LETTERS_RE = re.compile(_L + "+")
@@ -1243,16 +1651,62 @@ def _counts_as_value(span: str) -> bool:
 _MATCHERS = {key: _ParamMatcher(key, terms) for key, terms in ASK_TERMS.items()}
 
 
+def _siblings(key: str) -> list[str]:
+    """The other required parameters of the same tool (that have ask terms)."""
+    tool, _, _ = key.partition(".")
+    return [f"{tool}.{r}" for r in (TOOLS[tool].required if tool in TOOLS else ()) if f"{tool}.{r}" in ASK_TERMS
+            and f"{tool}.{r}" != key]
+
+
+# Each parameter's own terms: those no sibling shares ("into which" for the target currency, "from which"
+# for the source; "currency" is shared).
+_SPECIFIC = {key: _ParamMatcher(key, [t for t in terms if not any(t in ASK_TERMS[s] for s in _siblings(key))])
+             for key, terms in ASK_TERMS.items()}
+
+
 def _matcher(key: str) -> _ParamMatcher | None:
     return _MATCHERS.get(key)
 
 
-def asks_about(text: str, params: Sequence[str]) -> str | None:
+def asks_about(text: str, params: Sequence[str], user: str = "") -> str | None:
     """The first sentence of `text` that asks about one of `params` ("tool.param" keys), or None (rule 6).
 
+    `user` is the user's message: one of its sentences said back (the same words, give or take "and" / "а"
+    and with my/your turned round) is an echo, not a question ("Сколько это в евро?" answered with itself),
+    and a value the user already gave is no evidence of asking for a
+    missing parameter ("How many dollars would you like to convert?" when the target currency is missing).
     Only asking is checked here; check_answer adds the no-claim and no-invented-result conditions.
     Unknown keys contribute nothing. Linear; never raises.
     """
+    span = _ask_span(text, params, user)
+    return None if span is None else _behaviour(text).text[span[0]:span[1]].strip()
+
+
+_WORD_TOKEN_RE = re.compile(r"[^\W_]+")
+_ASK_CHUNK = 4096
+_USER_SENTENCE_RE = re.compile(r"[^.!?…\n]+")
+# An echo is the user's sentence said back: the same words, give or take these, with the person turned round
+# ("мой брат" -> "ваш брат").
+_ECHO_FILLERS = frozenset(("a", "and", "so", "then", "well", "oh", "just", "а", "и", "ну", "то", "тогда", "так"))
+_PERSON = {w: "1/2" for w in ("i", "me", "my", "mine", "you", "your", "yours", "я", "мне", "меня", "мой", "моя",
+                              "мое", "мои", "моего", "моей", "моих", "вы", "вам", "вас", "ваш", "ваша", "ваше",
+                              "ваши", "вашего", "вашей", "ваших", "ты", "тебе", "тебя", "твой", "твоя", "твое",
+                              "твои")}
+
+
+def _echo_key(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(_PERSON.get(w, w) for w in words if w not in _ECHO_FILLERS)
+
+
+def _user_sentences(u: _Behaviour | None) -> frozenset[frozenset[str]]:
+    if u is None:
+        return frozenset()
+    keys = (_echo_key(_WORD_TOKEN_RE.findall(m.group(0))) for m in _USER_SENTENCE_RE.finditer(u.low))
+    return frozenset(k for k in keys if k)
+
+
+def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
+    """(start, end) in the behaviour text of the first sentence that asks about one of `params`, or None."""
     if not isinstance(text, str):
         return None
     keys = (params,) if isinstance(params, str) else params
@@ -1264,15 +1718,26 @@ def asks_about(text: str, params: Sequence[str]) -> str | None:
         return None
     b = _behaviour(text)
     low = b.low
-    # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order.
-    hits = sorted({pos for m in matchers for pos in m.hits(b)})[:_MAX_CANDIDATES]
+    u = _behaviour(user) if isinstance(user, str) and user.strip() else None
+    echoes = _user_sentences(u)
+    given = [m.given(u) for m in matchers]
+    asked = {m.key for m in matchers}
+    given_params = [[g for g in _siblings(m.key) if g not in asked] for m in matchers]
+    # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order, a
+    # stretch of _ASK_CHUNK characters at a time, so a question near the start is found without reading on.
+    gaps = [m.live_gaps(b) for m in matchers]
     examined = 0
-    for pos in hits:
-        if pos < examined:          # inside the sentence examined last: examined text never overlaps
-            continue
-        start, end = _sentence_bounds(low, pos, pos)
-        examined = end
-        if ((_is_question(low, start, end) or _list_intro_asks(low, start))
-                and any(m.about(b, start, end) for m in matchers)):
-            return b.text[start:end].strip()
+    for lo in range(0, len(low), _ASK_CHUNK):
+        hits = sorted({pos for m, g in zip(matchers, gaps) for pos in m.hits(b, g, lo, lo + _ASK_CHUNK)})
+        for pos in hits:
+            if pos < examined:      # inside the sentence examined last: examined text never overlaps
+                continue
+            start, end = _sentence_bounds(low, pos, pos)
+            examined = end
+            if not (_is_question(low, start, end) or _list_intro_asks(low, start)):
+                continue
+            if echoes and _echo_key(_WORD_TOKEN_RE.findall(low, start, end)) in echoes:
+                continue            # a sentence of the user's message said back
+            if any(m.about(b, start, end, g, gp) for m, g, gp in zip(matchers, given, given_params)):
+                return start, end
     return None

@@ -5,7 +5,8 @@ included (in a call case it is read as the call the user asked for), and no brok
 accepted) whose arguments match the expected ones parameter by parameter (tools.py says how each parameter
 compares); extra arguments are tolerated and flagged. No-call and clarify cases pass only when the output
 makes no call (a call shown as an example is not one), is not malformed, and its text meets the case's
-answer requirement (tooluse1.answers): the fact, the refusal, or a question about the missing argument.
+answer requirement (tooluse1.answers): the fact, the refusal, or a question about the missing argument —
+read with the calls it shows as examples (quoted material) and against the user's last message.
 An empty answer, or one cut off by the token limit, never passes. A malformed output fails every case.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tooluse1.answers import AnswerCheck, check_answer
+from tooluse1.answers import AnswerCheck, check_answer, with_quoted_calls
 from tooluse1.corpus import Case, as_case
 from tooluse1.evaluator import evaluate, same_value
 from tooluse1.parse import Extraction, extract
@@ -126,7 +127,8 @@ def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     spurious = ex.label == "call"
     malformed = ex.label == "malformed"
     # A malformed output fails whatever its text says: its answer is not checked (nor counted as satisfying).
-    check = AnswerCheck(False, "") if malformed else check_answer(case.expect.answer, ex.prose)
+    check = AnswerCheck(False, "") if malformed else check_answer(
+        case.expect.answer, with_quoted_calls(ex.prose, ex.examples), user=_user_message(case))
     if malformed:
         reason = f"malformed output: {ex.problem}"
     elif spurious:
@@ -141,6 +143,14 @@ def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     return Verdict(passed=passed, expectation=case.expect.kind, label=ex.label, n_calls=len(ex.calls),
                    spurious_call=spurious, malformed=malformed, constraints_ok=check.ok, reason=reason,
                    n_examples=len(ex.examples), cut_off=cut_off)
+
+
+def _user_message(case: Case) -> str:
+    """The user's last message: what a clarifying question must not merely repeat or re-confirm."""
+    for m in reversed(case.messages):
+        if m.get("role") == "user" and isinstance(m.get("content"), str):
+            return m["content"]
+    return ""
 
 
 def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | None = None) -> Verdict:
