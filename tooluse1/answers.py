@@ -107,7 +107,9 @@ candidate.
 """
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -116,8 +118,8 @@ from typing import Any
 
 from tooluse1.tools import TOOLS, AliasTable
 
-__all__ = ["ASK_TERMS", "AnswerCheck", "AnswerRequirement", "asks_about", "check_answer", "claims_action",
-           "invents_result", "phrase_occurs", "states_inability"]
+__all__ = ["ASK_TERMS", "AnswerCheck", "AnswerRequirement", "asks_about", "asserts_phrase", "check_answer",
+           "claims_action", "hedges", "invents_result", "phrase_occurs", "states_inability"]
 
 # Budgets (see the module docstring): far above any real answer, they only bound pathological inputs.
 _MAX_CANDIDATES = 10_000      # candidate matches of one kind examined; also the numbers read by value
@@ -249,9 +251,13 @@ def _check(req: AnswerRequirement, prose: Any) -> AnswerCheck:
             return AnswerCheck(False, f"answer lacks {_quote_alts(alts)}")
     if req.contains_any and not any(phrase_occurs(a, text) for a in req.contains_any):
         return AnswerCheck(False, f"answer lacks {_quote_alts(req.contains_any)}")
+    right = tuple(a for alts in req.contains_all for a in alts) + req.contains_any
     for phrase in req.excludes:
-        if phrase_occurs(phrase, text):
-            return AnswerCheck(False, f"answer contains the excluded {_q(phrase)}")
+        if asserts_phrase(phrase, text, right):
+            return AnswerCheck(False, f"answer asserts the wrong {_q(phrase)}")
+    for phrase in right:
+        if hedges(phrase, text):
+            return AnswerCheck(False, f"answer hedges: {_q(phrase)} only as one of several alternatives")
     if req.refusal or req.ask_about:
         claim = claims_action(text)
         if claim is not None:
@@ -512,6 +518,155 @@ def phrase_occurs(phrase: str, text: str) -> bool:
         if m is None:
             return False
         pos = m.end()
+    return True
+
+
+# ============================================================================ what the answer asserts (rule 3)
+
+# A wrong value (an `excludes` phrase) fails only where the answer ASSERTS it. A mention that marks it as
+# not the answer is no assertion (`_is_mention`), judged in the folded text with numbers by value:
+# - a negation or correction before it in its clause: "Canberra, not Sydney", "(not 1944)", "а не Сидней",
+#   "rather than", "instead of", "unlike", "не путать с Алексеем Толстым", "в отличие от", "вместо";
+# - its own predicate negated right after it: "Sydney is not / isn't the capital", "Сидней — не столица",
+#   "Сидней не является столицей", "1944 was not the year";
+# - a belief of others or a mistake named before it in its sentence: "Many people think it's Sydney",
+#   "a common misconception is Sydney", "Многие ошибочно считают, что Сидней"; or after it in its clause:
+#   "Sydney is often mistaken for the capital", "Сидней часто путают со столицей";
+# - a concession: "While / Although Sydney is the largest city, …", "Хотя Сидней …"; or a contrast that
+#   gives the right value after it as a complement, X being the subject of its clause: "Sydney is the
+#   largest city, but the capital is Canberra", "Сидней — крупнейший город, но столица — Канберра"
+#   ("The capital is Sydney, but Canberra hosts parliament" asserts Sydney);
+# - another rank named beside it (the answer to a neighbouring question): "followed by Saturn", "Saturn is
+#   second", "Сатурн — второй по величине".
+# A right number given as one of several alternatives is a hedge, not an assertion (`_hedged`): "1939, 1941,
+# 1944 or 1945", "1944 or 1945", "либо 1944, либо 1945"; alternatives of another magnitude are other facts
+# ("1945, or 80 years ago"), and a range is one answer ("from 1939 to 1945").
+_NEG_WORDS = ("not", "never", "nor", "neither", "rather than", "instead of", "unlike", "contrary to",
+              "as opposed to", "не", "ни", "нет", "вместо", "в отличие от", "а не", "никак не", "вовсе не")
+_MISTAKE_STEMS = ("confus", "mistak", "misconcept", "misattribut", "myth", "пута", "спута", "перепута",
+                  "ошибочн", "заблужд", "ошибк", "ошибаю")
+_OTHERS_WORDS = ("many", "most people", "some people", "people often", "often", "commonly", "popularly",
+                 "frequently", "многие", "часто", "нередко", "иногда")
+_CONCESSIVE = ("while", "whereas", "although", "though", "even though", "despite", "хотя", "несмотря на",
+               "в то время как")
+_CONTRAST = ("but", "however", "yet", "whereas", "но", "однако", "а", "зато")
+
+
+def _any_word_re(words: Iterable[str], stems: Iterable[str] = ()) -> re.Pattern:
+    alts = [re.escape(w) + _END for w in words] + [re.escape(s) + _L + "*" for s in stems]
+    return re.compile(r"(?<![^\W\d_])(?:" + "|".join(alts) + ")")
+
+
+_NEGATION_BEFORE_RE = _any_word_re(_NEG_WORDS, _MISTAKE_STEMS)
+_NT_RE = re.compile(r"n['’]t" + _END)
+_OTHERS_BEFORE_RE = _any_word_re(_OTHERS_WORDS, _MISTAKE_STEMS)
+_MISTAKE_AFTER_RE = _any_word_re(("often", "commonly", "часто", "нередко"), _MISTAKE_STEMS)
+# Another rank or role: the value answers a neighbouring question ("followed by Saturn", "Saturn is second",
+# "Сатурн — второй по величине", "Titov was the second").
+_RANK_RE = _any_word_re(("followed by", "next", "runner up", "после", "следом за"),
+                        ("second", "втор"))
+_FIRST_WORDS_RE = re.compile(r"(?:[^\w\n]*\w+){0,5}")
+_CONCESSIVE_START_RE = re.compile(r"[\W\d_]*(?:" + "|".join(re.escape(w) for w in _CONCESSIVE) + ")" + _END)
+# The value's own predicate negated: "X is not", "X isn't", "X — не", "X не является", "X (…) was never".
+_NEGATED_PREDICATE_RE = re.compile(
+    r"[^\w\n]{0,4}(?:(?:is|was|are|were|has|had|does|did|would|will|'s)(?: been| be)? (?:not|never|no longer)" + _END
+    + r"|(?:is|was|are|were|has|had|does|did|would|will)n['’]t|(?:— |- )?(?:это |вовсе |отнюдь |никак )?(?:не|нет)" + _END + ")")
+_CONTRAST_RE = re.compile(r"(?<![^\W\d_])(?:" + "|".join(_CONTRAST) + ")" + _END)
+_SUBJECT_LEAD_RE = re.compile(r"[\W\d_]*(?:(?:" + "|".join(_CONCESSIVE) + r"|the|a|an|that|this|город|и|and) )*[\W_]*$")
+_COPULA_AFTER_RE = re.compile(r"(?:[^\w\n]{0,3}" + _L + r"+)?[^\w\n]{0,3}(?:is|was|'s|has|—|-|является|был|была|"
+                              r"стал|считается)" + _END)
+
+
+def _phrase_spans(phrase: str, canon: str) -> Iterator[tuple[int, int]]:
+    """(start, end) in `canon` (_number_text of the answer) of each occurrence of `phrase` by the token rule;
+    a gap phrase `A ... B` spans from an A to the first B after it."""
+    segments, fallback, _ = _compile_phrase(phrase)
+    if not segments:
+        if fallback:
+            i = canon.find(fallback)
+            if i >= 0:
+                yield i, i + len(fallback)
+        return
+    for m in _iter_candidates(segments[0], canon):
+        end = m.end()
+        for rx in segments[1:]:
+            later = rx.search(canon, end)
+            if later is None:
+                return
+            end = later.end()
+        yield m.start(), end
+
+
+def _right_after(canon: str, start: int, stop: int, right: Sequence[str]) -> bool:
+    """A right value occurs in canon[start:stop], not as the first word there (a complement)."""
+    part = canon[start:stop]
+    for phrase in right:
+        for s, _ in _phrase_spans(phrase, part):
+            if _WORDISH.search(part, 0, s) is not None:
+                return True
+    return False
+
+
+def _is_mention(canon: str, start: int, end: int, right: Sequence[str]) -> bool:
+    """Whether the value at canon[start:end] is mentioned as what the answer is not (see the rules above)."""
+    c = _context(canon, start, end)
+    clause = c.clause_before
+    if _NEGATION_BEFORE_RE.search(clause) or _NT_RE.search(clause) or _OTHERS_BEFORE_RE.search(c.before):
+        return True
+    if _NEGATED_PREDICATE_RE.match(c.after) or _MISTAKE_AFTER_RE.search(c.clause_after):
+        return True
+    near_after = _FIRST_WORDS_RE.match(c.after)
+    if _RANK_RE.search(clause) or (near_after and _RANK_RE.search(near_after.group(0))):
+        return True
+    if _CONCESSIVE_START_RE.match(clause):
+        return True
+    if _SUBJECT_LEAD_RE.match(clause) and _COPULA_AFTER_RE.match(c.after):
+        for m in _CONTRAST_RE.finditer(c.after):
+            if _right_after(c.after, m.end(), len(c.after), right):
+                return True
+    return False
+
+
+def asserts_phrase(phrase: str, text: str, right: Sequence[str] = ()) -> bool:
+    """Whether `text` asserts `phrase` (a wrong value): it occurs by the token rule at least once outside a
+    mention that marks it as not the answer. `right` are the right values (for "X …, but … RIGHT").
+    Never raises; linear in len(text)."""
+    if not isinstance(phrase, str) or not isinstance(text, str):
+        return False
+    canon = _number_text(text)
+    return any(not _is_mention(canon, s, e, right) for s, e in _phrase_spans(phrase, canon))
+
+
+_OR_WORDS = r"(?:or|или|либо|either|maybe|perhaps|possibly|возможно)"
+_NUM_ITEM = r"-?[0-9]+(?:\.[0-9]+)?"
+# A run of numbers joined by commas and "or" words (in _number_text, where numbers are padded with spaces).
+_NUM_LIST_RE = re.compile(_NUM_ITEM + r"(?: *,? *(?:(?:" + _OR_WORDS + r"|in|on|в|году|year) +){0,3}" + _NUM_ITEM
+                          + r"(?![0-9]))+")
+_OR_RE = re.compile(r"(?<![^\W\d_])" + _OR_WORDS + _END)
+_ONE_NUMBER_RE = re.compile(r"[\s+\-\u2212\u2013]*[0-9][0-9.,\s]*")
+
+
+def hedges(phrase: str, text: str) -> bool:
+    """Whether the right number `phrase` occurs in `text` only as one of several alternatives of the same
+    magnitude joined by "or" (a hedge across candidates, rule 3). False for a phrase that is not a single
+    number, or that does not occur. Never raises; linear in len(text)."""
+    if not isinstance(phrase, str) or not isinstance(text, str) or not _ONE_NUMBER_RE.fullmatch(phrase):
+        return False
+    canon = _number_text(text)
+    spans = list(itertools.islice(_phrase_spans(phrase, canon), _MAX_CANDIDATES))
+    if not spans:
+        return False
+    value = float(_number_text(phrase).split()[0])
+    hedged: list[tuple[int, int]] = []       # the "or" lists that offer another value of the same magnitude
+    for m in itertools.islice(_NUM_LIST_RE.finditer(canon), _MAX_CANDIDATES):
+        if _OR_RE.search(m.group(0)) and any(o != value and value and 0.1 < abs(o / value) < 10
+                                             for o in map(float, re.findall(_NUM_ITEM, m.group(0)))):
+            hedged.append((m.start(), m.end()))
+    starts = [a for a, _ in hedged]
+    for s, e in spans:
+        i = bisect.bisect_right(starts, s) - 1
+        if i < 0 or hedged[i][1] < e:
+            return False
     return True
 
 

@@ -6,7 +6,9 @@ accepted) whose arguments match the expected ones parameter by parameter (tools.
 compares); extra arguments are tolerated and flagged. No-call and clarify cases pass only when the output
 makes no call (a call shown as an example is not one), is not malformed, and its text meets the case's
 answer requirement (tooluse1.answers): the fact, the refusal, or a question about the missing argument.
-An empty answer, or one cut off by the token limit, never passes. A malformed output fails every case.
+An empty answer never passes. A text answer cut off at the token limit is judged by what it already says
+(SPEC §3.3): it passes when it holds no call and no call attempt and its text already meets the requirement;
+a reply cut inside its thinking has no answer. A malformed output fails every case.
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ class Verdict:
     reason: str = ""
     arg_mismatches: list[str] = field(default_factory=list)
     n_examples: int = 0                  # calls shown as examples (not counted as calls in no-call cases)
-    cut_off: bool = False                # the reply stopped at the token limit (text answers then fail)
+    cut_off: bool = False                # the reply stopped at the token limit (finish reason `length`)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -91,7 +93,7 @@ def _describe_calls(calls: list[Call]) -> str:
     return "; ".join(f"{c.name}({c.arguments})" for c in calls[:3]) or "none"
 
 
-def _grade_call(case: Case, ex: Extraction) -> Verdict:
+def _grade_call(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     want = case.expect.call
     assert want is not None
     calls = ex.calls + ex.examples
@@ -119,7 +121,7 @@ def _grade_call(case: Case, ex: Extraction) -> Verdict:
     passed = not malformed and not ex.broken and n_calls == 1 and tool_ok and args_ok
     return Verdict(passed=passed, expectation="call", label="call" if calls else ex.label, n_calls=n_calls,
                    tool_ok=tool_ok, args_ok=args_ok, extra_args=extra, malformed=malformed, reason=reason,
-                   arg_mismatches=mismatches, n_examples=len(ex.examples))
+                   arg_mismatches=mismatches, n_examples=len(ex.examples), cut_off=cut_off)
 
 
 def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
@@ -131,13 +133,16 @@ def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
         reason = f"malformed output: {ex.problem}"
     elif spurious:
         reason = f"called {_describe_calls(ex.calls)} where no call was expected"
-    elif cut_off:
-        reason = "the answer was cut off at the token limit"
+    elif cut_off and ex.broken:
+        reason = f"cut off at the token limit inside a call attempt: {ex.broken[0]}"
     elif not check.ok:
-        reason = check.reason
+        reason = check.reason + (" (cut off at the token limit)" if cut_off else "")
     else:
-        reason = "ok"
-    passed = not malformed and not spurious and not cut_off and check.ok
+        reason = "ok" + (" (cut off at the token limit; the requirement is already met)" if cut_off else "")
+    # A reply cut at the limit is judged by what it already says (SPEC §3.3): failing it would measure
+    # verbosity, which `truncated_rate` reports on its own. Its call attempts still fail it (malformed /
+    # spurious above), and a reply cut inside its thinking has no prose, so it fails as an empty answer.
+    passed = not malformed and not spurious and not (cut_off and ex.broken) and check.ok
     return Verdict(passed=passed, expectation=case.expect.kind, label=ex.label, n_calls=len(ex.calls),
                    spurious_call=spurious, malformed=malformed, constraints_ok=check.ok, reason=reason,
                    n_examples=len(ex.examples), cut_off=cut_off)
@@ -145,11 +150,13 @@ def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
 
 def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | None = None) -> Verdict:
     """Grade an already-extracted output (the harness parses once, then grades). `finish_reason` is the
-    backend's ("length" = stopped at the token limit): a text answer cut off there never passes."""
+    backend's ("length" = stopped at the token limit), recorded as `cut_off`: a text answer cut off there is
+    judged by what it already says, and never passes with a call attempt in it."""
     c = as_case(case)
+    cut_off = finish_reason == "length"
     if c.expect.kind == "call":
-        return _grade_call(c, ex)
-    return _grade_text(c, ex, cut_off=finish_reason == "length")
+        return _grade_call(c, ex, cut_off)
+    return _grade_text(c, ex, cut_off)
 
 
 def grade(case: Case | dict, output: str, protocol: str, finish_reason: str | None = None) -> Verdict:

@@ -67,6 +67,7 @@ class GradedItem:
     constraints_ok: bool | None
     has_constraints: bool
     error: bool = False
+    truncated: bool = False      # the output stopped at the token limit (finish reason `length`)
 
     @classmethod
     def of(cls, case, protocol: str, verdict=None, error: bool = False) -> "GradedItem":
@@ -78,7 +79,7 @@ class GradedItem:
                    label=v.label if v else "error", tool_ok=v.tool_ok if v else None,
                    args_ok=v.args_ok if v else None, extra_args=bool(v and v.extra_args),
                    constraints_ok=v.constraints_ok if v else None,
-                   has_constraints=exp.kind != "call", error=error)
+                   has_constraints=exp.kind != "call", error=error, truncated=bool(v and v.cut_off))
 
 
 # name -> (applies to item?, success?). The order is the order of the printed table.
@@ -94,6 +95,8 @@ METRICS: dict[str, tuple[Callable[[GradedItem], bool], Callable[[GradedItem], bo
     "constraints_satisfied": (lambda i: i.expectation != "call" and i.has_constraints,
                               lambda i: bool(i.constraints_ok)),
     "malformed_rate": (lambda i: True, lambda i: i.label == "malformed"),
+    # Verbosity, visible on its own: a text answer cut at the limit is judged by what it says (SPEC §3.3).
+    "truncated_rate": (lambda i: True, lambda i: i.truncated),
 }
 
 
@@ -141,7 +144,7 @@ def format_summary(summary: dict, title: str = "ToolUse.1") -> str:
 
 
 MARKDOWN_COLUMNS = ("score", "correct_call", "correct_abstention", "correct_clarification", "spurious_call_rate",
-                    "malformed_rate")
+                    "malformed_rate", "truncated_rate")
 
 
 def format_markdown(summary: dict, dim: str = "protocol", overall: dict | None = None,
@@ -149,8 +152,8 @@ def format_markdown(summary: dict, dim: str = "protocol", overall: dict | None =
     """A Markdown table of the headline metrics (rate [Wilson 95%] and n) per value of one breakdown, then an
     overall row (`overall`, a summary's "overall" section; by default the summary's own); what the README
     and BENCHMARKS.md show for a reference run."""
-    def cell(d: dict) -> str:
-        if not d["n"]:
+    def cell(d: dict | None) -> str:
+        if not d or not d["n"]:      # None: a file graded before the metric existed (truncated_rate: 2.x)
             return "n/a"
         lo, hi = d["ci95"]
         return f"{d['rate']:.3f} [{lo:.3f}, {hi:.3f}] n={d['n']}"
@@ -158,7 +161,7 @@ def format_markdown(summary: dict, dim: str = "protocol", overall: dict | None =
     head = f"| {dim} | " + " | ".join(MARKDOWN_COLUMNS) + " |"
     rows = [head, "|" + "---|" * (len(MARKDOWN_COLUMNS) + 1)]
     for group, metrics in summary["by"][dim].items():
-        rows.append(f"| {group} | " + " | ".join(cell(metrics[m]) for m in MARKDOWN_COLUMNS) + " |")
+        rows.append(f"| {group} | " + " | ".join(cell(metrics.get(m)) for m in MARKDOWN_COLUMNS) + " |")
     total = overall if overall is not None else summary["overall"]
-    rows.append(f"| {overall_label} | " + " | ".join(cell(total[m]) for m in MARKDOWN_COLUMNS) + " |")
+    rows.append(f"| {overall_label} | " + " | ".join(cell(total.get(m)) for m in MARKDOWN_COLUMNS) + " |")
     return "\n".join(rows)

@@ -54,7 +54,9 @@ def _fmt(x: float | None, digits: int = 3) -> str:
     return "n/a" if x is None else f"{x:.{digits}f}"
 
 
-def _rate_text(d: dict) -> str:
+def _rate_text(d: dict | None) -> str:
+    if d is None:        # a metric the file's grader did not compute yet (truncated_rate before 3.0)
+        return "not graded"
     if not d["n"]:
         return "n/a (n=0)"
     return f"{d['rate']:.3f} [{d['ci95'][0]:.3f}, {d['ci95'][1]:.3f}] (n={d['n']})"
@@ -145,10 +147,10 @@ def _metrics_table(summary: dict, base: dict | None) -> str:
     head = "<tr><th>metric</th><th>this run [95% CI] (n)</th>" + ("<th>baseline [95% CI] (n)</th>" if base else "") + "</tr>"
     rows = []
     for name in METRICS:
-        d = summary["overall"][name]
+        d = summary["overall"].get(name)
         cells = f"<td>{esc(name)}</td><td class=num>{esc(_rate_text(d))}</td>"
         if base:
-            cells += f"<td class=num>{esc(_rate_text(base['overall'][name]))}</td>"
+            cells += f"<td class=num>{esc(_rate_text(base['overall'].get(name)))}</td>"
         rows.append(f"<tr>{cells}</tr>")
     return f'<table id="metrics">{head}{"".join(rows)}</table>'
 
