@@ -1,4 +1,4 @@
-"""Checks on text answers (no tool call) for grading 2.0.0: the rule book.
+"""Checks on text answers (no tool call) for grading 3.0.0: the rule book.
 
 A no-call or clarify case passes only when the model made no call and its text answer (the prose, with
 thinking and call payloads already removed) meets the case's `AnswerRequirement`. `check_answer` applies

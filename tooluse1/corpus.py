@@ -22,7 +22,7 @@ from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, Exp
                             NegativeKind)
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 
-SPEC_VERSION = "2.0.0"
+SPEC_VERSION = "3.0.0"
 CALL_CATEGORIES = TOOL_NAMES + ("multi_step",)
 CATEGORIES = CALL_CATEGORIES + ("negative", "clarification")
 

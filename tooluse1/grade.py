@@ -7,11 +7,12 @@ compares); extra arguments are tolerated and flagged. No-call and clarify cases 
 makes no call (a call shown as an example is not one), is not malformed, and its text meets the case's
 answer requirement (tooluse1.answers): the fact, the refusal, or a question about the missing argument.
 An empty answer never passes. A text answer cut off at the token limit is judged by what it already says
-(SPEC §3.3): it passes when it holds no call and no call attempt and its text already meets the requirement;
-a reply cut inside its thinking has no answer. A malformed output fails every case.
+(SPEC §3.3): it passes when it holds no call and no call attempt, does not end in a repetition loop, and its
+text already meets the requirement; a reply cut inside its thinking has no answer. A malformed output fails every case.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -124,17 +125,37 @@ def _grade_call(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
                    arg_mismatches=mismatches, n_examples=len(ex.examples), cut_off=cut_off)
 
 
+_UNIT_SPLIT_RE = re.compile(r"(?<=[.!?…])\s+|\s*\n\s*")
+_LOOP_TAIL = 2000      # characters of the answer's end looked at for a repetition loop
+
+
+def loops_at_end(prose: str, repeats: int = 3, max_period: int = 4) -> bool:
+    """Whether `prose` ends in a repetition loop: its last complete sentences or lines are one group of 1 to
+    `max_period` units written `repeats` times in a row ("Привет! Привет! Привет! При…"). Looks at a bounded
+    tail, so linear in nothing but a constant; the last unit is dropped, as a cut may have split it."""
+    units = [" ".join(u.split()).casefold() for u in _UNIT_SPLIT_RE.split(prose[-_LOOP_TAIL:].strip())]
+    units = [u for u in units[:-1] if u]
+    for period in range(1, max_period + 1):
+        tail = units[len(units) - period * repeats:] if len(units) >= period * repeats else []
+        if tail and all(tail[i] == tail[i % period] for i in range(len(tail))):
+            return True
+    return False
+
+
 def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     spurious = ex.label == "call"
     malformed = ex.label == "malformed"
     # A malformed output fails whatever its text says: its answer is not checked (nor counted as satisfying).
     check = AnswerCheck(False, "") if malformed else check_answer(case.expect.answer, ex.prose)
+    looping = cut_off and loops_at_end(ex.prose)
     if malformed:
         reason = f"malformed output: {ex.problem}"
     elif spurious:
         reason = f"called {_describe_calls(ex.calls)} where no call was expected"
     elif cut_off and ex.broken:
         reason = f"cut off at the token limit inside a call attempt: {ex.broken[0]}"
+    elif looping:
+        reason = "cut off at the token limit while repeating itself"
     elif not check.ok:
         reason = check.reason + (" (cut off at the token limit)" if cut_off else "")
     else:
@@ -142,7 +163,9 @@ def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     # A reply cut at the limit is judged by what it already says (SPEC §3.3): failing it would measure
     # verbosity, which `truncated_rate` reports on its own. Its call attempts still fail it (malformed /
     # spurious above), and a reply cut inside its thinking has no prose, so it fails as an empty answer.
-    passed = not malformed and not spurious and not (cut_off and ex.broken) and check.ok
+    # A reply that hit the limit because it repeats itself in a loop never finished an answer: degeneration,
+    # not verbosity.
+    passed = not malformed and not spurious and not (cut_off and ex.broken) and not looping and check.ok
     return Verdict(passed=passed, expectation=case.expect.kind, label=ex.label, n_calls=len(ex.calls),
                    spurious_call=spurious, malformed=malformed, constraints_ok=check.ok, reason=reason,
                    n_examples=len(ex.examples), cut_off=cut_off)
