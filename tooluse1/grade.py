@@ -68,17 +68,24 @@ def values_match(param: Param, expected: Any, actual: Any) -> bool:
     return norm_text(expected) == norm_text(actual)
 
 
+def _states_nothing(value: Any) -> bool:
+    """null or a blank string: an optional argument written this way is left out (`"source_language": ""`)."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
 def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, list[str], list[str]]:
     """(all expected arguments match, mismatch descriptions, extra argument names).
 
-    An optional argument the model left out passes when the expected value is the parameter's default, or
-    when the tool infers it (translate's source_language).
+    Cases list every optional argument whose value what the user said determines (stated, or evident: the
+    language of a text to translate); a stated value that differs fails. An optional argument the model left
+    out (or wrote as null / "") passes when the expected value is the parameter's default, or when the tool
+    infers it (translate's source_language).
     """
     spec = TOOLS[tool]
     mismatches: list[str] = []
     for name, exp_value in expected.items():
         param = spec.param_index[name]
-        if name not in actual:
+        if name not in actual or (not param.required and _states_nothing(actual[name])):
             if param.inferable or (param.default is not None and values_match(param, param.default, exp_value)):
                 continue
             mismatches.append(f"missing {name} (expected {exp_value!r})")
