@@ -202,6 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--protocol", default="all")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--category", default="", help="only the cases of these categories (comma-separated)")
+    ap.add_argument("--kind", default="", help="only the negative cases of these kinds (comma-separated)")
     ap.add_argument("--resume-dir", default="results/prompt_study")
     ap.add_argument("--out", required=True, help="JSON file with every variant's results document and the pairs")
     args = ap.parse_args(argv)
@@ -217,6 +218,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:
             ap.error(f"--category: no case has category {', '.join(sorted(unknown))}")
         cases = [c for c in cases if c.category in wanted]
+    if args.kind:
+        kinds = {k.strip() for k in args.kind.split(",") if k.strip()}
+        unknown = kinds - {c.kind for c in cases}
+        if unknown:
+            ap.error(f"--kind: no selected case has kind {', '.join(sorted(unknown))}")
+        cases = [c for c in cases if c.kind in kinds]
     resume_dir = Path(args.resume_dir)
     resume_dir.mkdir(parents=True, exist_ok=True)
     docs: dict[str, dict] = {}
