@@ -28,8 +28,13 @@ the rules below in this order and reports the first that fails, as one short sen
      any token ("$", "€") is matched as a substring of the normalised text. An empty phrase never occurs.
 
 3. contains_all: every item occurs (an item is a tuple of alternatives; any one suffices).
-   contains_any: when given, at least one occurs. excludes: none occurs (a plausible wrong answer that
-   contains the right one, e.g. "Алексей" where "Толст*" is required).
+   contains_any: when given, at least one occurs. With `decline_answers`, a stated decline (rule 5's
+   statement of inability or refusal) answers instead of those facts (a "repeat after me" of call syntax).
+   excludes: plausible wrong answers, none of which the answer may ASSERT (`asserts_phrase`): a mention
+   that marks it as not the answer is no assertion ("Canberra, not Sydney", "не путать с Алексеем
+   Толстым", "Many think it's Sydney", "While Sydney is the largest city, …", "followed by Saturn"). A
+   right number offered only as one of several alternatives of the same magnitude is a hedge and fails
+   (`hedges`: "1944 or 1945", "1939, 1941, 1944 or 1945"; a range "1939 to 1945" is one answer).
 
 4. Behaviour (rules 5-8) is read from the model's own words: text inside quotation marks («…», “…”, „…“,
    "…"), code (`…`, ```…```) and Markdown blockquote lines ("> …") is blanked first, so a quoted draft or
@@ -145,12 +150,14 @@ class AnswerRequirement:
     excludes: tuple[str, ...] = ()                 # none may occur
     refusal: bool = False                          # must state inability/refusal; must not claim the action
     ask_about: tuple[str, ...] = ()                # "tool.param" keys: must ask about one of them
+    decline_answers: bool = False                  # a stated decline also answers (instead of the facts)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "contains_all", tuple(_alternatives(i) for i in _as_list(self.contains_all)))
         for name in ("contains_any", "excludes", "ask_about"):
             object.__setattr__(self, name, tuple(_as_str(s, name) for s in _as_list(getattr(self, name))))
         object.__setattr__(self, "refusal", bool(self.refusal))
+        object.__setattr__(self, "decline_answers", bool(self.decline_answers))
         unknown = [k for k in self.ask_about if k not in ASK_TERMS]
         if unknown:
             raise ValueError(f"ask_about: unknown parameter key(s) {unknown}; expected 'tool.param', one of "
@@ -166,6 +173,8 @@ class AnswerRequirement:
                 out[name] = list(getattr(self, name))
         if self.refusal:
             out["refusal"] = True
+        if self.decline_answers:
+            out["decline_answers"] = True
         if self.ask_about:
             out["ask_about"] = list(self.ask_about)
         return out
@@ -185,8 +194,8 @@ class AnswerRequirement:
                                  f"{sorted(_FIELDS | set(_YAML_NAMES))}")
             if name in kwargs:
                 raise ValueError(f"answer requirement key {name!r} given twice")
-            if name == "refusal" and not isinstance(value, bool):
-                raise ValueError(f"refusal must be true or false, not {value!r}")
+            if name in ("refusal", "decline_answers") and not isinstance(value, bool):
+                raise ValueError(f"{name} must be true or false, not {value!r}")
             kwargs[name] = () if value is None else value
         return cls(**kwargs)
 
@@ -196,7 +205,7 @@ class AnswerRequirement:
         return not (self.contains_all or self.contains_any or self.excludes or self.refusal or self.ask_about)
 
 
-_FIELDS = {"contains_all", "contains_any", "excludes", "refusal", "ask_about"}
+_FIELDS = {"contains_all", "contains_any", "excludes", "refusal", "ask_about", "decline_answers"}
 _YAML_NAMES = {"answer_contains_all": "contains_all", "answer_contains_any": "contains_any",
                "answer_excludes": "excludes", "missing": "ask_about"}
 
@@ -246,11 +255,9 @@ def _check(req: AnswerRequirement, prose: Any) -> AnswerCheck:
     text = "" if prose is None else prose if isinstance(prose, str) else str(prose)
     if not _WORDISH.search(text):
         return AnswerCheck(False, "empty answer")
-    for alts in req.contains_all:
-        if not any(phrase_occurs(a, text) for a in alts):
-            return AnswerCheck(False, f"answer lacks {_quote_alts(alts)}")
-    if req.contains_any and not any(phrase_occurs(a, text) for a in req.contains_any):
-        return AnswerCheck(False, f"answer lacks {_quote_alts(req.contains_any)}")
+    lacking = _lacking_fact(req, text)
+    if lacking is not None and not (req.decline_answers and states_inability(text) is not None):
+        return AnswerCheck(False, lacking + (" and states no decline" if req.decline_answers else ""))
     right = tuple(a for alts in req.contains_all for a in alts) + req.contains_any
     for phrase in req.excludes:
         if asserts_phrase(phrase, text, right):
@@ -272,6 +279,16 @@ def _check(req: AnswerRequirement, prose: Any) -> AnswerCheck:
             labels = " or ".join(dict.fromkeys(_PARAM_LABELS.get(k, k) for k in req.ask_about))
             return AnswerCheck(False, f"no question about the missing {labels}")
     return AnswerCheck(True, "")
+
+
+def _lacking_fact(req: AnswerRequirement, text: str) -> str | None:
+    """The first contains_all / contains_any item `text` lacks, as a reason; None when every one occurs."""
+    for alts in req.contains_all:
+        if not any(phrase_occurs(a, text) for a in alts):
+            return f"answer lacks {_quote_alts(alts)}"
+    if req.contains_any and not any(phrase_occurs(a, text) for a in req.contains_any):
+        return f"answer lacks {_quote_alts(req.contains_any)}"
+    return None
 
 
 def _q(s: str) -> str:

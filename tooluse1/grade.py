@@ -12,6 +12,7 @@ text already meets the requirement; a reply cut inside its thinking has no answe
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -20,6 +21,7 @@ from tooluse1.answers import AnswerCheck, check_answer
 from tooluse1.corpus import Case, as_case
 from tooluse1.evaluator import evaluate, same_value
 from tooluse1.parse import Extraction, extract
+from tooluse1.prompts import format_call
 from tooluse1.tools import (TOOLS, Call, Param, canonical_tool_name, keywords_match, norm_text, to_integer,
                             to_number)
 from tooluse1.types import ExpectationKind, Label
@@ -178,17 +180,61 @@ def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
                    n_examples=len(ex.examples), cut_off=cut_off)
 
 
-def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | None = None) -> Verdict:
+# The call format each protocol's own parser executes (as Extraction.form names it).
+_OWN_FORM = {"json": "json", "xml": "xml", "plain": "plain", "native": "api"}
+_QUOTE_FORMS = ("json", "xml", "plain")
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+def _user_wrote(case: Case, call: Call) -> bool:
+    """The user's own messages hold this call's syntax: it parses out of them (same tool and arguments), or
+    its text in one of the three text formats occurs in them (spacing and case aside), e.g. mid-sentence in
+    "Repeat after me: TOOL calculator | expression=1+1"."""
+    said = [m["content"] for m in case.messages if m.get("role") == "user" and isinstance(m.get("content"), str)]
+    for text in said:
+        found = extract(text)
+        if call in found.calls + found.examples:
+            return True
+        squeezed = _squeezed(text)
+        if any(_squeezed(format_call(call, form)) in squeezed for form in _QUOTE_FORMS):
+            return True
+    return False
+
+
+def without_echoes(case: Case, ex: Extraction, protocol: str | None) -> Extraction:
+    """`ex` with the user's own call syntax, repeated in a format that is not the protocol's call format, read
+    as quoted material (SPEC §3.3): in a no-call case whose user message writes a call, an output whose calls
+    all reproduce the user's (same tool, same arguments) and none of which is in the protocol's own format
+    (plain: a `TOOL` line at a line start, fenced or not; json: a JSON call object; xml: a `<tool_call>` block;
+    native: the API's tool calls) makes no call; the repeated text is part of its answer, fenced. A call in the
+    protocol's own format is what a deployment of that protocol executes, so it stays a call."""
+    forms = (ex.form or "").split("+")
+    if ex.label != "call" or ex.broken or protocol not in _OWN_FORM or _OWN_FORM[protocol] in forms:
+        return ex
+    if not all(_user_wrote(case, c) for c in ex.calls):
+        return ex
+    written = forms[0] if len(forms) == 1 and forms[0] in _QUOTE_FORMS else "json"
+    quoted = "\n\n".join("```\n" + format_call(c, written) + "\n```" for c in ex.calls)
+    return dataclasses.replace(ex, calls=[], label="text", prose=f"{ex.prose}\n\n{quoted}".strip())
+
+
+def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | None = None,
+                     protocol: str | None = None) -> Verdict:
     """Grade an already-extracted output (the harness parses once, then grades). `finish_reason` is the
     backend's ("length" = stopped at the token limit), recorded as `cut_off`: a text answer cut off there is
-    judged by what it already says, and never passes with a call attempt in it."""
+    judged by what it already says, and never passes with a call attempt in it. `protocol` (the item's) lets
+    a no-call case read the user's own call syntax repeated in another format as quoted material
+    (`without_echoes`); without it every call counts."""
     c = as_case(case)
     cut_off = finish_reason == "length"
     if c.expect.kind == "call":
         return _grade_call(c, ex, cut_off)
-    return _grade_text(c, ex, cut_off)
+    return _grade_text(c, without_echoes(c, ex, protocol), cut_off)
 
 
 def grade(case: Case | dict, output: str, protocol: str, finish_reason: str | None = None) -> Verdict:
     """Grade one raw model output for one case (a Case or a corpus JSONL dict). Never raises on output."""
-    return grade_extraction(case, extract(output, protocol), finish_reason)
+    return grade_extraction(case, extract(output, protocol), finish_reason, protocol)
