@@ -553,6 +553,7 @@ def phrase_occurs(phrase: str, text: str) -> bool:
 #   gives the right value after it as a complement, X being the subject of its clause: "Sydney is the
 #   largest city, but the capital is Canberra", "Сидней — крупнейший город, но столица — Канберра"
 #   ("The capital is Sydney, but Canberra hosts parliament" asserts Sydney);
+# - one side of a relation: "a compromise between Sydney and Melbourne", "Sydney and Melbourne were rivals";
 # - another rank named beside it (the answer to a neighbouring question): "followed by Saturn", "Saturn is
 #   second", "Сатурн — второй по величине".
 # A right number given as one of several alternatives is a hedge, not an assertion (`_hedged`): "1939, 1941,
@@ -562,6 +563,7 @@ _NEG_WORDS = ("not", "never", "nor", "neither", "rather than", "instead of", "un
               "as opposed to", "не", "ни", "нет", "вместо", "в отличие от", "а не", "никак не", "вовсе не")
 _MISTAKE_STEMS = ("confus", "mistak", "misconcept", "misattribut", "myth", "пута", "спута", "перепута",
                   "ошибочн", "заблужд", "ошибк", "ошибаю")
+_RIVAL_STEMS = ("rival", "compromis", "соперни", "компромисс")
 _OTHERS_WORDS = ("many", "most people", "some people", "people often", "often", "commonly", "popularly",
                  "frequently", "многие", "часто", "нередко", "иногда")
 _CONCESSIVE = ("while", "whereas", "although", "though", "even though", "despite", "хотя", "несмотря на",
@@ -577,7 +579,9 @@ def _any_word_re(words: Iterable[str], stems: Iterable[str] = ()) -> re.Pattern:
 _NEGATION_BEFORE_RE = _any_word_re(_NEG_WORDS, _MISTAKE_STEMS)
 _NT_RE = re.compile(r"n['’]t" + _END)
 _OTHERS_BEFORE_RE = _any_word_re(_OTHERS_WORDS, _MISTAKE_STEMS)
-_MISTAKE_AFTER_RE = _any_word_re(("often", "commonly", "часто", "нередко"), _MISTAKE_STEMS)
+_MISTAKE_AFTER_RE = _any_word_re(("often", "commonly", "часто", "нередко"), _MISTAKE_STEMS + _RIVAL_STEMS)
+# A value named as one side of a relation, not as the answer: "a compromise between Sydney and Melbourne".
+_RELATION_BEFORE_RE = _any_word_re(("between", "между"), _RIVAL_STEMS)
 # Another rank or role: the value answers a neighbouring question ("followed by Saturn", "Saturn is second",
 # "Сатурн — второй по величине", "Titov was the second").
 _RANK_RE = _any_word_re(("followed by", "next", "runner up", "после", "следом за"),
@@ -628,7 +632,8 @@ def _is_mention(canon: str, start: int, end: int, right: Sequence[str]) -> bool:
     """Whether the value at canon[start:end] is mentioned as what the answer is not (see the rules above)."""
     c = _context(canon, start, end)
     clause = c.clause_before
-    if _NEGATION_BEFORE_RE.search(clause) or _NT_RE.search(clause) or _OTHERS_BEFORE_RE.search(c.before):
+    if (_NEGATION_BEFORE_RE.search(clause) or _NT_RE.search(clause) or _OTHERS_BEFORE_RE.search(c.before)
+            or _RELATION_BEFORE_RE.search(clause)):
         return True
     if _NEGATED_PREDICATE_RE.match(c.after) or _MISTAKE_AFTER_RE.search(c.clause_after):
         return True
@@ -673,7 +678,7 @@ def hedges(phrase: str, text: str) -> bool:
     spans = list(itertools.islice(_phrase_spans(phrase, canon), _MAX_CANDIDATES))
     if not spans:
         return False
-    value = float(_number_text(phrase).split()[0])
+    value = float(re.search(_NUM_ITEM, _number_text(phrase)).group())   # the phrase is one number
     hedged: list[tuple[int, int]] = []       # the "or" lists that offer another value of the same magnitude
     for m in itertools.islice(_NUM_LIST_RE.finditer(canon), _MAX_CANDIDATES):
         if _OR_RE.search(m.group(0)) and any(o != value and value and 0.1 < abs(o / value) < 10
