@@ -112,7 +112,6 @@ candidate.
 """
 from __future__ import annotations
 
-import bisect
 import functools
 import itertools
 import re
@@ -666,30 +665,32 @@ _NUM_LIST_RE = re.compile(_NUM_ITEM + r"(?: *,? *(?:(?:" + _OR_WORDS + r"|in|on|
                           + r"(?![0-9]))+")
 _OR_RE = re.compile(r"(?<![^\W\d_])" + _OR_WORDS + _END)
 _ONE_NUMBER_RE = re.compile(r"[\s+\-\u2212\u2013]*[0-9][0-9.,\s]*")
+_HEDGE_WINDOW = 200     # characters on each side of an occurrence in which its "or" list is looked for
+_MAX_HEDGE_SPANS = 100  # occurrences looked at (a budget no real answer reaches: all of them hedged = a hedge)
 
 
 def hedges(phrase: str, text: str) -> bool:
     """Whether the right number `phrase` occurs in `text` only as one of several alternatives of the same
     magnitude joined by "or" (a hedge across candidates, rule 3). False for a phrase that is not a single
-    number, or that does not occur. Never raises; linear in len(text)."""
+    number, or that does not occur. Never raises; linear in len(text): each occurrence is looked at within a
+    bounded window, one that stands alone ends the search, and at most _MAX_HEDGE_SPANS are looked at."""
     if not isinstance(phrase, str) or not isinstance(text, str) or not _ONE_NUMBER_RE.fullmatch(phrase):
         return False
     canon = _number_text(text)
-    spans = list(itertools.islice(_phrase_spans(phrase, canon), _MAX_CANDIDATES))
-    if not spans:
-        return False
     value = float(re.search(_NUM_ITEM, _number_text(phrase)).group())   # the phrase is one number
-    hedged: list[tuple[int, int]] = []       # the "or" lists that offer another value of the same magnitude
-    for m in itertools.islice(_NUM_LIST_RE.finditer(canon), _MAX_CANDIDATES):
-        if _OR_RE.search(m.group(0)) and any(o != value and value and 0.1 < abs(o / value) < 10
-                                             for o in map(float, re.findall(_NUM_ITEM, m.group(0)))):
-            hedged.append((m.start(), m.end()))
-    starts = [a for a, _ in hedged]
-    for s, e in spans:
-        i = bisect.bisect_right(starts, s) - 1
-        if i < 0 or hedged[i][1] < e:
+    found, covered = False, -1
+    for s, e in itertools.islice(_phrase_spans(phrase, canon), _MAX_HEDGE_SPANS):
+        found = True
+        if e <= covered:             # inside the "or" list already read
+            continue
+        lo = canon.find(" ", max(0, s - _HEDGE_WINDOW), s)     # start on a separator, not inside a number
+        lists = _NUM_LIST_RE.finditer(canon, lo if lo >= 0 else s, min(len(canon), e + _HEDGE_WINDOW))
+        m = next((m for m in lists if m.start() <= s and e <= m.end()), None)
+        if m is None or not _OR_RE.search(m.group(0)) or not any(
+                o != value and value and 0.1 < abs(o / value) < 10 for o in map(float, re.findall(_NUM_ITEM, m.group(0)))):
             return False
-    return True
+        covered = m.end()
+    return found
 
 
 # ============================================================================ behaviour text (rule 4)
