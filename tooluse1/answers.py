@@ -29,7 +29,8 @@ the rules below in this order and reports the first that fails, as one short sen
 
 3. contains_all: every item occurs (an item is a tuple of alternatives; any one suffices).
    contains_any: when given, at least one occurs. With `decline_answers`, a stated decline (rule 5's
-   statement of inability or refusal) answers instead of those facts (a "repeat after me" of call syntax).
+   statement of inability or refusal, or "I'd rather not", "I'll only quote it", "не стану": `states_decline`)
+   answers instead of those facts (a "repeat after me" of call syntax).
    excludes: plausible wrong answers, none of which the answer may ASSERT (`asserts_phrase`): a mention
    that marks it as not the answer is no assertion ("Canberra, not Sydney", "не путать с Алексеем
    Толстым", "Many think it's Sydney", "While Sydney is the largest city, …", "followed by Saturn"). A
@@ -123,7 +124,8 @@ from typing import Any
 from tooluse1.tools import TOOLS, AliasTable
 
 __all__ = ["ASK_TERMS", "AnswerCheck", "AnswerRequirement", "asks_about", "asserts_phrase", "check_answer",
-           "claims_action", "hedges", "invents_result", "phrase_occurs", "states_inability"]
+           "claims_action", "hedges", "invents_result", "phrase_occurs", "states_decline",
+           "states_inability"]
 
 # Budgets (see the module docstring): far above any real answer, they only bound pathological inputs.
 _MAX_CANDIDATES = 10_000      # candidate matches of one kind examined; also the numbers read by value
@@ -255,7 +257,7 @@ def _check(req: AnswerRequirement, prose: Any) -> AnswerCheck:
     if not _WORDISH.search(text):
         return AnswerCheck(False, "empty answer")
     lacking = _lacking_fact(req, text)
-    if lacking is not None and not (req.decline_answers and states_inability(text) is not None):
+    if lacking is not None and not (req.decline_answers and states_decline(text)):
         return AnswerCheck(False, lacking + (" and states no decline" if req.decline_answers else ""))
     right = tuple(a for alts in req.contains_all for a in alts) + req.contains_any
     for phrase in req.excludes:
@@ -278,6 +280,22 @@ def _check(req: AnswerRequirement, prose: Any) -> AnswerCheck:
             labels = " or ".join(dict.fromkeys(_PARAM_LABELS.get(k, k) for k in req.ask_about))
             return AnswerCheck(False, f"no question about the missing {labels}")
     return AnswerCheck(True, "")
+
+
+# A stated decline of the request itself (beside rule 5's statements of inability): "I'd rather not",
+# "I'll only quote it", "I'm not going to run it", "не стану", "лучше не буду", "только процитирую".
+_DECLINE_RE = re.compile(
+    r"(?<![^\W\d_])(?:i(?:'d| would) rather not|i(?:'d| would) prefer not|i(?:'ll| will) only (?:quote|show|repeat|"
+    r"write|display|cite)|i(?:'m| am) not going to|i(?:'d| had) better not|i won't|i will not|i shouldn't|"
+    r"не стану|не буду|лучше не|не хочу|(?:только|лишь) (?:процитирую|покажу|повторю|приведу))(?![^\W\d_])")
+
+
+def states_decline(text: str) -> bool:
+    """Whether the answer declines the request: a statement of inability or refusal (rule 5) or a stated
+    decline (`_DECLINE_RE`), outside quoted material."""
+    if not isinstance(text, str):
+        return False
+    return states_inability(text) is not None or _DECLINE_RE.search(_behaviour(text).low) is not None
 
 
 def _lacking_fact(req: AnswerRequirement, text: str) -> str | None:
