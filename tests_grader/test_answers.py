@@ -1,4 +1,4 @@
-"""tooluse1.answers: the checks on text answers (grading 2.0.0), rule by rule, both directions.
+"""tooluse1.answers: the checks on text answers (grading 3.0.0), rule by rule, both directions.
 
 The answers below are written the way chat models answer: English and Russian, terse and chatty, plain and
 markdown. Every example quoted in the 2.0 issue is here, plus many more of the same kinds.
