@@ -195,6 +195,17 @@ def echo_table(echoes: dict[str, dict[str, bool]], protocols: Sequence[str]) -> 
     return lines
 
 
+def _select(ap: argparse.ArgumentParser, cases: list[Case], flag: str, attr: str, spec: str) -> list[Case]:
+    """The cases whose `attr` is one of the comma-separated values of --`flag` (all when it is empty)."""
+    wanted = {v.strip() for v in spec.split(",") if v.strip()}
+    if not wanted:
+        return cases
+    unknown = wanted - {getattr(c, attr) for c in cases}
+    if unknown:
+        ap.error(f"--{flag}: no selected case has {attr} {', '.join(sorted(unknown))}")
+    return [c for c in cases if getattr(c, attr) in wanted]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", required=True)
@@ -212,18 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(f"--variants: unknown variant {v!r}; use {', '.join(VARIANTS)}")
     protocols = P.parse_protocols(args.protocol)
     cases, manifest = load_corpus()
-    if args.category:
-        wanted = {c.strip() for c in args.category.split(",") if c.strip()}
-        unknown = wanted - {c.category for c in cases}
-        if unknown:
-            ap.error(f"--category: no case has category {', '.join(sorted(unknown))}")
-        cases = [c for c in cases if c.category in wanted]
-    if args.kind:
-        kinds = {k.strip() for k in args.kind.split(",") if k.strip()}
-        unknown = kinds - {c.kind for c in cases}
-        if unknown:
-            ap.error(f"--kind: no selected case has kind {', '.join(sorted(unknown))}")
-        cases = [c for c in cases if c.kind in kinds]
+    for flag, attr in (("category", "category"), ("kind", "kind")):
+        cases = _select(ap, cases, flag, attr, getattr(args, flag))
     resume_dir = Path(args.resume_dir)
     resume_dir.mkdir(parents=True, exist_ok=True)
     docs: dict[str, dict] = {}
