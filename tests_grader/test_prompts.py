@@ -99,8 +99,8 @@ def test_rule_3_states_the_translation_policy_of_spec_2():
     not end rule 3 with a bare "say that you cannot" (3.0; the 2.0 prompt did, and models that followed it
     failed negative-en-021 / ru-014)."""
     rule3 = RULES.split("\n3. ", 1)[1]
-    assert "say that you cannot do it, unless you can do it yourself" in rule3
-    assert "translation" in rule3 and "translate tool" in rule3 and "yourself" in rule3
+    assert "say that you cannot, except for a translation when you have no translate tool" in rule3
+    assert "which you write yourself" in rule3
     assert not rule3.rstrip().endswith("say that you cannot.")
     assert "Never pretend to have done something you cannot do." in rule3
     native = system_prompt("native", TOOL_NAMES)
