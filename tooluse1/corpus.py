@@ -43,9 +43,10 @@ class Expectation:
     """What a correct answer looks like: one call (`call`), no call (`no_call`) or a question back (`clarify`).
 
     Text expectations carry what the answer must satisfy: facts (`answer_contains_all` items, each a tuple of
-    alternatives; `answer_contains_any`), wrong answers that contain the right one (`answer_excludes`), a
-    refusal (`refusal`, capability traps) or, for clarify cases, the required arguments the user left out
-    (`missing`, "tool.param"), which the question must be about. `reference` is a right answer (the oracle's).
+    alternatives; `answer_contains_any`), plausible wrong answers the answer must not assert
+    (`answer_excludes`), whether a stated decline answers instead of the facts (`decline_answers`), a refusal
+    (`refusal`, capability traps) or, for clarify cases, the required arguments the user left out (`missing`,
+    "tool.param"), which the question must be about. `reference` is a right answer (the oracle's).
     """
 
     kind: ExpectationKind
