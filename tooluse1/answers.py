@@ -571,6 +571,8 @@ def phrase_occurs(phrase: str, text: str) -> bool:
 #   largest city, but the capital is Canberra", "Сидней — крупнейший город, но столица — Канберра"
 #   ("The capital is Sydney, but Canberra hosts parliament" asserts Sydney);
 # - one side of a relation: "a compromise between Sydney and Melbourne", "Sydney and Melbourne were rivals";
+# - compared on another scale in its clause: "Sydney and Melbourne are bigger", "Сидней крупнее" (not "Sydney
+#   is bigger and is the capital"; a superlative may be the predicate asked for: "Saturn is the largest");
 # - another rank named beside it (the answer to a neighbouring question): "followed by Saturn", "Saturn is
 #   second", "Сатурн — второй по величине".
 # A right number given as one of several alternatives is a hedge, not an assertion (`_hedged`): "1939, 1941,
@@ -603,6 +605,12 @@ _RELATION_BEFORE_RE = _any_word_re(("between", "между"), _RIVAL_STEMS)
 # "Сатурн — второй по величине", "Titov was the second").
 _RANK_RE = _any_word_re(("followed by", "next", "runner up", "после", "следом за"),
                         ("second", "втор"))
+# Compared on another scale in its own clause: "Sydney and Melbourne are bigger", "Сидней крупнее" (not when
+# the clause goes on to another predicate: "Sydney is bigger and is the capital").
+# Comparatives only: a superlative may be the very predicate asked for ("Saturn is the largest planet").
+_COMPARED_RE = _any_word_re(("larger", "bigger", "more populous", "better known", "крупнее", "больше",
+                             "известнее"))
+_AND_RE = _any_word_re(("and", "и", "а также"))
 _FIRST_WORDS_RE = re.compile(r"(?:[^\w\n]*\w+){0,5}")
 _CONCESSIVE_START_RE = re.compile(r"[\W\d_]*(?:" + "|".join(re.escape(w) for w in _CONCESSIVE) + ")" + _END)
 # The value's own predicate negated: "X is not", "X isn't", "X — не", "X не является", "X (…) was never".
@@ -653,6 +661,9 @@ def _is_mention(canon: str, start: int, end: int, right: Sequence[str]) -> bool:
             or _RELATION_BEFORE_RE.search(clause)):
         return True
     if _NEGATED_PREDICATE_RE.match(c.after) or _MISTAKE_AFTER_RE.search(c.clause_after):
+        return True
+    compared = _COMPARED_RE.search(c.clause_after)
+    if compared and not _AND_RE.search(c.clause_after, compared.end()):
         return True
     near_after = _FIRST_WORDS_RE.match(c.after)
     if _RANK_RE.search(clause) or (near_after and _RANK_RE.search(near_after.group(0))):
