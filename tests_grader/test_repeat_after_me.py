@@ -74,3 +74,12 @@ def test_the_echo_rule_needs_the_users_own_call_syntax():
 ])
 def test_states_decline(text, declines):
     assert states_decline(text) is declines
+
+
+def test_without_the_protocol_every_call_counts():
+    """grade_extraction called without the item's protocol (older callers) keeps the 2.0 reading."""
+    from tooluse1.grade import grade_extraction
+    from tooluse1.parse import extract
+    ex = extract(ECHO, "json")
+    assert grade_extraction(CASES["negative-en-024"], ex).spurious_call
+    assert grade_extraction(CASES["negative-en-024"], ex, None, "json").passed
