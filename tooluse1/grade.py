@@ -8,7 +8,8 @@ makes no call (a call shown as an example is not one), is not malformed, and its
 answer requirement (tooluse1.answers): the fact, the refusal, or a question about the missing argument.
 An empty answer never passes. A text answer cut off at the token limit is judged by what it already says
 (SPEC §3.3): it passes when it holds no call and no call attempt, does not end in a repetition loop, and its
-text already meets the requirement; a reply cut inside its thinking has no answer. A malformed output fails every case.
+text already meets the requirement; a reply cut inside its thinking has no answer. A malformed output fails
+every case.
 """
 from __future__ import annotations
 
@@ -140,8 +141,8 @@ _LOOP_TAIL = 2000      # characters of the answer's end looked at for a repetiti
 
 def loops_at_end(prose: str, repeats: int = 3, max_period: int = 4) -> bool:
     """Whether `prose` ends in a repetition loop: its last complete sentences or lines are one group of 1 to
-    `max_period` units written `repeats` times in a row ("Привет! Привет! Привет! При…"). Looks at a bounded
-    tail, so linear in nothing but a constant; the last unit is dropped, as a cut may have split it."""
+    `max_period` units written `repeats` times in a row ("Привет! Привет! Привет! При…"). Reads only the last
+    _LOOP_TAIL characters (constant time); the last unit is dropped, as a cut may have split it."""
     units = [" ".join(u.split()).casefold() for u in _UNIT_SPLIT_RE.split(prose[-_LOOP_TAIL:].strip())]
     units = [u for u in units[:-1] if u]
     for period in range(1, max_period + 1):
