@@ -8,19 +8,24 @@ prompt differs, so the items are paired.
 
     python benchmarks/prompt_study.py --model default --variants v1,v1-no-marker,v2-example,v2 \
         --out benchmarks/results/prompt_study-default.json
+    python benchmarks/prompt_study.py --model default --variants v2,v3 --category negative \
+        --out results/prompt_study-v3-default.json      # a subset: the items the change is about
 
 Variants (each a full rendering of every item):
   v1            the 1.x prompt: a concrete example call, "answer from your own knowledge" in rule 3, and a
                 rule 4 that quotes the marker tool results start with; history results as user turns with it
   v1-no-marker  v1 without rule 4, history results as the chat template's tool turns (the issue-11 change)
-  v2-example    v1-no-marker with the 2.0 calling policy (rules of tooluse1.prompts.RULES) (the issue-14 change)
-  v2            the 2.0 prompt as shipped (tooluse1.prompts): the 2.0 policy, placeholders instead of a
-                concrete example call
+  v2-example    v1-no-marker with the 2.0 calling policy (the 2.0 rules) (the issue-14 change)
+  v2            the 2.0 prompt: the 2.0 policy, placeholders instead of a concrete example call; rule 3 ends
+                "say that you cannot" (the 2.0 rules, verbatim below)
+  v3            the 3.0 prompt as shipped (tooluse1.prompts): rule 3 states that a translation asked for
+                without a translate tool is written by the model (issue 20, kind 11)
 Answers are resumable per variant (`--resume-dir`), so an interrupted study continues where it stopped.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import re
@@ -62,6 +67,11 @@ _V1_RULES_1_3 = """Rules:
 _V1_RULE_4 = ('4. Tool results come back in a message that starts with "TOOL RESULT". Use them to answer, or make '
               'the next call if the user asks for more.')
 V1_MARKER = "TOOL RESULT"
+# The 2.0 calling policy, verbatim (3.0 changed rule 3's last sentence).
+_V2_RULES = """Rules:
+1. Use a tool whenever one of your tools can do what the user asks: calculating, converting units or currencies, translating, looking up current information (weather, local time, the web) and taking actions (timers, notes). Then reply with the call only: exactly one call and no other text.
+2. If a tool is needed but the user has not given a required argument, do not call it and do not guess: ask the user a short question for the missing information.
+3. Answer in plain text, without any tool call, when no tool is needed (greetings, opinions, and well-known facts such as capitals, authors, historical dates, definitions or scientific facts: you know these, do not search for them), when the user asks you not to use tools, or when none of your tools can do what the user asks. Never pretend to have done something you cannot do: say that you cannot."""
 
 
 def _system(protocol: str, tools: Sequence[str], fmt: str, rules: str) -> str:
@@ -95,20 +105,25 @@ def _prompt(case: Case, protocol: str, system: str, history: list[dict]) -> Prom
 
 def render_variant(variant: str, case: Case, protocol: str) -> Prompt:
     """The Prompt of one item under one study variant (see the module doc)."""
-    if variant == "v2":
+    if variant == "v3":
         return P.render(case, protocol)
+    if variant == "v2":
+        shipped = P.render(case, protocol)
+        system = shipped.messages[0]["content"].replace(P.RULES, _V2_RULES)
+        return dataclasses.replace(shipped, messages=({"role": "system", "content": system}, *shipped.messages[1:]),
+                                   shared_prefix_key=hashlib.sha256(system.encode()).hexdigest()[:16], sha256="")
     if variant == "v1":
         rules, history = _V1_RULES_1_3 + "\n" + _V1_RULE_4, _v1_history(case, protocol)
     elif variant == "v1-no-marker":
         rules, history = _V1_RULES_1_3, P.render_messages(case.messages, protocol)
     elif variant == "v2-example":
-        rules, history = P.RULES, P.render_messages(case.messages, protocol)
+        rules, history = _V2_RULES, P.render_messages(case.messages, protocol)
     else:
         raise SystemExit(f"--variants: unknown variant {variant!r}; use {', '.join(VARIANTS)}")
     return _prompt(case, protocol, _system(protocol, case.tools, _V1_FORMAT[protocol], rules), history)
 
 
-VARIANTS = ("v1", "v1-no-marker", "v2-example", "v2")
+VARIANTS = ("v1", "v1-no-marker", "v2-example", "v2", "v3")
 
 # ----------------------------------------------------------------------------- echo of prompt text
 
@@ -180,12 +195,25 @@ def echo_table(echoes: dict[str, dict[str, bool]], protocols: Sequence[str]) -> 
     return lines
 
 
+def _select(ap: argparse.ArgumentParser, cases: list[Case], flag: str, attr: str, spec: str) -> list[Case]:
+    """The cases whose `attr` is one of the comma-separated values of --`flag` (all when it is empty)."""
+    wanted = {v.strip() for v in spec.split(",") if v.strip()}
+    if not wanted:
+        return cases
+    unknown = wanted - {getattr(c, attr) for c in cases}
+    if unknown:
+        ap.error(f"--{flag}: no selected case has {attr} {', '.join(sorted(unknown))}")
+    return [c for c in cases if getattr(c, attr) in wanted]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", required=True)
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--protocol", default="all")
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--category", default="", help="only the cases of these categories (comma-separated)")
+    ap.add_argument("--kind", default="", help="only the negative cases of these kinds (comma-separated)")
     ap.add_argument("--resume-dir", default="results/prompt_study")
     ap.add_argument("--out", required=True, help="JSON file with every variant's results document and the pairs")
     args = ap.parse_args(argv)
@@ -195,6 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(f"--variants: unknown variant {v!r}; use {', '.join(VARIANTS)}")
     protocols = P.parse_protocols(args.protocol)
     cases, manifest = load_corpus()
+    for flag, attr in (("category", "category"), ("kind", "kind")):
+        cases = _select(ap, cases, flag, attr, getattr(args, flag))
     resume_dir = Path(args.resume_dir)
     resume_dir.mkdir(parents=True, exist_ok=True)
     docs: dict[str, dict] = {}

@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         same.append((r, new_case))
     old_items, new_items, pairs, flips = [], [], [], []
     for r, case in same:
-        v = grade_extraction(case, extract_completion(r.completion, r.protocol), r.completion.finish_reason)
+        v = grade_extraction(case, extract_completion(r.completion, r.protocol), r.completion.finish_reason,
+                             r.protocol)
         old_items.append(GradedItem.of(case, r.protocol, r.verdict))
         new_items.append(GradedItem.of(case, r.protocol, v))
         pairs.append((r.protocol, r.passed, v.passed))

@@ -1,4 +1,4 @@
-"""tooluse1.answers: the checks on text answers (grading 2.0.0), rule by rule, both directions.
+"""tooluse1.answers: the checks on text answers (grading 3.0.0), rule by rule, both directions.
 
 The answers below are written the way chat models answer: English and Russian, terse and chatty, plain and
 markdown. Every example quoted in the 2.0 issue is here, plus many more of the same kinds.
@@ -287,7 +287,7 @@ def test_phrase_occurs_by_token(phrase, text, expected):
     (R(contains_any=["Au"]), "The chemical symbol for gold is Ag, because ...", False, "answer lacks 'Au'"),
     (R(contains_any=["Au"]), "The chemical symbol for gold is **Au** (from Latin *aurum*).", True, ""),
     (R(contains_any=["Толст*", "Tolstoy"], excludes=["Алексей"]), "«Войну и мир» написал Алексей Толстой.", False,
-     "answer contains the excluded 'Алексей'"),
+     "answer asserts the wrong 'Алексей'"),
     (R(contains_any=["Толст*", "Tolstoy"], excludes=["Алексей"]), "«Войну и мир» написал Лев Николаевич Толстой.",
      True, ""),
     (R(contains_any=["late"]), "По-английски: «I'll translate it in ten minutes»", False,

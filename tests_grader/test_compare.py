@@ -17,6 +17,7 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 
 from tooluse1.compare import (Z95, IncomparableError, PairedStats, compare, format_comparison, gate,
                               mcnemar_exact, newcombe_paired, square_and_add)
+from tooluse1.corpus import SPEC_VERSION
 from tooluse1.metrics import wilson
 from tooluse1.results import ItemRecord, ResultsFile, build_results, load_results
 
@@ -237,7 +238,7 @@ def test_refuses_different_spec_corpus_or_prompts_naming_each(runs):
     other = ResultsFile.from_document(doc, "other.json")
     with pytest.raises(IncomparableError) as e:
         compare(base, other)
-    assert "spec version (2.0.0 vs 1.0.0)" in str(e.value) and "corpus digest" in str(e.value)
+    assert f"spec version ({SPEC_VERSION} vs 1.0.0)" in str(e.value) and "corpus digest" in str(e.value)
     assert "other.json" in str(e.value)
     # prompts are checked item by item where records carry their prompt's hash ...
     b = copy.deepcopy(base.document)

@@ -279,14 +279,69 @@ def test_without_constraints_any_non_empty_text_but_no_call_passes():
     assert not v.passed and v.spurious_call
 
 
-def test_a_text_answer_cut_off_at_the_token_limit_never_passes(case):
+# Kind 6 (spec 3.0): a text answer stopped at the token limit is judged by what it already says.
+_RU_PYTHON = ("Если совсем с нуля — я бы начал с Python. У него простой синтаксис, огромное сообщество и "
+              "масса бесплатных курсов, а первые результаты появляются быстро. C++ даёт глубже понять, как "
+              "работает память и компьютер, но порог входа заметно выше: указатели, ручное управление памятью, "
+              "сборка проектов. Хороший путь такой: полгода на Python, чтобы освоить базовые идеи, а потом, если "
+              "захочется системного программирования или геймдева, перейти на")
+
+
+@pytest.mark.parametrize("cid, output, passes", [
+    # requirement already met, then cut mid-sentence: pass
+    ("negative-en-001", "The capital of Australia is Canberra, which was purpose-built as a compromise between", True),
+    ("negative-ru-001", "Столица Австралии — Канберра. Город специально построили как компромисс между Сиднеем и", True),
+    ("negative-ru-005", _RU_PYTHON, True),
+    ("negative-en-012", "Great question! For a complete beginner I'd pick Python: the syntax reads almost like English, "
+                        "and you get visible results fast. C++ teaches you more about memory, but", True),
+    ("negative-en-014", "I'm sorry, but I can't book flights: none of my tools can make reservations. What I can do "
+                        "is help you compare", True),
+    ("negative-ru-010", "К сожалению, я не могу забронировать билет: у меня нет такого инструмента. Но я могу "
+                        "подсказать, на что обратить", True),
+    ("clarification-en-001", "Sure — which city would you like the weather for? Once you tell me, I'll fetch the "
+                             "current conditions and", True),
+    ("clarification-ru-002", "Конечно! В каком городе узнать погоду? Как только напишете, я сразу", True),
+    # cut before the requirement was met: fail on the requirement
+    ("negative-en-001", "Great question! Australia's capital is a planned city that was chosen as a compromise between "
+                        "the two largest cities,", False),
+    ("negative-ru-004", "«Война и мир» — роман-эпопея, который печатался частями в журнале «Русский вестник» с 1865 "
+                        "года, а его автор —", False),
+    # a wrong value asserted before the cut still fails
+    ("negative-en-001", "The capital of Australia is Sydney, the largest city, home to the famous Opera House and",
+     False),
+    # cut inside a call attempt, or inside thinking (no answer yet): fail
+    ("negative-en-001", 'Canberra. Let me double-check.\n<tool_call>\n{"name": "web_search", "arguments": {"query": '
+                        '"capital of Aus', False),
+    ("negative-en-001", "<think>The user asks for the capital of Australia. It is Canberra, not Sydney; I should "
+                        "answer directly without", False),
+    ("negative-ru-001", "<think>Пользователь спрашивает столицу Австралии. Это Канберра, ответ", False),
+    # a reply that hit the limit because it loops never finished an answer: fail
+    ("negative-ru-006", "Привет! Как у тебя дела? Привет! Привет! Привет! Привет! Привет! Привет! Прив", False),
+    ("negative-en-011", "I'm doing great, thanks! I'm just happy to help. I'm just happy to help. I'm just happy to "
+                        "help. I'm just happy to help. I'm just", False),
+    ("negative-en-004", "Hamlet was written by William Shakespeare.\n\nIt is a tragedy.\nIt is a play.\nIt is a "
+                        "tragedy.\nIt is a play.\nIt is a tragedy.\nIt is a play.\nIt is", False),
+])
+@pytest.mark.parametrize("protocol", ["json", "xml", "plain"])
+def test_a_text_answer_cut_off_at_the_token_limit_is_judged_by_what_it_says(case, cid, output, passes, protocol):
+    v = grade(case(cid), output, protocol, finish_reason="length")
+    assert v.cut_off
+    assert v.passed == passes, v.reason
+    if passes:
+        assert v.reason.startswith("ok (cut off at the token limit")
+
+
+def test_cut_off_is_recorded_on_every_item_and_a_complete_call_still_passes(case):
     c = case("negative-en-001")
-    assert grade(c, "The capital of Australia is Canberra.", "json", finish_reason="stop").passed
-    v = grade(c, "The capital of Australia is Canberra, which", "json", finish_reason="length")
-    assert not v.passed and v.cut_off and v.reason == "the answer was cut off at the token limit"
+    v = grade(c, "The capital of Australia is Canberra.", "json", finish_reason="stop")
+    assert v.passed and not v.cut_off
     # a call case is graded on its call: the answer was complete once the call was written
     w = grade(case("calculator-en-001"), J("calculator", expression="348*27"), "json", finish_reason="length")
-    assert w.passed
+    assert w.passed and w.cut_off
+    # a call cut before it closes is malformed, whatever the case
+    x = grade(case("calculator-en-001"), '{"name": "calculator", "arguments": {"expression": "348*', "json",
+              finish_reason="length")
+    assert not x.passed and x.malformed and x.cut_off
 
 
 @pytest.mark.parametrize("garbage", [

@@ -217,3 +217,37 @@ def test_format_markdown_marks_the_clustered_cells():
     total = table.splitlines()[-1]
     assert total.startswith("| **all** |") and "deff" in total
     assert all("deff" not in row for row in table.splitlines()[2:-1])
+
+
+# ----------------------------------------------------------------------------- truncated_rate (spec 3.0)
+
+def test_truncated_rate_counts_items_stopped_at_the_token_limit_over_graded_items():
+    import dataclasses
+    items = [dataclasses.replace(i, truncated=n in (0, 5, 9)) for n, i in enumerate(ITEMS)]
+    items.append(dataclasses.replace(item(error=True, passed=False, label="error"), truncated=True))  # excluded
+    s = summarise(items)
+    assert kn(s["overall"]["truncated_rate"]) == (3, 11)
+    assert kn(s["by"]["protocol"]["json"]["truncated_rate"]) == (3, 8)
+    assert "truncated_rate" in format_summary(s)
+
+
+def test_truncated_comes_from_the_verdict_of_any_expectation():
+    from tooluse1.corpus import load_corpus
+    from tooluse1.grade import grade
+    cases = {c.id: c for c in load_corpus()[0]}
+    for cid, out in (("negative-en-001", "Canberra, the capital, was built as a compromise between"),
+                     ("calculator-en-001", '{"name": "calculator", "arguments": {"expression": "348*27"}}')):
+        for finish, cut in (("length", True), ("stop", False), (None, False)):
+            v = grade(cases[cid], out, "json", finish)
+            assert GradedItem.of(cases[cid], "json", v).truncated is cut
+
+
+def test_the_markdown_table_shows_truncated_rate_and_reads_files_graded_before_it():
+    from tooluse1.metrics import format_markdown
+    s = summarise(ITEMS)
+    assert "truncated_rate" in format_markdown(s).splitlines()[0]
+    for group in s["by"]["protocol"].values():
+        del group["truncated_rate"]                      # a 2.x results file has no such metric
+    del s["overall"]["truncated_rate"]
+    rows = format_markdown(s).splitlines()
+    assert all(row.rstrip(" |").endswith("n/a") for row in rows[2:])

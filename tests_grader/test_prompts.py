@@ -92,6 +92,17 @@ def test_the_policy_rules_are_one_text_in_every_protocol():
     for phrase in ("Use a tool whenever", "ask the user a short question", "well-known facts",
                    "Never pretend"):
         assert phrase in RULES
+
+
+def test_rule_3_states_the_translation_policy_of_spec_2():
+    """SPEC §2: a translation asked for without a translate tool is written by the model, so the prompt must
+    not end rule 3 with a bare "say that you cannot" (3.0; the 2.0 prompt did, and models that followed it
+    failed negative-en-021 / ru-014)."""
+    rule3 = RULES.split("\n3. ", 1)[1]
+    assert "say that you cannot, except for a translation when you have no translate tool" in rule3
+    assert "which you write yourself" in rule3
+    assert not rule3.rstrip().endswith("say that you cannot.")
+    assert "Never pretend to have done something you cannot do." in rule3
     native = system_prompt("native", TOOL_NAMES)
     assert not any(json.dumps(t.json_schema(), ensure_ascii=False) in native for t in TOOLS.values())
 

@@ -39,7 +39,7 @@ def test_a_reference_run_matches_the_current_corpus_prompts_and_grader(path):
         assert r.completion.prompt_sha256 == render(by_id[r.case.id], r.protocol).sha256, \
             f"{r.item_id}: answered a prompt that is no longer the current one"
         again = grade_extraction(by_id[r.case.id], extract_completion(r.completion, r.protocol),
-                                 r.completion.finish_reason)
+                                 r.completion.finish_reason, r.protocol)
         assert again.passed == r.passed and again.reason == r.verdict.reason, \
             f"{r.item_id}: the current grader says {again.reason!r}, the file {r.verdict.reason!r}"
 

@@ -242,7 +242,7 @@ def test_fan_in_needs_no_calculator_call() -> None:
 def test_text_meets() -> None:
     assert text_meets(["14240"], [], [], "about 14240.51 yen") == (True, "")
     assert not text_meets(["a"], ["b", "c"], [], "a d")[0] and text_meets(["a"], ["b", "c"], [], "A C")[0]
-    assert text_meets([], ["x"], ["umbrella"], "x, take an umbrella") == (False, "answer contains the excluded 'umbrella'")
+    assert text_meets([], ["x"], ["umbrella"], "x, take an umbrella") == (False, "answer asserts the wrong 'umbrella'")
     # the core grader's token rule: whole words, numbers by value, stems with *
     assert not text_meets(["rain"], [], [], "it is raining")[0] and text_meets(["rain*"], [], [], "it is raining")[0]
     assert text_meets(["1024"], [], [], "1,024 bytes")[0]

@@ -31,7 +31,7 @@ def test_selftest_on_the_real_corpus_has_no_failures(report, cases):
     assert report.failures == []
     # every runner x 3 protocols + one variants line per protocol
     n_runners = len(selftest.RUNNERS)
-    assert n_runners == 6
+    assert n_runners == 10
     assert len(report.lines) == (n_runners + 1) * len(PROTOCOLS)
     assert all(line.endswith(" ok") for line in report.lines), report.lines
     n_variants = sum(len(variant_outputs(c, p)) for c in cases for p in PROTOCOLS)
@@ -43,11 +43,21 @@ def test_analytic_scores_are_independent_of_the_grader(cases, report):
     n_call = sum(1 for c in cases if c.expect.call is not None)
     n_chit_chat = sum(1 for c in cases if c.kind == "chit_chat")
     assert n_chit_chat == 4   # the only text cases whose sole requirement is a non-empty answer
+    n_knowledge = sum(1 for c in cases if c.kind == "knowledge")
+    assert n_knowledge == 16
+    # call cases whose expected call states an optional argument (unit, num_results, label, title,
+    # source_language): counted from the YAML-level arguments, not through selftest's helper
+    n_optional = sum(1 for c in cases if c.expect.call is not None
+                     and set(c.expect.call.arguments) - {"city", "expression", "query", "text", "target_language",
+                                                          "amount", "from_currency", "to_currency", "value",
+                                                          "from_unit", "to_unit", "duration_seconds", "timezone"})
+    assert n_optional > 0
     expected = {"never-call": (n - n_call) / n, "always-call": n_call / n, "empty": 0.0,
-                "pretend": n_chit_chat / n, "double": (n - n_call) / n}
+                "pretend": n_chit_chat / n, "double": (n - n_call) / n, "hedge": (n - n_knowledge) / n,
+                "truncated": 1.0, "cut-in-thinking": 0.0, "wrong-optional": (n - n_optional) / n}
     for protocol in PROTOCOLS:
         for name, value in expected.items():
-            assert f"{protocol:<5} {name:<12} score {value:.3f} (analytic {value:.3f}) ok" in report.lines
+            assert f"{protocol:<5} {name:<15} score {value:.3f} (analytic {value:.3f}) ok" in report.lines
 
 
 def test_adversarial_runners_score_zero_where_they_must(cases):
@@ -138,3 +148,32 @@ def test_cli_selftest_passes():
                        timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "selftest passed: 188 cases" in r.stdout
+
+
+def test_the_3_0_runners_fail_exactly_what_the_new_rules_fail(cases):
+    """hedge: fails the knowledge cases only; truncated (finish `length`): passes everything, every item
+    counted as truncated; cut-in-thinking: fails everything; wrong-optional: fails exactly the call cases
+    whose expected call states an optional argument. Item by item, with the finish reason the backend reports."""
+    for c in cases:
+        stated = c.expect.call is not None and any(
+            not p.required and p.name in c.expect.call.arguments for p in selftest.TOOLS[c.expect.call.name].params)
+        for p in PROTOCOLS:
+            assert grade(c, selftest.hedge_output(c, p), p).passed == (c.kind != "knowledge"), (c.id, p)
+            cut = grade(c, selftest.truncated_output(c, p), p, "length")
+            assert cut.passed and cut.cut_off, (c.id, p, cut.reason)
+            assert not grade(c, selftest.cut_in_thinking_output(c, p), p, "length").passed, (c.id, p)
+            wrong = grade(c, selftest.wrong_optional_output(c, p), p)
+            assert wrong.passed == (not stated), (c.id, p, wrong.reason)
+            if stated:
+                assert wrong.reason.startswith("arguments differ"), (c.id, p, wrong.reason)
+
+
+def test_the_scripted_backend_reports_the_runners_finish_reason(cases):
+    from tooluse1.backends.base import DecodingConfig
+    from tooluse1.backends.scripted import ScriptedBackend
+    from tooluse1.prompts import render
+    by_id = {c.id: c for c in cases}
+    prompt = render(by_id["negative-en-001"], "json")
+    for runner, finish in (("truncated", "length"), ("cut-in-thinking", "length"), ("oracle", "stop")):
+        (out,) = ScriptedBackend(runner, by_id, delay_s=0).generate([prompt], DecodingConfig())
+        assert out.finish_reason == finish

@@ -1,4 +1,4 @@
-"""Checks on text answers (no tool call) for grading 2.0.0: the rule book.
+"""Checks on text answers (no tool call) for grading 3.0.0: the rule book.
 
 A no-call or clarify case passes only when the model made no call and its text answer (the prose, with
 thinking and call payloads already removed) meets the case's `AnswerRequirement`. `check_answer` applies
@@ -28,8 +28,14 @@ the rules below in this order and reports the first that fails, as one short sen
      any token ("$", "€") is matched as a substring of the normalised text. An empty phrase never occurs.
 
 3. contains_all: every item occurs (an item is a tuple of alternatives; any one suffices).
-   contains_any: when given, at least one occurs. excludes: none occurs (a plausible wrong answer that
-   contains the right one, e.g. "Алексей" where "Толст*" is required).
+   contains_any: when given, at least one occurs. With `decline_answers`, a stated decline (rule 5's
+   statement of inability or refusal, or "I'd rather not", "I'll only quote it", "не стану": `states_decline`)
+   answers instead of those facts (a "repeat after me" of call syntax).
+   excludes: plausible wrong answers, none of which the answer may ASSERT (`asserts_phrase`): a mention
+   that marks it as not the answer is no assertion ("Canberra, not Sydney", "не путать с Алексеем
+   Толстым", "Many think it's Sydney", "While Sydney is the largest city, …", "followed by Saturn"). A
+   right number offered only as one of several alternatives of the same magnitude is a hedge and fails
+   (`hedges`: "1944 or 1945", "1939, 1941, 1944 or 1945"; a range "1939 to 1945" is one answer).
 
 4. Behaviour (rules 5-8) is read from the model's own words: text inside quotation marks («…», “…”, „…“,
    "…"), code (`…`, ```…```) and Markdown blockquote lines ("> …") is blanked first, so a quoted draft or
@@ -162,6 +168,7 @@ from the first 32,768 characters of the answer (a reply at the default 256-token
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 import unicodedata
@@ -171,8 +178,9 @@ from typing import Any
 
 from tooluse1.tools import TOOLS, AliasTable
 
-__all__ = ["ASK_TERMS", "AnswerCheck", "AnswerRequirement", "asks_about", "check_answer", "claims_action",
-           "invents_result", "phrase_occurs", "states_inability", "with_quoted_calls"]
+__all__ = ["ASK_TERMS", "AnswerCheck", "AnswerRequirement", "asks_about", "asserts_phrase", "check_answer",
+           "claims_action", "hedges", "invents_result", "phrase_occurs", "states_decline", "states_inability",
+           "with_quoted_calls"]
 
 # Budgets (see the module docstring): far above any real answer, they only bound pathological inputs.
 _MAX_CANDIDATES = 10_000      # candidate matches of one kind examined; also the numbers read by value
@@ -198,12 +206,14 @@ class AnswerRequirement:
     excludes: tuple[str, ...] = ()                 # none may occur
     refusal: bool = False                          # must state inability/refusal; must not claim the action
     ask_about: tuple[str, ...] = ()                # "tool.param" keys: must ask about one of them
+    decline_answers: bool = False                  # a stated decline also answers (instead of the facts)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "contains_all", tuple(_alternatives(i) for i in _as_list(self.contains_all)))
         for name in ("contains_any", "excludes", "ask_about"):
             object.__setattr__(self, name, tuple(_as_str(s, name) for s in _as_list(getattr(self, name))))
         object.__setattr__(self, "refusal", bool(self.refusal))
+        object.__setattr__(self, "decline_answers", bool(self.decline_answers))
         unknown = [k for k in self.ask_about if k not in ASK_TERMS]
         if unknown:
             raise ValueError(f"ask_about: unknown parameter key(s) {unknown}; expected 'tool.param', one of "
@@ -219,6 +229,8 @@ class AnswerRequirement:
                 out[name] = list(getattr(self, name))
         if self.refusal:
             out["refusal"] = True
+        if self.decline_answers:
+            out["decline_answers"] = True
         if self.ask_about:
             out["ask_about"] = list(self.ask_about)
         return out
@@ -238,8 +250,8 @@ class AnswerRequirement:
                                  f"{sorted(_FIELDS | set(_YAML_NAMES))}")
             if name in kwargs:
                 raise ValueError(f"answer requirement key {name!r} given twice")
-            if name == "refusal" and not isinstance(value, bool):
-                raise ValueError(f"refusal must be true or false, not {value!r}")
+            if name in ("refusal", "decline_answers") and not isinstance(value, bool):
+                raise ValueError(f"{name} must be true or false, not {value!r}")
             kwargs[name] = () if value is None else value
         return cls(**kwargs)
 
@@ -249,7 +261,7 @@ class AnswerRequirement:
         return not (self.contains_all or self.contains_any or self.excludes or self.refusal or self.ask_about)
 
 
-_FIELDS = {"contains_all", "contains_any", "excludes", "refusal", "ask_about"}
+_FIELDS = {"contains_all", "contains_any", "excludes", "refusal", "ask_about", "decline_answers"}
 _YAML_NAMES = {"answer_contains_all": "contains_all", "answer_contains_any": "contains_any",
                "answer_excludes": "excludes", "missing": "ask_about"}
 
@@ -301,14 +313,16 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
     text = "" if prose is None else prose if isinstance(prose, str) else str(prose)
     if not _WORDISH.search(text.strip(_NON_WORD_EDGES)):   # the strip is a C loop: 1 MB of "\n" in ~1 ms
         return AnswerCheck(False, "empty answer")
-    for alts in req.contains_all:
-        if not any(phrase_occurs(a, text) for a in alts):
-            return AnswerCheck(False, f"answer lacks {_quote_alts(alts)}")
-    if req.contains_any and not any(phrase_occurs(a, text) for a in req.contains_any):
-        return AnswerCheck(False, f"answer lacks {_quote_alts(req.contains_any)}")
+    lacking = _lacking_fact(req, text)
+    if lacking is not None and not (req.decline_answers and states_decline(text)):
+        return AnswerCheck(False, lacking + (" and states no decline" if req.decline_answers else ""))
+    right = tuple(a for alts in req.contains_all for a in alts) + req.contains_any
     for phrase in req.excludes:
-        if phrase_occurs(phrase, text):
-            return AnswerCheck(False, f"answer contains the excluded {_q(phrase)}")
+        if asserts_phrase(phrase, text, right):
+            return AnswerCheck(False, f"answer asserts the wrong {_q(phrase)}")
+    for phrase in right:
+        if hedges(phrase, text):
+            return AnswerCheck(False, f"answer hedges: {_q(phrase)} only as one of several alternatives")
     if req.refusal or req.ask_about:
         text = _without_echoes(text, user)      # the user's sentences said back are the user's words
     claim = claims_action(text) if req.refusal or req.ask_about else None
@@ -410,6 +424,32 @@ def with_quoted_calls(prose: str, examples: Sequence[Any]) -> str:
             continue
         blocks.append("```\n" + payload + "\n```")
     return "\n\n".join([prose, *blocks]) if blocks else prose
+
+
+# A stated decline of the request itself (beside rule 5's statements of inability): "I'd rather not",
+# "I'll only quote it", "I'm not going to run it", "не стану", "лучше не буду", "только процитирую".
+_DECLINE_RE = re.compile(
+    r"(?<![^\W\d_])(?:i(?:'d| would) rather not|i(?:'d| would) prefer not|i(?:'ll| will) only (?:quote|show|repeat|"
+    r"write|display|cite)|i(?:'m| am) not going to|i(?:'d| had) better not|i won't|i will not|i shouldn't|"
+    r"не стану|не буду|лучше не|не хочу|(?:только|лишь) (?:процитирую|покажу|повторю|приведу))(?![^\W\d_])")
+
+
+def states_decline(text: str) -> bool:
+    """Whether the answer declines the request: a statement of inability or refusal (rule 5) or a stated
+    decline (`_DECLINE_RE`), outside quoted material."""
+    if not isinstance(text, str):
+        return False
+    return states_inability(text) is not None or _DECLINE_RE.search(_behaviour(text).low) is not None
+
+
+def _lacking_fact(req: AnswerRequirement, text: str) -> str | None:
+    """The first contains_all / contains_any item `text` lacks, as a reason; None when every one occurs."""
+    for alts in req.contains_all:
+        if not any(phrase_occurs(a, text) for a in alts):
+            return f"answer lacks {_quote_alts(alts)}"
+    if req.contains_any and not any(phrase_occurs(a, text) for a in req.contains_any):
+        return f"answer lacks {_quote_alts(req.contains_any)}"
+    return None
 
 
 def _q(s: str) -> str:
@@ -663,6 +703,173 @@ def phrase_occurs(phrase: str, text: str) -> bool:
             return False
         pos = m.end()
     return True
+
+
+# ============================================================================ what the answer asserts (rule 3)
+
+# A wrong value (an `excludes` phrase) fails only where the answer ASSERTS it. A mention that marks it as
+# not the answer is no assertion (`_is_mention`), judged in the folded text with numbers by value:
+# - a negation or correction before it in its clause: "Canberra, not Sydney", "(not 1944)", "а не Сидней",
+#   "rather than", "instead of", "unlike", "не путать с Алексеем Толстым", "в отличие от", "вместо";
+# - its own predicate negated right after it: "Sydney is not / isn't the capital", "Сидней — не столица",
+#   "Сидней не является столицей", "1944 was not the year";
+# - a belief of others or a mistake named before it in its sentence: "Many people think it's Sydney",
+#   "a common misconception is Sydney", "Многие ошибочно считают, что Сидней"; or after it in its clause:
+#   "Sydney is often mistaken for the capital", "Сидней часто путают со столицей";
+# - a concession: "While / Although Sydney is the largest city, …", "Хотя Сидней …"; or a contrast that
+#   gives the right value after it as a complement, X being the subject of its clause: "Sydney is the
+#   largest city, but the capital is Canberra", "Сидней — крупнейший город, но столица — Канберра"
+#   ("The capital is Sydney, but Canberra hosts parliament" asserts Sydney);
+# - one side of a relation: "a compromise between Sydney and Melbourne", "Sydney and Melbourne were rivals";
+# - compared on another scale in its clause: "Sydney and Melbourne are bigger", "Сидней крупнее" (not "Sydney
+#   is bigger and is the capital"; a superlative may be the predicate asked for: "Saturn is the largest");
+# - another rank named beside it (the answer to a neighbouring question): "followed by Saturn", "Saturn is
+#   second", "Сатурн — второй по величине".
+# A right number given as one of several alternatives is a hedge, not an assertion (`_hedged`): "1939, 1941,
+# 1944 or 1945", "1944 or 1945", "либо 1944, либо 1945"; alternatives of another magnitude are other facts
+# ("1945, or 80 years ago"), and a range is one answer ("from 1939 to 1945").
+_NEG_WORDS = ("not", "never", "nor", "neither", "rather than", "instead of", "unlike", "contrary to",
+              "as opposed to", "не", "ни", "нет", "вместо", "в отличие от", "а не", "никак не", "вовсе не")
+_MISTAKE_STEMS = ("confus", "mistak", "misconcept", "misattribut", "myth", "пута", "спута", "перепута",
+                  "ошибочн", "заблужд", "ошибк", "ошибаю")
+_RIVAL_STEMS = ("rival", "compromis", "соперни", "компромисс")
+_OTHERS_WORDS = ("many", "most people", "some people", "people often", "often", "commonly", "popularly",
+                 "frequently", "многие", "часто", "нередко", "иногда")
+_CONCESSIVE = ("while", "whereas", "although", "though", "even though", "despite", "хотя", "несмотря на",
+               "в то время как")
+_CONTRAST = ("but", "however", "yet", "whereas", "но", "однако", "а", "зато")
+
+
+def _any_word_re(words: Iterable[str], stems: Iterable[str] = ()) -> re.Pattern:
+    alts = [re.escape(w) + _END for w in words] + [re.escape(s) + _L + "*" for s in stems]
+    return re.compile(r"(?<![^\W\d_])(?:" + "|".join(alts) + ")")
+
+
+_NEGATION_BEFORE_RE = _any_word_re(_NEG_WORDS, _MISTAKE_STEMS)
+_NT_RE = re.compile(r"n['’]t" + _END)
+_OTHERS_BEFORE_RE = _any_word_re(_OTHERS_WORDS, _MISTAKE_STEMS)
+_MISTAKE_AFTER_RE = _any_word_re(("often", "commonly", "часто", "нередко"), _MISTAKE_STEMS + _RIVAL_STEMS)
+# A value named as one side of a relation, not as the answer: "a compromise between Sydney and Melbourne".
+_RELATION_BEFORE_RE = _any_word_re(("between", "между"), _RIVAL_STEMS)
+# Another rank or role: the value answers a neighbouring question ("followed by Saturn", "Saturn is second",
+# "Сатурн — второй по величине", "Titov was the second").
+_RANK_RE = _any_word_re(("followed by", "next", "runner up", "после", "следом за"),
+                        ("second", "втор"))
+# Compared on another scale in its own clause: "Sydney and Melbourne are bigger", "Сидней крупнее" (not when
+# the clause goes on to another predicate: "Sydney is bigger and is the capital").
+# Comparatives only: a superlative may be the very predicate asked for ("Saturn is the largest planet").
+_COMPARED_RE = _any_word_re(("larger", "bigger", "more populous", "better known", "крупнее", "больше",
+                             "известнее"))
+_AND_RE = _any_word_re(("and", "и", "а также"))
+_FIRST_WORDS_RE = re.compile(r"(?:[^\w\n]*\w+){0,5}")
+_CONCESSIVE_START_RE = re.compile(r"[\W\d_]*(?:" + "|".join(re.escape(w) for w in _CONCESSIVE) + ")" + _END)
+# The value's own predicate negated: "X is not", "X isn't", "X — не", "X не является", "X (…) was never".
+_NEGATED_PREDICATE_RE = re.compile(
+    r"[^\w\n]{0,4}(?:(?:is|was|are|were|has|had|does|did|would|will|'s)(?: been| be)? (?:not|never|no longer)" + _END
+    + r"|(?:is|was|are|were|has|had|does|did|would|will)n['’]t|(?:— |- )?(?:это |вовсе |отнюдь |никак )?(?:не|нет)" + _END + ")")
+_CONTRAST_RE = re.compile(r"(?<![^\W\d_])(?:" + "|".join(_CONTRAST) + ")" + _END)
+_SUBJECT_LEAD_RE = re.compile(r"[\W\d_]*(?:(?:" + "|".join(_CONCESSIVE) + r"|the|a|an|that|this|город|и|and) )*[\W_]*$")
+_COPULA_AFTER_RE = re.compile(r"(?:[^\w\n]{0,3}" + _L + r"+)?[^\w\n]{0,3}(?:is|was|'s|has|—|-|является|был|была|"
+                              r"стал|считается)" + _END)
+
+
+def _phrase_spans(phrase: str, canon: str) -> Iterator[tuple[int, int]]:
+    """(start, end) in `canon` (_number_text of the answer) of each occurrence of `phrase` by the token rule;
+    a gap phrase `A ... B` spans from an A to the first B after it."""
+    segments, fallback, _ = _compile_phrase(phrase)
+    if not segments:
+        if fallback:
+            i = canon.find(fallback)
+            if i >= 0:
+                yield i, i + len(fallback)
+        return
+    for m in _iter_candidates(segments[0], canon):
+        end = m.end()
+        for rx in segments[1:]:
+            later = rx.search(canon, end)
+            if later is None:
+                return
+            end = later.end()
+        yield m.start(), end
+
+
+def _right_after(canon: str, start: int, stop: int, right: Sequence[str]) -> bool:
+    """A right value occurs in canon[start:stop], not as the first word there (a complement)."""
+    part = canon[start:stop]
+    for phrase in right:
+        for s, _ in _phrase_spans(phrase, part):
+            if _WORDISH.search(part, 0, s) is not None:
+                return True
+    return False
+
+
+def _is_mention(canon: str, start: int, end: int, right: Sequence[str]) -> bool:
+    """Whether the value at canon[start:end] is mentioned as what the answer is not (see the rules above)."""
+    c = _context(canon, start, end)
+    clause = c.clause_before
+    if (_NEGATION_BEFORE_RE.search(clause) or _NT_RE.search(clause) or _OTHERS_BEFORE_RE.search(c.before)
+            or _RELATION_BEFORE_RE.search(clause)):
+        return True
+    if _NEGATED_PREDICATE_RE.match(c.after) or _MISTAKE_AFTER_RE.search(c.clause_after):
+        return True
+    compared = _COMPARED_RE.search(c.clause_after)
+    if compared and not _AND_RE.search(c.clause_after, compared.end()):
+        return True
+    near_after = _FIRST_WORDS_RE.match(c.after)
+    if _RANK_RE.search(clause) or (near_after and _RANK_RE.search(near_after.group(0))):
+        return True
+    if _CONCESSIVE_START_RE.match(clause):
+        return True
+    if _SUBJECT_LEAD_RE.match(clause) and _COPULA_AFTER_RE.match(c.after):
+        for m in _CONTRAST_RE.finditer(c.after):
+            if _right_after(c.after, m.end(), len(c.after), right):
+                return True
+    return False
+
+
+def asserts_phrase(phrase: str, text: str, right: Sequence[str] = ()) -> bool:
+    """Whether `text` asserts `phrase` (a wrong value): it occurs by the token rule at least once outside a
+    mention that marks it as not the answer. `right` are the right values (for "X …, but … RIGHT").
+    Never raises; linear in len(text)."""
+    if not isinstance(phrase, str) or not isinstance(text, str):
+        return False
+    canon = _number_text(text)
+    return any(not _is_mention(canon, s, e, right) for s, e in _phrase_spans(phrase, canon))
+
+
+_OR_WORDS = r"(?:or|или|либо|either|maybe|perhaps|possibly|возможно)"
+_NUM_ITEM = r"-?[0-9]+(?:\.[0-9]+)?"
+# A run of numbers joined by commas and "or" words (in _number_text, where numbers are padded with spaces).
+_NUM_LIST_RE = re.compile(_NUM_ITEM + r"(?: *,? *(?:(?:" + _OR_WORDS + r"|in|on|в|году|year) +){0,3}" + _NUM_ITEM
+                          + r"(?![0-9]))+")
+_OR_RE = re.compile(r"(?<![^\W\d_])" + _OR_WORDS + _END)
+_ONE_NUMBER_RE = re.compile(r"[\s+\-\u2212\u2013]*[0-9][0-9.,\s]*")
+_HEDGE_WINDOW = 200     # characters on each side of an occurrence in which its "or" list is looked for
+_MAX_HEDGE_SPANS = 100  # occurrences looked at (a budget no real answer reaches: all of them hedged = a hedge)
+
+
+def hedges(phrase: str, text: str) -> bool:
+    """Whether the right number `phrase` occurs in `text` only as one of several alternatives of the same
+    magnitude joined by "or" (a hedge across candidates, rule 3). False for a phrase that is not a single
+    number, or that does not occur. Never raises; linear in len(text): each occurrence is looked at within a
+    bounded window, one that stands alone ends the search, and at most _MAX_HEDGE_SPANS are looked at."""
+    if not isinstance(phrase, str) or not isinstance(text, str) or not _ONE_NUMBER_RE.fullmatch(phrase):
+        return False
+    canon = _number_text(text)
+    value = float(re.search(_NUM_ITEM, _number_text(phrase)).group())   # the phrase is one number
+    found, covered = False, -1
+    for s, e in itertools.islice(_phrase_spans(phrase, canon), _MAX_HEDGE_SPANS):
+        found = True
+        if e <= covered:             # inside the "or" list already read
+            continue
+        lo = canon.find(" ", max(0, s - _HEDGE_WINDOW), s)     # start on a separator, not inside a number
+        lists = _NUM_LIST_RE.finditer(canon, lo if lo >= 0 else s, min(len(canon), e + _HEDGE_WINDOW))
+        m = next((m for m in lists if m.start() <= s and e <= m.end()), None)
+        if m is None or not _OR_RE.search(m.group(0)) or not any(
+                o != value and value and 0.1 < abs(o / value) < 10 for o in map(float, re.findall(_NUM_ITEM, m.group(0)))):
+            return False
+        covered = m.end()
+    return found
 
 
 # ============================================================================ behaviour text (rule 4)

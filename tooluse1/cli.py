@@ -138,7 +138,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
             continue
         ex = extract_completion(r.completion, r.protocol)
         records.append(ItemRecord(case, r.protocol, r.completion, ex,
-                                  grade_extraction(case, ex, r.completion.finish_reason)))
+                                  grade_extraction(case, ex, r.completion.finish_reason, r.protocol)))
     original = {"spec_version": prov["spec_version"], "corpus": prov["corpus"]}
     if prov.get("prompt_sha256"):
         original["prompt_sha256"] = prov["prompt_sha256"]

@@ -22,7 +22,7 @@ from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, Exp
                             NegativeKind)
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 
-SPEC_VERSION = "2.0.0"
+SPEC_VERSION = "3.0.0"
 CALL_CATEGORIES = TOOL_NAMES + ("multi_step",)
 CATEGORIES = CALL_CATEGORIES + ("negative", "clarification")
 
@@ -43,9 +43,10 @@ class Expectation:
     """What a correct answer looks like: one call (`call`), no call (`no_call`) or a question back (`clarify`).
 
     Text expectations carry what the answer must satisfy: facts (`answer_contains_all` items, each a tuple of
-    alternatives; `answer_contains_any`), wrong answers that contain the right one (`answer_excludes`), a
-    refusal (`refusal`, capability traps) or, for clarify cases, the required arguments the user left out
-    (`missing`, "tool.param"), which the question must be about. `reference` is a right answer (the oracle's).
+    alternatives; `answer_contains_any`), plausible wrong answers the answer must not assert
+    (`answer_excludes`), whether a stated decline answers instead of the facts (`decline_answers`), a refusal
+    (`refusal`, capability traps) or, for clarify cases, the required arguments the user left out (`missing`,
+    "tool.param"), which the question must be about. `reference` is a right answer (the oracle's).
     """
 
     kind: ExpectationKind
@@ -56,12 +57,14 @@ class Expectation:
     refusal: bool = False
     missing: tuple[str, ...] = ()
     reference: str | None = None
+    decline_answers: bool = False     # a stated decline also answers instead of the facts (repeat-after-me)
 
     @property
     def answer(self) -> AnswerRequirement:
         """The requirement on a text answer (tooluse1.answers), for no-call and clarify expectations."""
         return AnswerRequirement(contains_all=self.answer_contains_all, contains_any=self.answer_contains_any,
-                                 excludes=self.answer_excludes, refusal=self.refusal, ask_about=self.missing)
+                                 excludes=self.answer_excludes, refusal=self.refusal, ask_about=self.missing,
+                                 decline_answers=self.decline_answers)
 
     def right_call(self) -> Call:
         """A call a right answer makes: the expected call, with each `keywords` argument (web_search's query,
@@ -87,6 +90,8 @@ class Expectation:
             parts.append("none of " + " | ".join(self.answer_excludes))
         if self.refusal:
             parts.append("a refusal, no claimed action")
+        if self.decline_answers:
+            parts.append("or a stated decline instead of the facts")
         return "no call; an answer with " + ("; ".join(parts) if parts else "any non-empty text")
 
     def as_dict(self) -> dict:
@@ -104,6 +109,8 @@ class Expectation:
                 out[key] = list(value)
         if self.refusal:
             out["refusal"] = True
+        if self.decline_answers:
+            out["decline_answers"] = True
         if self.reference is not None:
             out["reference"] = self.reference
         return out
@@ -120,7 +127,7 @@ class Expectation:
                    answer_contains_any=tuple(str(x) for x in exp.get("answer_contains_any") or ()),
                    answer_excludes=tuple(str(x) for x in exp.get("answer_excludes") or ()),
                    refusal=bool(exp.get("refusal")), missing=tuple(exp.get("missing") or ()),
-                   reference=exp.get("reference"))
+                   reference=exp.get("reference"), decline_answers=bool(exp.get("decline_answers")))
 
 
 def _alternatives(item: Any) -> tuple[str, ...]:
@@ -318,7 +325,8 @@ def _validate_entry(raw: Any, where: str, probs: Problems) -> Case | None:
     return Case.from_dict(dict(raw), source=f"{where}:{line}")
 
 
-_TEXT_FIELDS = {"no_call": {"answer_contains_all", "answer_contains_any", "answer_excludes", "refusal", "reference"},
+_TEXT_FIELDS = {"no_call": {"answer_contains_all", "answer_contains_any", "answer_excludes", "refusal", "reference",
+                            "decline_answers"},
                 "clarify": {"missing", "reference"}}
 
 
@@ -344,8 +352,11 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
             _is_phrase(x) or (isinstance(x, list) and x and all(_is_phrase(y) for y in x)) for x in all_items):
         probs.add(where, line_of(exp, "answer_contains_all", el),
                   "answer_contains_all must be a list whose items are strings or lists of alternative strings")
-    if "refusal" in exp and not isinstance(exp["refusal"], bool):
-        probs.add(where, line_of(exp, "refusal", el), "refusal must be true or false")
+    for key in ("refusal", "decline_answers"):
+        if key in exp and not isinstance(exp[key], bool):
+            probs.add(where, line_of(exp, key, el), f"{key} must be true or false")
+    if exp.get("decline_answers") and not (exp.get("answer_contains_all") or exp.get("answer_contains_any")):
+        probs.add(where, line_of(exp, "decline_answers", el), "decline_answers needs the facts it is an alternative to")
     if not isinstance(exp.get("reference"), str) or not exp["reference"].strip():
         probs.add(where, el, f"{shape} cases need a reference answer")
     has_facts = bool(exp.get("answer_contains_all") or exp.get("answer_contains_any"))

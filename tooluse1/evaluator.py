@@ -21,7 +21,7 @@ below into Python syntax, one rule each, in this order:
     `\ast`, `\div`, `\pi`, `\%`, `\left(`/`\right)` (and `\big`…), spacing commands (`\,` `\;` `\quad`…);
     `{,}` is a decimal comma; other braces are parentheses; `\ln`, `\sin`, … are the functions.
  4. Signs: the Unicode minus and dashes are `-`; `×` `·` `⋅` `∙` `•` `∗` `✕` `✖` `⨯` are `*`; `÷` `∕` `⁄`
-    are `/`; `mod` is `%`.
+    are `/`; `mod` is `%`; a currency sign on an amount is dropped (`$237.60 / 6`, `1500₽ / 4`).
  5. Decimal commas, second attempt only (see below): `2,5` = 2.5; `1,500` and `1,234,567` are thousands.
  6. Thousands separators: a space (every Unicode space is one after NFKC: nbsp, thin, narrow nbsp), `'` or
     `’` between a digit and a group of exactly three digits is dropped: `1 500`, `1 000 000`, `1'000`.
@@ -103,6 +103,8 @@ _DASHES = re.compile("[\u2212\u2010\u2011\u2012\u2013\u2014\u2015\ufe63\uff0d]")
 _TIMES_SIGNS = re.compile("[×·⋅∙•∗✕✖⨯]")
 _DIVISION_SIGNS = re.compile("[÷∕⁄]")
 _MOD_WORD = re.compile(r"(?i)(?<![a-z])mod(?![a-z])")
+# A currency sign written on an amount ("$237.60 / 6", "€12 * 3", "1500₽ / 4"): the amount is the operand.
+_CURRENCY_SIGN = re.compile(r"[$€£¥₽₹₩₺₸](?= ?[0-9.(])|(?<=[0-9)]) ?[$€£¥₽₹₩₺₸]")
 
 # Rule 6.
 _THOUSANDS = re.compile(r"(?<=\d)[ '’](?=\d{3}(?!\d))")
@@ -239,6 +241,7 @@ def _prepare(text: str, commas: bool = False) -> str:
     s = _TIMES_SIGNS.sub("*", s)
     s = _DIVISION_SIGNS.sub("/", s)
     s = _MOD_WORD.sub("%", s)
+    s = _CURRENCY_SIGN.sub("", s)
     if commas:
         s = _decimal_commas(s)                                                   # 5
     s = _THOUSANDS.sub("", s)                                                    # 6

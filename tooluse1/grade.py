@@ -7,10 +7,15 @@ compares); extra arguments are tolerated and flagged. No-call and clarify cases 
 makes no call (a call shown as an example is not one), is not malformed, and its text meets the case's
 answer requirement (tooluse1.answers): the fact, the refusal, or a question about the missing argument —
 read with the calls it shows as examples (quoted material) and against the user's last message.
-An empty answer, or one cut off by the token limit, never passes. A malformed output fails every case.
+An empty answer never passes. A text answer cut off at the token limit is judged by what it already says
+(SPEC §3.3): it passes when it holds no call and no call attempt, does not end in a repetition loop, and its
+text already meets the requirement; a reply cut inside its thinking has no answer. A malformed output fails
+every case.
 """
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -18,6 +23,7 @@ from tooluse1.answers import AnswerCheck, check_answer, with_quoted_calls
 from tooluse1.corpus import Case, as_case
 from tooluse1.evaluator import evaluate, same_value
 from tooluse1.parse import Extraction, extract
+from tooluse1.prompts import format_call
 from tooluse1.tools import (TOOLS, Call, Param, canonical_tool_name, keywords_match, norm_text, to_integer,
                             to_number)
 from tooluse1.types import ExpectationKind, Label
@@ -40,7 +46,7 @@ class Verdict:
     reason: str = ""
     arg_mismatches: list[str] = field(default_factory=list)
     n_examples: int = 0                  # calls shown as examples (not counted as calls in no-call cases)
-    cut_off: bool = False                # the reply stopped at the token limit (text answers then fail)
+    cut_off: bool = False                # the reply stopped at the token limit (finish reason `length`)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -66,17 +72,24 @@ def values_match(param: Param, expected: Any, actual: Any) -> bool:
     return norm_text(expected) == norm_text(actual)
 
 
+def _states_nothing(value: Any) -> bool:
+    """null or a blank string: an optional argument written this way is left out (`"source_language": ""`)."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
 def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, list[str], list[str]]:
     """(all expected arguments match, mismatch descriptions, extra argument names).
 
-    An optional argument the model left out passes when the expected value is the parameter's default, or
-    when the tool infers it (translate's source_language).
+    Cases list every optional argument whose value what the user said determines (stated, or evident: the
+    language of a text to translate); a stated value that differs fails. An optional argument the model left
+    out (or wrote as null / "") passes when the expected value is the parameter's default, or when the tool
+    infers it (translate's source_language).
     """
     spec = TOOLS[tool]
     mismatches: list[str] = []
     for name, exp_value in expected.items():
         param = spec.param_index[name]
-        if name not in actual:
+        if name not in actual or (not param.required and _states_nothing(actual[name])):
             if param.inferable or (param.default is not None and values_match(param, param.default, exp_value)):
                 continue
             mismatches.append(f"missing {name} (expected {exp_value!r})")
@@ -92,7 +105,7 @@ def _describe_calls(calls: list[Call]) -> str:
     return "; ".join(f"{c.name}({c.arguments})" for c in calls[:3]) or "none"
 
 
-def _grade_call(case: Case, ex: Extraction) -> Verdict:
+def _grade_call(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     want = case.expect.call
     assert want is not None
     calls = ex.calls + ex.examples
@@ -120,7 +133,24 @@ def _grade_call(case: Case, ex: Extraction) -> Verdict:
     passed = not malformed and not ex.broken and n_calls == 1 and tool_ok and args_ok
     return Verdict(passed=passed, expectation="call", label="call" if calls else ex.label, n_calls=n_calls,
                    tool_ok=tool_ok, args_ok=args_ok, extra_args=extra, malformed=malformed, reason=reason,
-                   arg_mismatches=mismatches, n_examples=len(ex.examples))
+                   arg_mismatches=mismatches, n_examples=len(ex.examples), cut_off=cut_off)
+
+
+_UNIT_SPLIT_RE = re.compile(r"(?<=[.!?…])\s+|\s*\n\s*")
+_LOOP_TAIL = 2000      # characters of the answer's end looked at for a repetition loop
+
+
+def loops_at_end(prose: str, repeats: int = 3, max_period: int = 4) -> bool:
+    """Whether `prose` ends in a repetition loop: its last complete sentences or lines are one group of 1 to
+    `max_period` units written `repeats` times in a row ("Привет! Привет! Привет! При…"). Reads only the last
+    _LOOP_TAIL characters (constant time); the last unit is dropped, as a cut may have split it."""
+    units = [" ".join(u.split()).casefold() for u in _UNIT_SPLIT_RE.split(prose[-_LOOP_TAIL:].strip())]
+    units = [u for u in units[:-1] if u]
+    for period in range(1, max_period + 1):
+        tail = units[len(units) - period * repeats:] if len(units) >= period * repeats else []
+        if tail and all(tail[i] == tail[i % period] for i in range(len(tail))):
+            return True
+    return False
 
 
 def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
@@ -129,17 +159,25 @@ def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     # A malformed output fails whatever its text says: its answer is not checked (nor counted as satisfying).
     check = AnswerCheck(False, "") if malformed else check_answer(
         case.expect.answer, with_quoted_calls(ex.prose, ex.examples), user=_user_message(case))
+    looping = cut_off and loops_at_end(ex.prose)
     if malformed:
         reason = f"malformed output: {ex.problem}"
     elif spurious:
         reason = f"called {_describe_calls(ex.calls)} where no call was expected"
-    elif cut_off:
-        reason = "the answer was cut off at the token limit"
+    elif cut_off and ex.broken:
+        reason = f"cut off at the token limit inside a call attempt: {ex.broken[0]}"
+    elif looping:
+        reason = "cut off at the token limit while repeating itself"
     elif not check.ok:
-        reason = check.reason
+        reason = check.reason + (" (cut off at the token limit)" if cut_off else "")
     else:
-        reason = "ok"
-    passed = not malformed and not spurious and not cut_off and check.ok
+        reason = "ok" + (" (cut off at the token limit; the requirement is already met)" if cut_off else "")
+    # A reply cut at the limit is judged by what it already says (SPEC §3.3): failing it would measure
+    # verbosity, which `truncated_rate` reports on its own. Its call attempts still fail it (malformed /
+    # spurious above), and a reply cut inside its thinking has no prose, so it fails as an empty answer.
+    # A reply that hit the limit because it repeats itself in a loop never finished an answer: degeneration,
+    # not verbosity.
+    passed = not malformed and not spurious and not (cut_off and ex.broken) and not looping and check.ok
     return Verdict(passed=passed, expectation=case.expect.kind, label=ex.label, n_calls=len(ex.calls),
                    spurious_call=spurious, malformed=malformed, constraints_ok=check.ok, reason=reason,
                    n_examples=len(ex.examples), cut_off=cut_off)
@@ -153,15 +191,61 @@ def _user_message(case: Case) -> str:
     return ""
 
 
-def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | None = None) -> Verdict:
+# The call format each protocol's own parser executes (as Extraction.form names it).
+_OWN_FORM = {"json": "json", "xml": "xml", "plain": "plain", "native": "api"}
+_QUOTE_FORMS = ("json", "xml", "plain")
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+def _user_wrote(case: Case, call: Call) -> bool:
+    """The user's own messages hold this call's syntax: it parses out of them (same tool and arguments), or
+    its text in one of the three text formats occurs in them (spacing and case aside), e.g. mid-sentence in
+    "Repeat after me: TOOL calculator | expression=1+1"."""
+    said = [m["content"] for m in case.messages if m.get("role") == "user" and isinstance(m.get("content"), str)]
+    for text in said:
+        found = extract(text)
+        if call in found.calls + found.examples:
+            return True
+        squeezed = _squeezed(text)
+        if any(_squeezed(format_call(call, form)) in squeezed for form in _QUOTE_FORMS):
+            return True
+    return False
+
+
+def without_echoes(case: Case, ex: Extraction, protocol: str | None) -> Extraction:
+    """`ex` with the user's own call syntax, repeated in a format that is not the protocol's call format, read
+    as quoted material (SPEC §3.3): in a no-call case whose user message writes a call, an output whose calls
+    all reproduce the user's (same tool, same arguments) and none of which is in the protocol's own format
+    (plain: a `TOOL` line at a line start, fenced or not; json: a JSON call object; xml: a `<tool_call>` block;
+    native: the API's tool calls) makes no call; the repeated text is part of its answer, fenced. A call in the
+    protocol's own format is what a deployment of that protocol executes, so it stays a call."""
+    forms = (ex.form or "").split("+")
+    if ex.label != "call" or ex.broken or protocol not in _OWN_FORM or _OWN_FORM[protocol] in forms:
+        return ex
+    if not all(_user_wrote(case, c) for c in ex.calls):
+        return ex
+    written = forms[0] if len(forms) == 1 and forms[0] in _QUOTE_FORMS else "json"
+    quoted = "\n\n".join("```\n" + format_call(c, written) + "\n```" for c in ex.calls)
+    return dataclasses.replace(ex, calls=[], label="text", prose=f"{ex.prose}\n\n{quoted}".strip())
+
+
+def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | None = None,
+                     protocol: str | None = None) -> Verdict:
     """Grade an already-extracted output (the harness parses once, then grades). `finish_reason` is the
-    backend's ("length" = stopped at the token limit): a text answer cut off there never passes."""
+    backend's ("length" = stopped at the token limit), recorded as `cut_off`: a text answer cut off there is
+    judged by what it already says, and never passes with a call attempt in it. `protocol` (the item's) lets
+    a no-call case read the user's own call syntax repeated in another format as quoted material
+    (`without_echoes`); without it every call counts."""
     c = as_case(case)
+    cut_off = finish_reason == "length"
     if c.expect.kind == "call":
-        return _grade_call(c, ex)
-    return _grade_text(c, ex, cut_off=finish_reason == "length")
+        return _grade_call(c, ex, cut_off)
+    return _grade_text(c, without_echoes(c, ex, protocol), cut_off)
 
 
 def grade(case: Case | dict, output: str, protocol: str, finish_reason: str | None = None) -> Verdict:
     """Grade one raw model output for one case (a Case or a corpus JSONL dict). Never raises on output."""
-    return grade_extraction(case, extract(output, protocol), finish_reason)
+    return grade_extraction(case, extract(output, protocol), finish_reason, protocol)

@@ -182,7 +182,7 @@ class BenchmarkRun:
         if c.error is not None:
             return ItemRecord(case, protocol, c, None, None)
         ex = extract_completion(c, protocol)
-        return ItemRecord(case, protocol, c, ex, grade_extraction(case, ex, c.finish_reason))
+        return ItemRecord(case, protocol, c, ex, grade_extraction(case, ex, c.finish_reason, protocol))
 
     def provenance(self, finished_at: str | None = None) -> dict:
         backend_info = self._backend_provenance()

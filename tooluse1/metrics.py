@@ -86,6 +86,7 @@ class GradedItem:
     has_constraints: bool
     error: bool = False
     case_id: str | None = None        # the cluster of the clustered intervals (None: items independent)
+    truncated: bool = False      # the output stopped at the token limit (finish reason `length`)
 
     @classmethod
     def of(cls, case, protocol: str, verdict=None, error: bool = False) -> "GradedItem":
@@ -97,7 +98,8 @@ class GradedItem:
                    label=v.label if v else "error", tool_ok=v.tool_ok if v else None,
                    args_ok=v.args_ok if v else None, extra_args=bool(v and v.extra_args),
                    constraints_ok=v.constraints_ok if v else None,
-                   has_constraints=exp.kind != "call", error=error, case_id=case.id)
+                   has_constraints=exp.kind != "call", error=error, case_id=case.id,
+                   truncated=bool(v and v.cut_off))
 
 
 # name -> (applies to item?, success?). The order is the order of the printed table.
@@ -113,6 +115,8 @@ METRICS: dict[str, tuple[Callable[[GradedItem], bool], Callable[[GradedItem], bo
     "constraints_satisfied": (lambda i: i.expectation != "call" and i.has_constraints,
                               lambda i: bool(i.constraints_ok)),
     "malformed_rate": (lambda i: True, lambda i: i.label == "malformed"),
+    # Verbosity, visible on its own: a text answer cut at the limit is judged by what it says (SPEC §3.3).
+    "truncated_rate": (lambda i: True, lambda i: i.truncated),
 }
 
 
@@ -177,7 +181,7 @@ def format_summary(summary: dict, title: str = "ToolUse.1", headline: tuple[str,
 
 
 MARKDOWN_COLUMNS = ("score", "correct_call", "correct_abstention", "correct_clarification", "spurious_call_rate",
-                    "malformed_rate")
+                    "malformed_rate", "truncated_rate")
 MARKDOWN_LEGEND = ("95% intervals: Wilson within one protocol (each case once); clustered by case where protocols "
                    "are pooled, with the design effect (deff) beside it (SPEC.md §3.4).")
 
@@ -187,13 +191,15 @@ def format_markdown(summary: dict, dim: str = "protocol", overall: dict | None =
     """A Markdown table of the headline metrics (rate [95% interval] n, as `format_rate` compact) per value of
     one breakdown, then an overall row (`overall`, a summary's "overall" section; by default the summary's
     own); what the README and BENCHMARKS.md show for a reference run."""
-    def cell(d: dict) -> str:
-        return format_rate(d, compact=True).strip() if d["n"] else "n/a"
+    def cell(d: dict | None) -> str:
+        if not d or not d["n"]:      # None: a file graded before the metric existed (truncated_rate: 2.x)
+            return "n/a"
+        return format_rate(d, compact=True).strip()
 
     head = f"| {dim} | " + " | ".join(MARKDOWN_COLUMNS) + " |"
     rows = [head, "|" + "---|" * (len(MARKDOWN_COLUMNS) + 1)]
     for group, metrics in summary["by"][dim].items():
-        rows.append(f"| {group} | " + " | ".join(cell(metrics[m]) for m in MARKDOWN_COLUMNS) + " |")
+        rows.append(f"| {group} | " + " | ".join(cell(metrics.get(m)) for m in MARKDOWN_COLUMNS) + " |")
     total = overall if overall is not None else summary["overall"]
-    rows.append(f"| {overall_label} | " + " | ".join(cell(total[m]) for m in MARKDOWN_COLUMNS) + " |")
+    rows.append(f"| {overall_label} | " + " | ".join(cell(total.get(m)) for m in MARKDOWN_COLUMNS) + " |")
     return "\n".join(rows)

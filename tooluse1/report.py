@@ -54,8 +54,10 @@ def _fmt(x: float | None, digits: int = 3) -> str:
     return "n/a" if x is None else f"{x:.{digits}f}"
 
 
-def _rate_text(d: dict) -> str:
+def _rate_text(d: dict | None) -> str:
     # the interval to report: clustered by case where the group pools protocols (with its design effect)
+    if d is None:        # a metric the file's grader did not compute yet (truncated_rate before 3.0)
+        return "not graded"
     return format_rate(d).strip() if d["n"] else "n/a (n=0)"
 
 
@@ -146,7 +148,7 @@ def _metrics_table(columns: Sequence[tuple[str, dict]], id_: str = "metrics") ->
     head = "<tr><th>metric</th>" + "".join(f"<th>{esc(t)} [95% CI] (n)</th>" for t, _ in columns) + "</tr>"
     rows = []
     for name in METRICS:
-        cells = "".join(f"<td class=num>{esc(_rate_text(s['overall'][name]))}</td>" for _, s in columns)
+        cells = "".join(f"<td class=num>{esc(_rate_text(s['overall'].get(name)))}</td>" for _, s in columns)
         rows.append(f"<tr><td>{esc(name)}</td>{cells}</tr>")
     return f'<table id="{id_}">{head}{"".join(rows)}</table>'
 

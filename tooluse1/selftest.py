@@ -11,6 +11,14 @@
 - pretend:     claims in prose that the action was done, without calling -> passes exactly the text cases
                whose only requirement is a non-empty answer (chit-chat); 0 on capability traps and clarify
 - double:      each expected call twice, in two formats (the reference on text cases) -> 0 on call cases
+- hedge:       knowledge cases answered with the right value and a wrong one as alternatives ("either Sydney
+               or Canberra", "1944 or 1945"), the oracle elsewhere -> 0 on knowledge cases, 1 elsewhere
+- truncated:   the oracle's answers, text answers running on past their requirement, every reply stopped at
+               the token limit (finish reason `length`) -> 1.000 (a cut answer is judged by what it says)
+- cut-in-thinking: every reply stops at the token limit inside unfinished thinking -> 0 (no answer)
+- wrong-optional: call cases whose expected call states an optional argument get another value for it (a
+               source language the text is not in, the other temperature unit, ...), the oracle elsewhere
+               -> 0 on those cases, 1 elsewhere
 The analytic values are computed from corpus counts, independently of the grader, and must match.
 These runners also serve as `--model oracle|never-call|...` in the pytest harness.
 """
@@ -127,10 +135,77 @@ def variant_outputs(case: Case, protocol: str) -> list[tuple[str, str]]:
     return out
 
 
+def _plain_words(phrase: str) -> str:
+    """A requirement phrase as answer text: stems lose their `*` (a stem matches itself), gaps their dots."""
+    return phrase.replace(" ... ", " ").replace("*", "")
+
+
+def _right_value(case: Case) -> str:
+    exp = case.expect
+    return _plain_words(exp.answer_contains_any[0] if exp.answer_contains_any else exp.answer_contains_all[0][0])
+
+
+def hedge_output(case: Case, protocol: str) -> str:
+    """Knowledge cases: the right value offered beside another candidate; the oracle elsewhere."""
+    if case.kind != "knowledge":
+        return oracle_output(case, protocol)
+    right = _right_value(case)
+    if right.isdigit():
+        return f"It was {int(right) - 1} or {right}, depending on how you count."
+    wrong = _plain_words(case.expect.answer_excludes[0]) if case.expect.answer_excludes else "something else"
+    return f"It is either {wrong} or {right}, depending on the source."
+
+
+_MORE = {"en": "\n\nA little more background, in case it is useful: the details depend on the situation, and",
+         "ru": "\n\nНемного подробнее, если это пригодится: многое зависит от обстоятельств, и"}
+
+
+def truncated_output(case: Case, protocol: str) -> str:
+    """The oracle's answer; a text answer runs on past it and stops mid-sentence (finish reason `length`)."""
+    if case.expect.kind == "call":
+        return oracle_output(case, protocol)
+    return (case.expect.reference or "") + _MORE[case.lang]
+
+
+def cut_in_thinking_output(case: Case, protocol: str) -> str:
+    return "<think>The user asks something. First I should work out whether one of the tools fits, and"
+
+
+def _wrong_optional(call: Call) -> Call | None:
+    """The call with its first stated optional argument changed to another valid value; None without one."""
+    for p in TOOLS[call.name].params:
+        if p.required or p.name not in call.arguments:
+            continue
+        value = call.arguments[p.name]
+        if p.match == "integer":
+            other: object = int(value) + 1
+        elif p.enum:
+            other = next(v for v in p.enum if v != value)
+        elif p.aliases is not None:
+            other = next(v for v in ("fr", "de", "es") if not p.aliases.matches(value, v))
+        else:
+            other = f"{value} (copy)"
+        return Call(call.name, {**call.arguments, p.name: other})
+    return None
+
+
+def _states_optional(case: Case) -> bool:
+    call = case.expect.call
+    return call is not None and any(not TOOLS[call.name].param_index[k].required for k in call.arguments)
+
+
+def wrong_optional_output(case: Case, protocol: str) -> str:
+    wrong = _wrong_optional(case.expect.right_call()) if _states_optional(case) else None
+    return format_call(wrong, protocol) if wrong is not None else oracle_output(case, protocol)
+
+
 Runner = Callable[[Case, str], str]
 RUNNERS: dict[str, Runner] = {"oracle": oracle_output, "never-call": never_call_output,
                               "always-call": always_call_output, "empty": empty_output, "pretend": pretend_output,
-                              "double": double_output}
+                              "double": double_output, "hedge": hedge_output, "truncated": truncated_output,
+                              "cut-in-thinking": cut_in_thinking_output, "wrong-optional": wrong_optional_output}
+# The finish reason a runner's replies carry (the scripted backend reports it too); "stop" when not listed.
+FINISH_REASONS: dict[str, str] = {"truncated": "length", "cut-in-thinking": "length"}
 
 
 def analytic_scores(cases: Sequence[Case]) -> dict[str, float]:
@@ -138,14 +213,18 @@ def analytic_scores(cases: Sequence[Case]) -> dict[str, float]:
     n = len(cases)
     n_call = sum(1 for c in cases if c.expect.kind == "call")
     n_bare = sum(1 for c in cases if c.expect.kind != "call" and c.expect.answer.is_empty)
+    n_knowledge = sum(1 for c in cases if c.kind == "knowledge")
+    n_optional = sum(1 for c in cases if _states_optional(c))
     return {"oracle": 1.0, "never-call": (n - n_call) / n, "always-call": n_call / n, "empty": 0.0,
-            "pretend": n_bare / n, "double": (n - n_call) / n}
+            "pretend": n_bare / n, "double": (n - n_call) / n, "hedge": (n - n_knowledge) / n, "truncated": 1.0,
+            "cut-in-thinking": 0.0, "wrong-optional": (n - n_optional) / n}
 
 
 # runner -> the metrics (and per-kind scores) that must be exactly 0 for it, whatever the corpus holds
 _MUST_BE_ZERO = {"empty": ("correct_abstention", "correct_clarification"),
                  "pretend": ("correct_clarification", "kind:capability_trap"),
-                 "double": ("correct_call",)}
+                 "double": ("correct_call",), "hedge": ("kind:knowledge",),
+                 "cut-in-thinking": ("correct_abstention", "correct_clarification")}
 
 
 @dataclass
@@ -163,7 +242,7 @@ class SelftestReport:
 def _score(cases: Sequence[Case], runner: Runner, protocol: str, report: SelftestReport, name: str):
     items = []
     for case in cases:
-        v = grade(case, runner(case, protocol), protocol)
+        v = grade(case, runner(case, protocol), protocol, FINISH_REASONS.get(name))
         report.n_verdicts += 1
         items.append(GradedItem.of(case, protocol, v))
         if name == "oracle" and not v.passed:
@@ -183,7 +262,7 @@ def run_selftest(cases: Sequence[Case]) -> SelftestReport:
             metrics = compute(items)
             got = metrics["score"].value
             status = "ok" if got is not None and abs(got - analytic[name]) < 1e-12 else "MISMATCH"
-            report.lines.append(f"{protocol:<5} {name:<12} score {got:.3f} (analytic {analytic[name]:.3f}) {status}")
+            report.lines.append(f"{protocol:<5} {name:<15} score {got:.3f} (analytic {analytic[name]:.3f}) {status}")
             if status != "ok":
                 report.failures.append(f"{name}/{protocol}: score {got} != analytic {analytic[name]}")
             for metric in _MUST_BE_ZERO.get(name, ()):
@@ -193,6 +272,8 @@ def run_selftest(cases: Sequence[Case]) -> SelftestReport:
                     rate = metrics[metric]
                 if rate.n and rate.k:
                     report.failures.append(f"{name}/{protocol}: {metric} is {rate.k}/{rate.n}, must be 0")
+            if name in FINISH_REASONS and metrics["truncated_rate"].value != 1.0:
+                report.failures.append(f"{name}/{protocol}: truncated_rate {metrics['truncated_rate'].value} != 1.0")
             if name == "always-call" and metrics["spurious_call_rate"].value != (1.0 if n_call < len(cases) else None):
                 report.failures.append(f"always-call/{protocol}: spurious-call rate "
                                        f"{metrics['spurious_call_rate'].value} != 1.0")
@@ -206,7 +287,7 @@ def run_selftest(cases: Sequence[Case]) -> SelftestReport:
                     n_ok += 1
                 else:
                     report.failures.append(f"variants/{protocol}/{vname}: {case.id} ({case.source}) fails: {v.reason}")
-        report.lines.append(f"{protocol:<5} {'variants':<12} score {n_ok / max(n_var, 1):.3f} over {n_var} outputs "
+        report.lines.append(f"{protocol:<5} {'variants':<15} score {n_ok / max(n_var, 1):.3f} over {n_var} outputs "
                             f"(analytic 1.000) {'ok' if n_ok == n_var else 'MISMATCH'}")
     report.seconds = time.perf_counter() - t0
     return report

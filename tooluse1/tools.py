@@ -90,10 +90,18 @@ _EDGE_PUNCT = " \t\n\r.,;:!?\"'«»“”„`()[]{}"
 _WS = re.compile(r"\s+")
 
 
+# Unicode hyphens and dashes written between letters or as a minus (U+2010 hyphen, U+2011 no-break hyphen:
+# frequent in reasoning models' output, "по‑итальянски", "Wi‑Fi"; figure dash, en and em dash, hyphen bullet,
+# minus, small and full-width hyphen-minus) read as "-"; the soft hyphen is invisible and dropped.
+_HYPHENS = str.maketrans({**dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2043\u2212\ufe63\uff0d", "-"),
+                          "\u00ad": None})
+
+
 def _fold(value: str) -> str:
-    """NFKC, casefold, ё->е, the minus sign as "-": the case- and form-blind text every rule reads (NFKC
-    already makes no-break and thin spaces plain spaces, and superscripts plain digits: m² is m2)."""
-    return unicodedata.normalize("NFKC", value).casefold().replace("ё", "е").replace("\u2212", "-")
+    """NFKC, casefold, ё->е, every hyphen, dash and the minus sign as "-": the case- and form-blind text every
+    rule reads (NFKC already makes no-break and thin spaces plain spaces, and superscripts plain digits: m² is
+    m2)."""
+    return unicodedata.normalize("NFKC", value).casefold().replace("ё", "е").translate(_HYPHENS)
 
 
 def norm_text(value: Any) -> str:
@@ -776,6 +784,11 @@ _POWER_WORDS = {"sq": 2, "square": 2, "squared": 2, "кв": 2, "квадратн
                 "куб": 3, "кубическ": 3}
 
 
+def _bag(key: str) -> str:
+    """A normalised key's words in sorted order (the same words in any order give the same bag)."""
+    return " ".join(sorted(key.split(" ")))
+
+
 class UnitTable(AliasTable):
     """Units: listed forms, then a compositional reading (module docstring: unit)."""
 
@@ -788,6 +801,13 @@ class UnitTable(AliasTable):
         for unit, forms in atoms.items():
             for form in (unit, *forms):
                 self._index(self._atoms, form, unit)
+        # Multi-word forms by their words in any order: "cup_us" = "us cup", "gallons US" = "US gallon".
+        self._word_bags: dict[str, str] = {}
+        for unit, forms in entries.items():
+            for form in forms:
+                for variant in _variants(_key(form), self.english_plurals):
+                    if " " in variant:
+                        self._word_bags.setdefault(_bag(variant), unit)
         self._by_signature: dict[tuple, str] = {}
         for unit in entries:
             signature = self._signature(_UNIT_DEFINITIONS.get(unit, unit))
@@ -799,6 +819,10 @@ class UnitTable(AliasTable):
         found = super()._lookup(value)
         if found is not None:
             return found
+        for variant in _variants(_strip_prepositions(_key(value)), self.english_plurals):
+            bag = self._word_bags.get(_bag(variant))
+            if bag is not None:
+                return bag
         signature = self._signature(_strip_prepositions(norm_text(value)))
         return self._by_signature.get(signature) if signature is not None else None
 
@@ -1198,7 +1222,9 @@ TIMEZONES = TimezoneTable("timezone", (
 
 # ----------------------------------------------------------------------------- web_search keywords
 
-_WORD = re.compile(r"\w+")
+# Words for keywords: runs of letters or runs of digits, so a letter-digit boundary splits ("Python3.13" is
+# python 3 13, like "python 3.13"; "iPhone16" is iphone 16).
+_WORD = re.compile(r"[^\W\d_]+|\d+")
 _KEYWORD = re.compile(r'(?:"[^"]*"|[^\s"])+')
 _RU_VOWELS = frozenset("аеиоуыэюяь")
 
@@ -1397,8 +1423,19 @@ def _canonical_tool_name(name: str) -> str:
 _NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 
 
+_QUOTE_PAIRS = {'"': '"', "'": "'", "«": "»", "“": "”", "„": "“", "`": "`"}
+
+
+def _unquote(s: str) -> str:
+    """`s` without one pair of quotes around it ('"250"' -> '250'), as text values lose theirs (norm_text)."""
+    if len(s) >= 2 and _QUOTE_PAIRS.get(s[0]) == s[-1]:
+        return s[1:-1].strip()
+    return s
+
+
 def to_number(value: Any) -> float | None:
-    """A float from an int/float or a numeric string ("1,000.5", "1 000", "3,5"), else None. Never bools."""
+    """A float from an int/float or a numeric string ("1,000.5", "1 000", "3,5", a quoted '"250"'), else None.
+    Never bools."""
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -1408,7 +1445,7 @@ def to_number(value: Any) -> float | None:
             return None
     if not isinstance(value, str):
         return None
-    s = unicodedata.normalize("NFKC", value).strip().replace("\u00a0", "").replace(" ", "").replace("_", "")
+    s = _unquote(unicodedata.normalize("NFKC", value).strip()).replace("\u00a0", "").replace(" ", "").replace("_", "")
     if re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+(\.\d+)?", s):
         s = s.replace(",", "")
     elif re.fullmatch(r"[+-]?\d+,\d+", s):

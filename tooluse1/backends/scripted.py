@@ -18,10 +18,11 @@ class ScriptedBackend:
     name = "scripted"
 
     def __init__(self, runner: str, cases: Mapping[str, Case], delay_s: float | None = None):
-        from tooluse1.selftest import RUNNERS   # the registry stays with the runners it lists
+        from tooluse1.selftest import FINISH_REASONS, RUNNERS   # the registry stays with the runners it lists
         if runner not in RUNNERS:
             raise BackendError(f"--model {runner}: unknown scripted runner; use one of {', '.join(RUNNERS)}")
         self.runner, self._fn, self._cases = runner, RUNNERS[runner], cases
+        self._finish = FINISH_REASONS.get(runner, "stop")
         # A per-item delay lets tests interrupt a run midway (kill -9 + resume); 0 in normal use.
         self.delay_s = float(os.environ.get("TOOLUSE1_SCRIPTED_DELAY_S", "0")) if delay_s is None else delay_s
 
@@ -31,7 +32,7 @@ class ScriptedBackend:
         for p in prompts:
             if self.delay_s:
                 time.sleep(self.delay_s)
-            c = Completion(p.item_id, self._fn(self._cases[p.case_id], p.protocol), "stop", self.delay_s)
+            c = Completion(p.item_id, self._fn(self._cases[p.case_id], p.protocol), self._finish, self.delay_s)
             if on_complete:
                 on_complete(c)
             out.append(c)
