@@ -31,7 +31,7 @@ from tooluse1 import types as vocabulary
 from tooluse1.backends.base import BackendError
 from tooluse1.corpus import CorpusError, StaleCorpusError, check_fresh, load_corpus
 from tooluse1.harness import BACKENDS, BenchmarkRun, RunConfig
-from tooluse1.metrics import format_summary, summarise
+from tooluse1.metrics import format_summary
 from tooluse1.prompts import PROTOCOLS, item_id, parse_protocols
 from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, ResumeMismatch, build_results,
                               load_results, scrub_secrets, track_sections, write_json_atomic)
@@ -393,9 +393,11 @@ class _Reporter:
         n_errors = doc["summary"]["n_errors"]
         if n_errors:
             failures.append(f"{n_errors} items have backend errors: the run is incomplete")
-        gate, score = self.run.config.min_score, doc["summary"]["overall"]["score"]["rate"]
+        gate = self.run.config.min_score
+        label, pool = self._headline()
+        score = pool["overall"]["score"]["rate"]
         if gate is not None and (score is None or score < gate):
-            failures.append(f"score {score} is below --min-score {gate}")
+            failures.append(f"score ({label}) {score} is below --min-score {gate}")
         if self.gate is not None and results is not None:
             from tooluse1.compare import IncomparableError, compare, gate as baseline_gate
             try:
@@ -411,15 +413,10 @@ class _Reporter:
         self.messages += [(f"GATE FAILED: {f}", True) for f in failures] or [("gate passed", False)]
         return pytest.ExitCode.TESTS_FAILED if failures else None
 
-    def _headline(self) -> "tuple[str, dict] | None":
-        """(label, summary) of the comparable items (json+xml+plain) when the run also has other protocols
-        (native, reported apart: SPEC §2); None when every item is comparable or none is."""
-        records = [ItemRecord.from_dict(r) for r in self.core_records.values()]
-        text = [r for r in records if r.protocol in PROTOCOLS]
-        if not text or len(text) == len(records):
-            return None
-        ran = "+".join(p for p in PROTOCOLS if any(r.protocol == p for r in text))
-        return ran, summarise(r.graded_item() for r in text)
+    def _headline(self) -> "tuple[str, dict]":
+        """(label, summary) of the run's headline pool (`ResultsFile.headline`: the text protocols it ran,
+        native reported apart, SPEC §3.4)."""
+        return ResultsFile.from_document(self.document, "this run", validate=False).headline()
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus: int, config: pytest.Config) -> None:
         doc = self.document
@@ -427,8 +424,11 @@ class _Reporter:
             return
         if self.core_records:
             terminalreporter.section("ToolUse.1 summary")
+            label, pool = self._headline()
+            # the headline line only where the run pools protocols the headline leaves out (native)
+            apart = pool["overall"]["score"]["n"] != doc["summary"]["overall"]["score"]["n"]
             terminalreporter.write_line(format_summary(doc["summary"], title=f"ToolUse.1 {self.run.config.model}",
-                                                       headline=self._headline()))
+                                                       headline=(label, pool) if apart else None))
             if self.comparison is not None:
                 from tooluse1.compare import format_comparison
                 terminalreporter.write_line(format_comparison(self.comparison, max_flips=10))
