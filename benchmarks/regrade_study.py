@@ -1,13 +1,17 @@
-"""Old grader vs new grader on the same raw outputs (issue 10): what the 2.0 grading changes in a real run.
+"""Old grader vs new grader on the same raw outputs: what a grading change does to a real run (issue 10: 1.x ->
+2.0; issue 20/21: 2.0 -> 3.0).
 
-    git show f81522f:data/tooluse1.jsonl > /tmp/corpus-1.0.jsonl
-    python benchmarks/regrade_study.py results/before-default.json --old-corpus /tmp/corpus-1.0.jsonl
+    git show 4bbf1ef:data/tooluse1.jsonl > /tmp/corpus-2.0.jsonl
+    git show 4bbf1ef:results/reference/default.json > /tmp/ref2-default.json
+    python benchmarks/regrade_study.py /tmp/ref2-default.json --old-corpus /tmp/corpus-2.0.jsonl
 
-Reads a results file written by a 1.x run (its verdicts are the old grader's), re-grades every output whose
-case still asks the same thing (same messages and offered tools in the current corpus; the others answered
-another question and are left out, counted) with the current grader against the current expectations, and
-prints Markdown: old vs new per protocol and metric with Wilson intervals, the paired difference (Newcombe,
-exact McNemar), and the flipped verdicts by case kind and by the new grader's reason.
+Reads a results file written under the old grader (its verdicts are the old grader's), re-grades every output
+whose case still asks the same thing (same messages and offered tools in the current corpus; the others
+answered another question and are left out, counted) with the current grader against the current expectations,
+and prints Markdown: old vs new per protocol (native apart) and for json+xml+plain (the headline pool), the
+paired difference with its interval clustered by case (and Newcombe's, items as if independent), exact
+McNemar as a secondary figure, every metric old vs new on the headline pool, and the flipped verdicts by case
+kind and by the new grader's reason.
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ from tooluse1.corpus import load_corpus  # noqa: E402
 from tooluse1.grade import grade_extraction  # noqa: E402
 from tooluse1.metrics import METRICS, GradedItem, Rate, compute  # noqa: E402
 from tooluse1.parse import extract_completion  # noqa: E402
+from tooluse1.prompts import ALL_PROTOCOLS, PROTOCOLS  # noqa: E402
 from tooluse1.results import load_results  # noqa: E402
 
 
@@ -58,28 +63,39 @@ def main(argv: list[str] | None = None) -> int:
             changed[r.case.id] += 1
             continue
         same.append((r, new_case))
-    old_items, new_items, pairs, flips = [], [], [], []
+    old_items, new_items, pairs, flips = [], [], [], []   # pairs: (protocol, case id, old passed, new passed)
     for r, case in same:
         v = grade_extraction(case, extract_completion(r.completion, r.protocol), r.completion.finish_reason,
                              r.protocol)
-        old_items.append(GradedItem.of(case, r.protocol, r.verdict))
-        new_items.append(GradedItem.of(case, r.protocol, v))
-        pairs.append((r.protocol, r.passed, v.passed))
+        if r.protocol in PROTOCOLS:     # the headline pool; native is its own row below
+            old_items.append(GradedItem.of(case, r.protocol, r.verdict))
+            new_items.append(GradedItem.of(case, r.protocol, v))
+        pairs.append((r.protocol, case.id, r.passed, v.passed))
         if r.passed != v.passed:
             flips.append((case, r, v))
     print(f"{len(same)} items re-graded; {sum(changed.values())} left out ({len(changed)} cases whose question "
-          f"changed in 2.0: {', '.join(sorted(changed))})\n")
-    print("| protocol | n | old grader | new grader | new − old [95% CI] | pass→fail | fail→pass | McNemar p |")
-    print("|---|---|---|---|---|---|---|---|")
-    for p in [*sorted({p for p, _, _ in pairs}, key=["json", "xml", "plain"].index), None]:
-        s = PairedStats.of((b, n) for q, b, n in pairs if p is None or q == p)
+          f"changed: {', '.join(sorted(changed))})\n")
+    print("| protocol | n | old grader | new grader | new − old [95% CI, clustered by case] | [Newcombe, items "
+          "independent] | pass→fail | fail→pass | p (clustered) | McNemar p |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    ran = {p for p, _, _, _ in pairs}
+    rows = [*(p for p in PROTOCOLS if p in ran), "json+xml+plain", *(p for p in ALL_PROTOCOLS if p in ran and
+                                                                       p not in PROTOCOLS)]
+    for row in rows:
+        pool = PROTOCOLS if row == "json+xml+plain" else (row,)
+        s = PairedStats.of((c, b, n) for q, c, b, n in pairs if q in pool)
         lo, hi = s.diff_ci
-        print(f"| {p or '**all**'} | {s.n} | {_ci(s.base_k, s.n)} | {_ci(s.new_k, s.n)} | {s.diff:+.3f} "
-              f"[{lo:+.3f}, {hi:+.3f}] | {s.worse} | {s.better} | {format_p(s.p_values[0])} |")
-    print("\n| metric | old grader | new grader |\n|---|---|---|")
+        ilo, ihi = s.diff_ci_independent
+        name = f"**{row}**" if row == "json+xml+plain" else row
+        print(f"| {name} | {s.n} | {_ci(s.base_k, s.n)} | {_ci(s.new_k, s.n)} | {s.diff:+.3f} [{lo:+.3f}, {hi:+.3f}] "
+              f"| [{ilo:+.3f}, {ihi:+.3f}] | {s.worse} | {s.better} | {format_p(s.clustered_p_values[0])} "
+              f"| {format_p(s.p_values[0])} |")
+    print("\n| metric (json+xml+plain) | old grader | new grader |\n|---|---|---|")
     old_m, new_m = compute(old_items), compute(new_items)
     for name in METRICS:
         o, n = old_m[name], new_m[name]
+        if name == "truncated_rate":     # a property of the outputs, not of the grader: equal by construction
+            continue
         print(f"| {name} | {_ci(o.k, o.n)} | {_ci(n.k, n.n)} |")
     by_kind = Counter((_kind(c), "pass→fail" if r.passed else "fail→pass") for c, r, _ in flips)
     print("\n| case kind | pass→fail | fail→pass |\n|---|---|---|")
