@@ -85,6 +85,7 @@ CHAIN_FORWARD = CHAIN_VALID.replace("#Dependency1: None", "#Dependency1: #S2")
 CHAIN_BAD_AGENT = CHAIN_VALID.replace("#Agent1: get_weather", "#Agent1: weather_api")
 
 ACCEPT = json.dumps({"status": "Accomplished", "can_answer_now": True, "rationale": "enough"})
+PARTIAL_NOW = json.dumps({"status": "Partially accomplished", "can_answer_now": True, "rationale": "on topic"})
 REJECT = json.dumps({"status": "Not accomplished", "can_answer_now": False, "rationale": "not enough"})
 
 
@@ -162,7 +163,8 @@ def test_over_plan_spin_executes_the_sufficient_prefix_base_executes_all():
     # Costs: spin = plan + simulate 1 + critic 1 + step + answer; the ablations drop their part.
     assert dict(runs["spin"].model_calls_by_role) == {"plan": 1, "simulate": 1, "critic": 1, "step": 1, "answer": 1}
     assert dict(runs["spin_wo_sim"].model_calls_by_role) == {"plan": 1, "critic": 1, "step": 1, "answer": 1}
-    assert dict(runs["spin_wo_cri"].model_calls_by_role) == {"plan": 1, "simulate": 4, "repair": 1, "step": 4,
+    # spin_wo_cri repairs T = 3 times, each time with the simulated outputs of the plan it repairs (the code).
+    assert dict(runs["spin_wo_cri"].model_calls_by_role) == {"plan": 1, "simulate": 12, "repair": 3, "step": 4,
                                                              "answer": 1}
     assert dict(runs["base"].model_calls_by_role) == {"plan": 1, "step": 4, "answer": 1}
     assert runs["spin"].tokens_in == 50 and runs["spin"].tokens_out == 15
@@ -192,8 +194,8 @@ def test_forward_reference_repaired_in_round_two():
             return CHAIN_FORWARD
         if role == "repair":
             return {1: CHAIN_BAD_AGENT, 2: CHAIN_VALID}.get(n, CHAIN_VALID)
-        if role == "critic":
-            return ACCEPT if n == 2 else REJECT
+        if role == "critic":   # Partially at step 1 (the loop goes on), Accomplished at step 2
+            return PARTIAL_NOW if n == 1 else ACCEPT
         if role == "simulate":
             return "Berlin: 14°C" if n == 1 else "287.15 K"
         if role == "step":
@@ -244,44 +246,59 @@ def test_executor_prompt_passes_exactly_the_declared_dependencies():
     assert [[s.index for s in level] for level in dependency_levels(plan)] == [[1, 2, 3], [4]]
 
 
-def test_plan_still_invalid_after_T_rounds_is_an_error():
+def test_plan_still_invalid_after_T_rounds_runs_the_last_repair_leniently():
+    """As the public code: after T rounds the last repair is executed unvalidated, read like BASE's plan
+    (unknown agent -> the first agent); the run counts as no_valid_plan, whatever its outcome."""
     model = early_model(plan=CHAIN_BAD_AGENT)
-    runs = run(model, [(EARLY, v) for v in ("valid", "spin")])
+    runs = run(model, [(EARLY, v) for v in ("valid", "spin", "spin_wo_sim", "spin_wo_cri")])
     for r in runs.values():
-        assert r.outcome == "Error" and r.repair_rounds == 3 and len(r.plans) == 4 and not r.plan_valid
-        assert "no valid plan after 3 repair round(s)" in r.reason and r.executed_tasks == 0
-        assert r.model_calls == 4   # plan + 3 repairs, nothing executed, no answer asked
-    one = run(early_model(plan=CHAIN_BAD_AGENT), [(EARLY, "valid")], rounds=1)["valid"]
-    assert one.repair_rounds == 1 and one.outcome == "Error"
+        assert r.repair_rounds == 3 and len(r.plans) == 4 and not r.plan_valid and r.no_valid_plan
+        assert r.final_round == 3 and r.executed_tasks == 2 and r.outcome != "Error"
+        assert r.lenient_fixes[0] == "Agent1 unknown 'weather_api': runs as 'get_weather' (the first agent)"
+        assert r.evaluations == []   # an invalid plan is never judged
+    assert runs["valid"].as_dict()["no_valid_plan"] is True
+    zero = run(early_model(), [(EARLY, "spin")], rounds=0)["spin"]   # T = 0: the raw plan, unjudged, as BASE
+    assert zero.evaluations == [] and zero.executed_tasks == 4 and zero.model_calls_by_role["critic"] == 0
+    nothing = run(early_model(plan="I cannot plan this."), [(EARLY, "valid")], rounds=1)["valid"]
+    assert nothing.repair_rounds == 1 and nothing.outcome == "Error" and nothing.no_valid_plan
+    assert "nothing to execute" in nothing.reason and nothing.model_calls == 2   # plan + 1 repair
 
 
-def test_critic_parse_failure_never_stops_early():
+def test_critic_parse_failure_stops_the_code_loop_and_defers_under_the_paper_rule():
+    """A verdict that cannot be read is Not accomplished: the code's loop stops there and sends the plan to
+    repair; the paper's rule goes on to the next prefix. Neither accepts it."""
     model = early_model(critic=lambda k: "I think it is fine")
     r = run(model, [(EARLY, "spin")])["spin"]
-    assert r.accepted_prefix is None and r.executed_tasks == 4
-    assert r.critic_parse_failures == 4 and r.outcome == ACCOMPLISHED
-    # No prefix accepted: the planner was asked once to revise with the SPIN feedback; it returned the
-    # same plan, which ends the loop (its verdicts would repeat).
-    assert r.repair_rounds == 1 and r.plans[1]["feedback"]
+    # Each of rounds 0-2 is judged at step 1 only (the failed parse stops the loop), then repaired; the
+    # planner repeats its plan, so the third repair is executed whole.
+    assert [len(e["verdicts"]) for e in r.evaluations] == [1, 1, 1]
+    assert r.accepted_prefix is None and r.executed_tasks == 4 and r.repair_rounds == 3
+    assert r.critic_parse_failures == 3 and r.outcome == ACCOMPLISHED and not r.no_valid_plan
     repair = model.texts("repair")[0]
-    assert "SPIN Evaluation Feedback" in repair and "stop_index" not in repair and "Failed to parse critic JSON" in repair
+    assert "SPIN Evaluation Feedback" in repair and "Failed to parse critic JSON" in repair
+    assert "- stop_index: 1 " in repair and "Truncated plan" in repair
+    truncated = repair.split("Truncated plan (use this as the current plan context for repair):\n")[1]
+    assert truncated.startswith("#Task1: Get the current weather in Paris") and "#Task2" not in truncated.split("===")[0]
+    paper = run(early_model(critic=lambda k: "I think it is fine"), [(EARLY, "spin")], stop_rule="paper")["spin"]
+    assert [len(e["verdicts"]) for e in paper.evaluations] == [4, 4, 4] and paper.critic_parse_failures == 12
 
 
 def test_feedback_revision_is_evaluated_again():
     short = OVER_PLAN.split("#Task2")[0].strip()
     model = early_model(critic=lambda k: REJECT, repair=lambda n, text: short)
-    # The 4-step plan is rejected everywhere; the revised 1-step plan is judged again (still rejected by
-    # this critic) and, the rounds allowing one more revision that changes nothing, executed whole.
+    # The 4-step plan is rejected at step 1; each revision (1 step) is judged again and rejected; the
+    # third revision is executed unjudged.
     r = run(model, [(EARLY, "spin")])["spin"]
-    assert [len(parse_plan(p["text"], EARLY.agents)) for p in r.plans] == [4, 1, 1]
-    assert len(r.evaluations) == 2 and r.executed_tasks == 1 and r.outcome == ACCOMPLISHED
+    assert [len(parse_plan(p["text"], EARLY.agents)) for p in r.plans] == [4, 1, 1, 1]
+    assert len(r.evaluations) == 3 and r.executed_tasks == 1 and r.outcome == ACCOMPLISHED
+    assert r.final_round == 3 and r.accepted_prefix is None
 
 
-def test_feedback_revision_that_breaks_the_plan_keeps_the_valid_one():
+def test_feedback_revision_that_breaks_the_plan_is_executed_leniently():
     model = early_model(critic=lambda k: REJECT, repair=lambda n, text: CHAIN_BAD_AGENT)
     r = run(model, [(EARLY, "spin")], rounds=2)["spin"]
     assert [p["valid"] for p in r.plans] == [True, False, False]
-    assert r.final_round == 0 and r.executed_tasks == 4 and r.outcome == ACCOMPLISHED
+    assert r.final_round == 2 and r.no_valid_plan and r.executed_tasks == 2   # the last repair, leniently
 
 
 def test_backend_error_makes_the_run_an_error():
@@ -337,22 +354,38 @@ def test_spin_wo_cri_feeds_the_simulation_into_repairs():
     repair = model.texts("repair", "spin_wo_cri")[0]
     assert repair.count("Paris: 18°C, sunny") == 4 and "#S3 (convert_currency: Convert 20 EUR to USD)" in repair
     cri = runs["spin_wo_cri"]
-    # Round 0 simulated (4 steps), the revision was simulated again (1 step) and revised once more.
-    assert [len(e["simulated"]) for e in cri.evaluations] == [4, 1] and cri.repair_rounds == 2
+    # Round 0 simulated (4 steps), each revision simulated again (1 step) and revised; T = 3 revisions.
+    assert [len(e["simulated"]) for e in cri.evaluations] == [4, 1, 1] and cri.repair_rounds == 3
     # A prediction depends on the plan only (the paper's DAG prefix), so a round's steps are asked together.
     assert ["simulate"] * 4 in model.batches
     assert all(e["verdicts"] == [] for e in cri.evaluations) and cri.accepted_prefix is None
 
 
-def test_accomplished_without_can_answer_now_does_not_stop():
-    """The paper's stopping rule (A.3/E.3): can_answer_now AND (Accomplished or Partially accomplished)."""
+def test_code_stop_rule_against_the_paper_text():
+    """Code (default): stop at Accomplished or Not accomplished, go on after Partially, test acceptance
+    (can_answer_now AND Accomplished/Partially) where it stopped. Paper text: stop at the first accepting
+    verdict."""
     not_yet = json.dumps({"status": "Accomplished", "can_answer_now": False, "rationale": "looks right"})
-    partial_now = json.dumps({"status": "Partially accomplished", "can_answer_now": True, "rationale": "enough"})
-    r = run(early_model(critic=lambda k: not_yet), [(EARLY, "spin")], rounds=0)["spin"]
-    assert r.accepted_prefix is None and r.executed_tasks == 4
-    assert [v["k"] for v in r.evaluations[0]["verdicts"]] == [1, 2, 3, 4]
-    r = run(early_model(critic=lambda k: partial_now if k == 2 else REJECT), [(EARLY, "spin")])["spin"]
-    assert r.accepted_prefix == 2 and r.executed_tasks == 2
+    r = run(early_model(critic=lambda k: not_yet), [(EARLY, "spin")], rounds=1)["spin"]
+    # Accomplished stops the loop at step 1, but without can_answer_now nothing is accepted: repaired once.
+    assert [v["k"] for v in r.evaluations[0]["verdicts"]] == [1] and r.evaluations[0]["stop_index"] == 1
+    assert r.accepted_prefix is None and r.repair_rounds == 1 and r.executed_tasks == 4
+    r = run(early_model(critic=lambda k: not_yet), [(EARLY, "spin")], rounds=1, stop_rule="paper")["spin"]
+    assert [v["k"] for v in r.evaluations[0]["verdicts"]] == [1, 2, 3, 4] and r.accepted_prefix is None
+    # Partially + can_answer_now at step 2, then Not accomplished at step 3: the paper's text accepts step 2;
+    # the code goes on, stops at step 3 and rejects the plan.
+    critic = {2: PARTIAL_NOW, 3: REJECT}
+    code = run(early_model(critic=lambda k: critic.get(k, PARTIAL_NOW if k > 3 else json.dumps(
+        {"status": "Partially accomplished", "can_answer_now": False, "rationale": "more"}))), [(EARLY, "spin")],
+        rounds=1)["spin"]
+    assert [v["k"] for v in code.evaluations[0]["verdicts"]] == [1, 2, 3] and code.accepted_prefix is None
+    paper = run(early_model(critic=lambda k: critic.get(k, REJECT)), [(EARLY, "spin")], stop_rule="paper")["spin"]
+    assert paper.accepted_prefix == 2 and paper.executed_tasks == 2
+    # All Partially with can_answer_now: the code's loop runs to the last step and accepts the whole plan.
+    whole = run(early_model(critic=lambda k: PARTIAL_NOW), [(EARLY, "spin")])["spin"]
+    assert whole.accepted_prefix == 4 and whole.executed_tasks == 4 and whole.repair_rounds == 0
+    with pytest.raises(ValueError, match="unknown stop rule"):
+        SpinRunner(early_model(), stop_rule="first")
 
 
 class RecordingStore(SQLiteStore):

@@ -36,10 +36,11 @@ from typing import Any
 
 from tooluse1.grade import compare_arguments
 from tooluse1.metrics import Rate
-from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, lenient_plan, parse_plan, rule_incidence
+from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, StepRun, lenient_plan, parse_plan, rule_incidence
 from tooluse1.spin.scenarios import RequiredCall, Scenario, text_meets
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY
 from tooluse1.tools import Call, canonical_tool_name
+from tooluse1.world import World
 
 __all__ = [
     "COST_KEYS",
@@ -62,6 +63,7 @@ __all__ = [
     "regrade_section",
     "score_run",
     "sign_test",
+    "step_statuses",
     "spin_section",
     "summarise_variant",
 ]
@@ -87,6 +89,11 @@ PAPER: dict[str, dict[str, float]] = {
 }
 
 
+# Tools whose output is a retrieved document: graded by the document, not by the query's words.
+RETRIEVAL_TOOLS: frozenset[str] = frozenset({"web_search"})
+NO_RESULTS_PREFIX = "No results found"
+
+
 def outcome_rank(outcome: str) -> int:
     """Order of outcomes for paired comparisons: Error < Not < Partially < Accomplished."""
     return _RANK[outcome]
@@ -94,12 +101,28 @@ def outcome_rank(outcome: str) -> int:
 
 # ----------------------------------------------------------------------------- one run
 
+def _first_result(output: str) -> str:
+    return output.strip().splitlines()[0].strip() if output.strip() else ""
+
+
+def _retrieves_reference(ref: RequiredCall, args: Mapping[str, Any]) -> bool:
+    """A retrieval call is graded by what it retrieves: the World's first result for these arguments is the
+    reference call's first result (any query that finds the document the answer needs is the right search,
+    as a note is right when it carries the facts)."""
+    got = World(sleep=False).execute(Call(ref.name, dict(args)))
+    return got.ok and bool(ref.output) and _first_result(got.output) == _first_result(ref.output) \
+        and not got.output.startswith(NO_RESULTS_PREFIX)
+
+
 def _call_matches(ref: RequiredCall, call: Call) -> bool:
-    """The executed call is the reference tool (aliases accepted) with matching arguments; arguments in
-    ref.facts are matched by their facts (text_meets), the others by the core grader's comparison."""
+    """The executed call is the reference tool (aliases accepted) with matching arguments; a retrieval tool
+    (RETRIEVAL_TOOLS) matches when it retrieves the reference document; arguments in ref.facts are matched
+    by their facts (text_meets), the others by the core grader's comparison."""
     if canonical_tool_name(call.name) != ref.name:
         return False
     args = call.arguments if isinstance(call.arguments, Mapping) else {}
+    if ref.name in RETRIEVAL_TOOLS:
+        return _retrieves_reference(ref, args)
     for arg, phrases in ref.facts.items():
         value = args.get(arg)
         if not isinstance(value, str) or not text_meets(phrases, (), (), value)[0]:
@@ -183,6 +206,21 @@ def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunS
         reason = ", ".join(parts)
     return RunScore(outcome, n_req, matched, len(allowed), len(executed) - matched - len(allowed), missing, ok,
                     reason)
+
+
+def step_statuses(scenario: Scenario, steps: Sequence[StepRun]) -> list[str]:
+    """Each executed step's own grade, in `steps` order: Accomplished when its call is matched to a required
+    or allowed call (score_run's matching of all the run's calls), Partially accomplished when its call ran
+    but is neither (a superfluous or wrong-argument call), Not accomplished when it gave no call or the World
+    refused it. The trajectory store keeps these; the per-step accomplished rate averages them."""
+    ran = [i for i, s in enumerate(steps) if s.call is not None and s.ok]
+    calls = [Call(steps[i].call["name"], steps[i].call["arguments"]) for i in ran]  # type: ignore[index]
+    used = {j for j in match_calls(scenario.required_calls, calls) if j is not None}
+    used |= {j for j in match_calls(scenario.allowed_calls, calls, used) if j is not None}
+    statuses = [NOT_ACCOMPLISHED] * len(steps)
+    for j, i in enumerate(ran):
+        statuses[i] = ACCOMPLISHED if j in used else PARTIALLY
+    return statuses
 
 
 def error_score(scenario: Scenario, reason: str) -> RunScore:
