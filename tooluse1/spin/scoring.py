@@ -6,14 +6,22 @@ Outcome of one run (deterministic; the core grader's argument comparison, the sc
     Accomplished            every required call was executed with the right arguments AND the final answer
                             meets the scenario's constraints (Scenario.answer_ok);
     Partially accomplished  some of that: at least one required call matched, or the answer holds;
-    Not accomplished        none of it;
+    Not accomplished        none of it, OR the final answer contradicts the World, whatever calls ran: it
+                            states a quantity the World's facts do not support (spin/facts.py: "118.76 °F"
+                            where get_weather says 48.2 °F) or a statement the scenario lists as false
+                            (`answer_excludes`: "not below freezing" at -4 °C);
     Error                   nothing could be executed (no plan the variant can run) or the run failed.
+An executed action with a side effect (SIDE_EFFECT_TOOLS: a note saved, a timer set) of a kind the scenario
+neither requires nor allows - the user did not ask for it, or declined it - lowers the outcome one step
+(Accomplished -> Partially, Partially -> Not): the run did something in the user's name it should not have.
 
 Executed calls are matched to the reference plan as a multiset, order-insensitive, by maximum bipartite
 matching (greedy first-fit gives false negatives: ANCHORS.md, benchflow #301): required calls first, then
 allowed calls on what is left. A call argument listed in the reference call's `facts` is graded by the
-phrases it must contain (a note in other words is the right note), the others by value. Executed calls
-matched to neither are `n_extra` (tempting steps land here: they cost, they never change the outcome).
+phrases it must contain (a note in other words is the right note), the others by value; a retrieval call
+(web_search) is graded by the document the World returns for it (any query that finds the reference
+document is the right search). Executed calls matched to neither are `n_extra` (tempting steps land here:
+they cost; only side effects among them change the outcome).
 
 Plan score (planner quality apart from execution): a plan's steps are paired with the reference plan's
 calls by agent, in order; it reports required and allowed calls covered, extra
@@ -37,7 +45,8 @@ from typing import Any
 from tooluse1.grade import compare_arguments
 from tooluse1.metrics import Rate
 from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, StepRun, lenient_plan, parse_plan, rule_incidence
-from tooluse1.spin.scenarios import RequiredCall, Scenario, text_meets
+from tooluse1.spin.facts import contradicted_quantities
+from tooluse1.spin.scenarios import RequiredCall, Scenario, call_signature, text_meets
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY
 from tooluse1.tools import Call, canonical_tool_name
 from tooluse1.world import World
@@ -89,6 +98,8 @@ PAPER: dict[str, dict[str, float]] = {
 }
 
 
+# Tools that act in the user's name (the World keeps what they did): executed unasked, they lower the outcome.
+SIDE_EFFECT_TOOLS: frozenset[str] = frozenset({"save_note", "set_timer"})
 # Tools whose output is a retrieved document: graded by the document, not by the query's words.
 RETRIEVAL_TOOLS: frozenset[str] = frozenset({"web_search"})
 NO_RESULTS_PREFIX = "No results found"
@@ -179,10 +190,13 @@ class RunScore:
     missing: tuple[str, ...]
     constraints_ok: bool | None
     reason: str
+    contradictions: tuple[str, ...] = ()     # what in the answer the World contradicts
+    side_effects: tuple[str, ...] = ()       # unrequested side-effect calls executed (their signatures)
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        d["missing"] = list(self.missing)
+        for key in ("missing", "contradictions", "side_effects"):
+            d[key] = list(d[key])
         return d
 
 
@@ -195,6 +209,16 @@ def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunS
     missing = tuple(rc.signature for rc, a in zip(scenario.required_calls, assignment) if a is None)
     ok, why = scenario.answer_ok(answer)
     n_req = len(scenario.required_calls)
+    contradictions = tuple(contradicted_quantities(scenario, answer)) + tuple(
+        p for p in scenario.answer_excludes if text_meets((p,), (), (), answer)[0])
+    taken = used | set(allowed)
+    asked = {rc.name for rc in (*scenario.required_calls, *scenario.allowed_calls)}
+    # An action of a kind the user asked for, with wrong arguments, already misses its required call; an
+    # action of a kind nobody asked for (or one the user declined) is a side effect.
+    side_effects = tuple(call_signature(canonical_tool_name(c.name), c.arguments if isinstance(c.arguments, Mapping)
+                                        else {})
+                         for j, c in enumerate(executed) if j not in taken
+                         and canonical_tool_name(c.name) in SIDE_EFFECT_TOOLS - asked)
     if matched == n_req and ok:
         outcome, reason = ACCOMPLISHED, "every required call executed with the right arguments; answer ok"
     else:
@@ -204,8 +228,14 @@ def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunS
             parts.append("missing " + "; ".join(missing))
         parts.append("answer ok" if ok else why)
         reason = ", ".join(parts)
+    if contradictions:
+        outcome = NOT_ACCOMPLISHED
+        reason += "; the answer contradicts the World: " + "; ".join(contradictions)
+    elif side_effects:
+        outcome = PARTIALLY if outcome == ACCOMPLISHED else NOT_ACCOMPLISHED
+        reason += "; unrequested side effect(s): " + "; ".join(side_effects)
     return RunScore(outcome, n_req, matched, len(allowed), len(executed) - matched - len(allowed), missing, ok,
-                    reason)
+                    reason, contradictions, side_effects)
 
 
 def step_statuses(scenario: Scenario, steps: Sequence[StepRun]) -> list[str]:
@@ -568,7 +598,8 @@ def spin_section(records: Sequence[Mapping[str, Any]], provenance: Mapping[str, 
 def regrade_section(section: Mapping[str, Any], scenarios: Mapping[str, Scenario],
                     variant_order: Sequence[str] = ()) -> dict[str, Any]:
     """Re-score a saved spin section with the current scoring and scenarios (no model): every run that
-    executed gets a new score and outcome from its executed calls and answer, every run new plan scores;
+    executed gets a new score and outcome from its executed calls and answer and its steps new statuses
+    (step_statuses), every run new plan scores;
     failed runs (a backend or internal error, nothing executed) keep theirs. Raises KeyError naming a
     scenario that is no longer in `scenarios`."""
     records = []
@@ -580,7 +611,9 @@ def regrade_section(section: Mapping[str, Any], scenarios: Mapping[str, Scenario
         if r["error_kind"] is None and r["answer"] is not None:
             calls = [Call(st["call"]["name"], st["call"]["arguments"]) for st in r["steps"] if st["call"]]
             score = score_run(s, calls, r["answer"])
-            r.update(outcome=score.outcome, reason=score.reason, score=score.as_dict())
+            statuses = step_statuses(s, [StepRun(**st) for st in r["steps"]])
+            r.update(outcome=score.outcome, reason=score.reason, score=score.as_dict(),
+                     steps=[{**st, "status": status} for st, status in zip(r["steps"], statuses)])
         records.append(r)
     return spin_section(records, {**section["provenance"], "regraded": True}, variant_order)
 
