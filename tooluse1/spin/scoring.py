@@ -464,15 +464,46 @@ def _plan_score_means(records: Sequence[Mapping[str, Any]], which: str) -> dict[
             "steps": round(sum(s["n_steps"] for s in scores) / len(scores), 4)}
 
 
+def step_accomplished(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The per-step counterpart of the paper's Accomplished (a reviewer's label per executed task, averaged per
+    run): over the runs that executed a step, the share of steps whose own status (step_statuses) is
+    Accomplished, averaged per run (`per_run_mean`), and pooled over all steps (`pooled`)."""
+    shares, k, n = [], 0, 0
+    for r in _executed(records):
+        statuses = [st.get("status") for st in r["steps"]]
+        done = sum(s == ACCOMPLISHED for s in statuses)
+        shares.append(done / len(statuses))
+        k, n = k + done, n + len(statuses)
+    return {"runs": len(shares), "steps": n, "accomplished_steps": k,
+            "per_run_mean": round(sum(shares) / len(shares), 4) if shares else None,
+            "pooled": round(k / n, 4) if n else None}
+
+
+def _repeats(record: Mapping[str, Any]) -> bool:
+    calls = [call_signature(canonical_tool_name(st["call"]["name"]), st["call"]["arguments"]
+                            if isinstance(st["call"]["arguments"], Mapping) else {})
+             for st in record["steps"] if st.get("call")]
+    return len(calls) != len(set(calls))
+
+
+def repetition(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The counterpart of the paper's failure mode 1.3 (step repetition): runs that executed one identical
+    call (same tool, same arguments) more than once, over the runs that executed a step."""
+    ran = _executed(records)
+    return Rate(sum(_repeats(r) for r in ran), len(ran)).as_dict()
+
+
 def summarise_variant(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Metrics of one variant's runs (records of runner.SpinRun.as_dict()).
 
     outcomes: each outcome's Rate (k, n, rate, Wilson 95% interval) over all runs; costs: per COST_KEYS
     entry, n/total/mean/sd over all runs and over executed runs; model_calls_by_role; plan_scores (raw and
     executed plans, means); by_shape: n, Accomplished rate and mean executed tasks and tool calls per
-    shape; accepted_prefix (runs per executed prefix length, "none" = no prefix accepted) and
-    critic_parse_failures for variants with a critic; plans: raw and final validity, repair rounds, and
-    Table 1 incidence of raw and (for repairing variants) repaired plans.
+    shape; step_accomplished (per-step statuses); repetition (runs repeating an identical call); no_valid_plan
+    (runs that executed a plan the validator rejects, as the code's last repair round does); accepted_prefix
+    (runs per executed prefix length, "none" = no prefix accepted), critic_parse_failures and critic_truncated
+    (verdicts read from a cut head) for variants with a critic; plans: raw and final validity, repair rounds,
+    and Table 1 incidence of raw and (for repairing variants) repaired plans.
     """
     n = len(records)
     outcomes = Counter(r["outcome"] for r in records)
@@ -493,11 +524,15 @@ def summarise_variant(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "executed_tasks_mean": _stats([r["counters"]["executed_tasks"] for r in rs])["mean"],
         "tool_calls_mean": _stats([r["counters"]["tool_calls"] for r in rs])["mean"]}
         for shape, rs in sorted(shapes.items())}
+    summary["step_accomplished"] = step_accomplished(records)
+    summary["repetition"] = repetition(records)
+    summary["no_valid_plan"] = Rate(sum(bool(r.get("no_valid_plan")) for r in records), n).as_dict()
     if any(r["critic"] for r in records):
         dist = Counter("none" if r["accepted_prefix"] is None else str(r["accepted_prefix"])
                        for r in records if r["plan_valid"])
         summary["accepted_prefix"] = dict(sorted(dist.items(), key=lambda kv: (kv[0] == "none", kv[0].zfill(4))))
         summary["critic_parse_failures"] = sum(r["critic_parse_failures"] for r in records)
+        summary["critic_truncated"] = sum(r.get("critic_truncated", 0) for r in records)
     raw = [(r["plans"][0]["text"], r["agents"]) for r in records if r["plans"]]
     summary["plans"] = {
         "raw_valid": Rate(sum(1 for r in records if r["plans"] and r["plans"][0]["valid"]), n).as_dict(),
@@ -556,22 +591,69 @@ def paired_comparison(records: Sequence[Mapping[str, Any]], a: str = "spin", b: 
     return out
 
 
-def beside_paper(variants: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Rows putting the paper's BASE and SPIN figures (PAPER) next to ours: outcome rates over all runs,
-    executed tasks in total, per-run costs over executed runs (the paper's convention). A variant we did
-    not run gives None."""
-    def ours(variant: str, key: str) -> float | None:
-        v = variants.get(variant)
-        if v is None:
-            return None
-        if key in ("accomplished", "not_accomplished", "error"):
-            return v["outcomes"][{"accomplished": ACCOMPLISHED, "not_accomplished": NOT_ACCOMPLISHED,
-                                  "error": ERROR}[key]]["rate"]
-        if key == "executed_tasks_total":
-            return v["costs"]["executed_tasks"]["all_runs"]["total"]
-        return v["costs"][key.removesuffix("_per_run")]["executed_runs"]["mean"]
-    return [{"metric": key, "paper_base": PAPER["base"][key], "paper_spin": PAPER["spin"][key],
-             "ours_base": ours("base", key), "ours_spin": ours("spin", key)} for key in PAPER["base"]]
+# What each row of the table beside the paper measures there and here (they differ: the labels say how).
+BESIDE_PAPER_DEFINITIONS: dict[str, tuple[str, str]] = {
+    "accomplished": ("share of executed tasks a reviewer labelled Accomplished, averaged per run",
+                     "share of runs whose one deterministic scenario outcome is Accomplished"),
+    "accomplished_per_step": ("(the paper's Accomplished, per task)",
+                              "share of executed steps whose own status is Accomplished, averaged per run"),
+    "not_accomplished": ("share of tasks labelled Not accomplished, averaged per run",
+                         "share of runs whose scenario outcome is Not accomplished"),
+    "error": ("the reviewer could not parse the run", "nothing could be executed, or the run failed"),
+    "executed_tasks_total": ("plan tasks executed, all runs", "plan steps executed, all runs"),
+    "executed_tasks_per_run": ("per run that executed", "per run that executed a step"),
+    "tool_calls_per_run": ("tool invocations of the execution agents", "calls sent to the World"),
+    "model_calls_per_run": ("LLM/API calls of the execution agents",
+                            "model calls of every role (plan, repair, simulate, critic, step, answer)"),
+    "elapsed_s_per_run": ("wall time of a run", "model time (share of batched steps) + simulated tool latency"),
+    "tokens_in_per_run": ("tokens sent", "prompt tokens, every role"),
+    "tokens_out_per_run": ("tokens received", "completion tokens, every role"),
+}
+
+
+def _paper_metric(v: Mapping[str, Any], key: str) -> float | None:
+    """One of our figures for a row of the table beside the paper, from a variant summary."""
+    if key in ("accomplished", "not_accomplished", "error"):
+        return v["outcomes"][{"accomplished": ACCOMPLISHED, "not_accomplished": NOT_ACCOMPLISHED,
+                              "error": ERROR}[key]]["rate"]
+    if key == "accomplished_per_step":
+        return v.get("step_accomplished", {}).get("per_run_mean")
+    if key == "executed_tasks_total":
+        return v["costs"]["executed_tasks"]["all_runs"]["total"]
+    return v["costs"][key.removesuffix("_per_run")]["executed_runs"]["mean"]
+
+
+def beside_paper(variants: Mapping[str, Mapping[str, Any]],
+                 matched: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Rows putting the paper's BASE and SPIN figures (PAPER) next to ours, each with what it measures there
+    and here (BESIDE_PAPER_DEFINITIONS): outcome rates over all runs, the per-step accomplished rate, executed
+    tasks in total, per-run costs over executed runs (the paper's convention). `matched` holds the base and
+    spin summaries over the scenarios where both executed a step (same scenarios on both sides), given as
+    `ours_*_matched`. A variant we did not run gives None."""
+    rows = []
+    for key, (paper_def, our_def) in BESIDE_PAPER_DEFINITIONS.items():
+        paper_key = "accomplished" if key == "accomplished_per_step" else key
+        row: dict[str, Any] = {"metric": key, "paper_definition": paper_def, "our_definition": our_def,
+                               "paper_base": PAPER["base"][paper_key], "paper_spin": PAPER["spin"][paper_key]}
+        for variant in ("base", "spin"):
+            v = variants.get(variant)
+            row[f"ours_{variant}"] = None if v is None else _paper_metric(v, key)
+            m = (matched or {}).get(variant)
+            row[f"ours_{variant}_matched"] = None if m is None else _paper_metric(m, key)
+        rows.append(row)
+    return rows
+
+
+def matched_summaries(records: Sequence[Mapping[str, Any]], a: str = "spin", b: str = "base"
+                      ) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Summaries of `a` and `b` over the scenarios where both executed a step, and those scenario ids."""
+    ran = {(r["variant"], r["scenario_id"]) for r in _executed(records)}
+    common = sorted(s for (v, s) in ran if v == a and (b, s) in ran)
+    if not common:
+        return {}, []
+    keep = set(common)
+    return {v: summarise_variant([r for r in records if r["variant"] == v and r["scenario_id"] in keep])
+            for v in (a, b)}, common
 
 
 def spin_section(records: Sequence[Mapping[str, Any]], provenance: Mapping[str, Any],
@@ -590,9 +672,10 @@ def spin_section(records: Sequence[Mapping[str, Any]], provenance: Mapping[str, 
         if p is not None:
             paired[f"{a}_vs_{b}"] = p
     summaries = {v: summarise_variant([r for r in records if r["variant"] == v]) for v in variants}
+    matched, common = matched_summaries(records)
     return {"format": SECTION_FORMAT, "provenance": dict(provenance), "n_runs": len(records),
-            "variants": summaries, "paired": paired, "beside_paper": beside_paper(summaries),
-            "records": list(records)}
+            "variants": summaries, "paired": paired, "beside_paper": beside_paper(summaries, matched),
+            "matched_scenarios": common, "records": list(records)}
 
 
 def regrade_section(section: Mapping[str, Any], scenarios: Mapping[str, Scenario],
@@ -624,7 +707,7 @@ def _fmt_ci(d: Mapping[str, Any]) -> str:
 
 
 def _fmt(x: float | None, digits: int = 3) -> str:
-    return "-" if x is None else (f"{x:.0f}" if float(x).is_integer() and abs(x) >= 100 else f"{x:.{digits}f}")
+    return "-" if x is None else (f"{x:.0f}" if float(x).is_integer() and abs(x) >= 1 else f"{x:.{digits}f}")
 
 
 def format_spin_summary(section: Mapping[str, Any]) -> str:
@@ -653,9 +736,15 @@ def format_spin_summary(section: Mapping[str, Any]) -> str:
                 lines.append(f"    {which} plan vs reference (n={ps['n']}): required recall {ps['required_recall']:.3f}, "
                              f"dependency recall {ps['edge_recall']:.3f}, steps {ps['steps']:.2f}, "
                              f"extra steps {ps['extra_steps']:.2f}")
+        st, rep_ = v.get("step_accomplished"), v.get("repetition")
+        if st and st["runs"]:
+            lines.append(f"    steps Accomplished: {st['per_run_mean']:.3f} per executed run ({st['accomplished_steps']}/"
+                         f"{st['steps']} steps); runs repeating an identical call: {rep_['k']}/{rep_['n']}; "
+                         f"executed a plan the validator rejects (no valid plan): {v['no_valid_plan']['k']}/{v['n']}")
         if "accepted_prefix" in v:
             lines.append(f"    accepted prefix length: {v['accepted_prefix']} "
-                         f"(critic parse failures {v['critic_parse_failures']})")
+                         f"(critic parse failures {v['critic_parse_failures']}, verdicts read from a cut head "
+                         f"{v.get('critic_truncated', 0)})")
         lines.append("    by shape: " + "; ".join(
             f"{shape} n={d['n']} acc {d['accomplished']['rate']:.2f} tasks {d['executed_tasks_mean']:.2f}"
             for shape, d in v["by_shape"].items()))
@@ -682,11 +771,19 @@ def format_spin_summary(section: Mapping[str, Any]) -> str:
                          f"tool calls {_fmt_ci(s['tool_calls_diff'])}")
     rows = section.get("beside_paper") or []
     if rows:
-        lines.append("  beside the paper (AssetOpsBench, Tables 2-3; per-run costs over executed runs):")
-        lines.append(f"    {'metric':<26} {'paper BASE':>11} {'paper SPIN':>11} {'ours BASE':>11} {'ours SPIN':>11}")
+        n_matched = len(section.get("matched_scenarios") or [])
+        lines.append("  beside the paper (AssetOpsBench, Tables 2-3; per-run costs over executed runs; 'matched' = "
+                     f"the {n_matched} scenarios where both BASE and SPIN executed a step):")
+        lines.append(f"    {'metric':<26} {'paper BASE':>11} {'paper SPIN':>11} {'ours BASE':>11} {'ours SPIN':>11} "
+                     f"{'BASE match':>11} {'SPIN match':>11}")
         for row in rows:
             lines.append(f"    {row['metric']:<26} {_fmt(row['paper_base']):>11} {_fmt(row['paper_spin']):>11} "
-                         f"{_fmt(row['ours_base']):>11} {_fmt(row['ours_spin']):>11}")
+                         f"{_fmt(row['ours_base']):>11} {_fmt(row['ours_spin']):>11} "
+                         f"{_fmt(row.get('ours_base_matched')):>11} {_fmt(row.get('ours_spin_matched')):>11}")
+        lines.append("    what each row measures (paper | ours):")
+        for row in rows:
+            if "paper_definition" in row:
+                lines.append(f"      {row['metric']}: {row['paper_definition']} | {row['our_definition']}")
     return "\n".join(lines)
 
 
