@@ -728,3 +728,29 @@ def test_small_real_model_drives_executor_simulator_critic_and_answer():
     spin = runs[1]
     assert spin.evaluations[0]["simulated"] and spin.evaluations[0]["verdicts"]
     assert spin.model_calls_by_role["simulate"] >= 1 and spin.model_calls_by_role["critic"] >= 1
+
+
+def test_spin_runs_through_the_openai_backend_against_transformers_serve(tmp_path: Path):
+    """A user's served model: a real `transformers serve` (SmolLM2-135M) behind the openai backend runs a
+    small SPIN sitting (two scenarios x base and spin, one repair round); every run ends with a well-formed
+    record, no backend failure, and the critic's verdicts are read from the served text."""
+    from tooluse1.models import resolve_model
+    from tooluse1.serve import start_transformers_serve
+    results = tmp_path / "r.json"
+    ids = ("single-en-001", "early_answer-en-003")
+    with start_transformers_serve(resolve_model("smollm2").path, timeout_s=240, threads=1) as server:
+        out = run_plan("--backend", "openai", "--base-url", server.base_url, "--model", server.model,
+                       "--variant", "base,spin", "--spin-rounds", "1", "--spin-max-new-tokens", "64",
+                       "--concurrency", "4", "--results", str(results), "-k", " or ".join(ids), timeout=900)
+    assert out.returncode in (0, 1), out.stdout[-3000:] + out.stderr[-3000:]
+    section = json.loads(results.read_text(encoding="utf-8"))["spin"]
+    assert section["provenance"]["backend"]["backend"] == "openai"
+    assert section["provenance"]["batching"]["continuous_admission"] is False
+    assert section["n_runs"] == len(ids) * 2
+    for rec in section["records"]:
+        assert rec["error_kind"] is None, rec["error"]
+        assert rec["counters"]["tokens_in"] > 0 and rec["counters"]["model_calls"] >= 2
+        if rec["variant"] == "spin" and rec["evaluations"]:
+            verdicts = [v for e in rec["evaluations"] for v in e["verdicts"]]
+            assert verdicts and all(v["status"] in ("Accomplished", "Partially accomplished", "Not accomplished")
+                                    for v in verdicts)
