@@ -754,3 +754,31 @@ def test_spin_runs_through_the_openai_backend_against_transformers_serve(tmp_pat
             verdicts = [v for e in rec["evaluations"] for v in e["verdicts"]]
             assert verdicts and all(v["status"] in ("Accomplished", "Partially accomplished", "Not accomplished")
                                     for v in verdicts)
+
+
+def test_stop_text_ends_a_streamed_row_where_its_test_first_holds():
+    """The fast path's stop_text (how the critic stops at the end of its JSON object): a row whose test holds
+    ends there with finish_reason "stop" and the text so far, a prefix of its uncut greedy text; a row
+    without a test decodes as before."""
+    from tooluse1.backends.transformers_backend import TransformersBackend
+    from tooluse1.models import resolve_model
+    backend = TransformersBackend(resolve_model("smollm2"), dtype="float32", batch_size=4, threads=1, fast=True)
+    asks = ["Count from one to twenty in words, separated by commas.", "Name three colours."]
+    prompts = [Prompt(item_id=f"stop-{i}-plain", case_id=f"stop-{i}", protocol="plain",
+                      messages=({"role": "user", "content": q},)) for i, q in enumerate(asks)]
+
+    def collect(stop_text: Any) -> dict[str, Completion]:
+        out: dict[str, Completion] = {}
+
+        def done(c: Completion) -> list:
+            out[c.item_id] = c
+            return []
+        backend.stream([(p, 48) for p in prompts], done, stop_text=stop_text)
+        return out
+    full = collect(None)
+    assert "three" in full["stop-0-plain"].text.lower()   # the test below fires inside the uncut text
+    cut = collect(lambda p: (lambda text: "three" in text.lower()) if p.item_id == "stop-0-plain" else None)
+    a, b = cut["stop-0-plain"], full["stop-0-plain"]
+    assert b.text.startswith(a.text) and "three" in a.text.lower() and a.completion_tokens < b.completion_tokens
+    assert a.finish_reason == "stop"
+    assert cut["stop-1-plain"].text == full["stop-1-plain"].text
