@@ -50,6 +50,7 @@ def test_no_reference_answer_contradicts_its_world(sid: str) -> None:
     ("single-en-001", "It's 48.2 degrees Fahrenheit (9°C) and clear in Tokyo."),
     ("single-en-001", "Tokyo: about 48 °F right now, clear sky — that's 282.15 K if you need kelvin."),
     ("fan_out-en-003", "The Eiffel Tower is 330 m tall — about 1082.68 feet, or roughly 360.89 yards."),
+    ("fan_out-en-003", "330 in feet is 1082.68 ft and in yards 360.89 yd."),
     ("early_answer-en-007", "1,480 × 6 = 8,880 — that's below 10,000, so no conversion is needed."),
     ("chain-ru-002", "Билет в Эрмитаж стоит 500 ₽, то есть примерно 4,97 €."),
     ("conditional-en-003", "Yes — Helsinki is at −4 °C with snow. 120 € is $130.43 for the coat."),
@@ -62,6 +63,8 @@ def test_quantities_read_units_symbols_and_number_formats() -> None:
     got = [(q.value, q.unit) for q in quantities("$350 each; 15081,52 рубля; 1,480 km; −4 °C; 48.2 degrees Fahrenheit")]
     assert got == [(350.0, "USD"), (15081.52, "RUB"), (1480.0, "km"), (-4.0, "celsius"), (48.2, "fahrenheit")]
     assert [q.unit for q in quantities("step 2 of 3")] == [None, None]
+    # prepositions that double as unit symbols are not units
+    assert [q.unit for q in quantities("330 in feet; 12 с дождём; 2024 г.; 540 м")] == [None, None, None, "m"]
 
 
 def test_statements_the_scenario_lists_as_false_are_not_accomplished() -> None:

@@ -37,6 +37,9 @@ _QUANTITY_RE = re.compile(
     rf"(?P<sym>[$€£₽¥])\s?(?P<n1>{_NUMBER})|(?<![\w.,])(?P<n2>{_NUMBER})(?![\d])\s?(?P<unit>°\s?[CFcf]\b|"
     rf"[A-Za-zА-Яа-яЁё$€£₽]+(?:\s(?:dollars?|pounds?|francs?|koruna|yen|won|lira))?)?")
 _DEGREE_WORDS = frozenset({"degree", "degrees", "градус", "градуса", "градусов"})
+# Unit abbreviations that are also everyday words after a number ("330 in feet", "12 с дождём", "2024 г."):
+# read as no unit, so they are never judged.
+_AMBIGUOUS_UNITS = frozenset({"in", "s", "d", "b", "t", "l", "g", "с", "в", "г", "т", "л"})
 _TEMPERATURE = "temperature"
 
 
@@ -57,6 +60,8 @@ def _unit_of(token: str | None) -> tuple[str | None, str | None]:
     if not token:
         return None, None
     token = token.strip().rstrip(".")
+    if token.lower() in _AMBIGUOUS_UNITS:
+        return None, None
     cur = CURRENCIES.lookup(token) or CURRENCIES.lookup(token.split()[0])
     if cur is not None:
         return cur, "currency"
