@@ -782,3 +782,23 @@ def test_stop_text_ends_a_streamed_row_where_its_test_first_holds():
     assert b.text.startswith(a.text) and "three" in a.text.lower() and a.completion_tokens < b.completion_tokens
     assert a.finish_reason == "stop"
     assert cut["stop-1-plain"].text == full["stop-1-plain"].text
+
+
+def test_every_executed_step_is_stored_with_its_own_status():
+    """As the code stores every executed step with its status (not only an Accomplished run's): a run that
+    is Partially accomplished gives a record per step, the matched call Accomplished, the superfluous one
+    Partially accomplished, the failed one Not accomplished; the simulator retrieves the Accomplished ones."""
+    from tooluse1.spin.runner import trajectory_records
+
+    def answer(role: str, n: int, text: str, prompt: Prompt) -> str:
+        if role in ("plan", "repair"):
+            return CHAIN_VALID + "\n#Task3: Add one\n#Agent3: calculator\n#Dependency3: None\n#ExpectedOutput3: a sum"
+        if role == "step":
+            return {1: format_call(CHAIN_CALLS[1], "json"), 2: "no call here",
+                    3: format_call(Call("calculator", {"expression": "1+1"}), "json")}[n]
+        return "It is 14°C in Berlin."
+    r = run(ScriptedModel(answer), [(CHAIN, "valid")])["valid"]
+    assert r.outcome == PARTIALLY and [s.status for s in r.steps] == [ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY]
+    records = trajectory_records(r, CHAIN.question, "m:valid")
+    assert [(x.step_index, x.status) for x in records] == [(1, ACCOMPLISHED), (2, NOT_ACCOMPLISHED), (3, PARTIALLY)]
+    assert records[1].output.startswith("(failed:") and "Output: Berlin: 14°C" in records[0].summary
