@@ -18,7 +18,7 @@ shared display.
 Scenarios: `--spin-split test` (default) selects the evaluation scenarios, `train` the ones whose runs fill
 the trajectory store (`--save-trajectories` saves train runs only, so evaluation never retrieves from
 itself), `all` both. `--spin-resume PATH` keeps every finished run as one fsync'd JSONL line, keyed on
-model, token caps, rounds, top-k, scenarios and the store's digest; the same command after an
+model, token caps, rounds, top-k, the stop rule, scenarios and the store's digest; the same command after an
 interruption computes only the missing runs.
 """
 from __future__ import annotations
