@@ -28,6 +28,7 @@ from tooluse1.spin.runner import (
     SpinRun,
     SpinRunner,
     dependency_levels,
+    make_prompt,
     oracle_plan_text,
     parse_role_caps,
     parse_variants,
@@ -802,3 +803,20 @@ def test_every_executed_step_is_stored_with_its_own_status():
     records = trajectory_records(r, CHAIN.question, "m:valid")
     assert [(x.step_index, x.status) for x in records] == [(1, ACCOMPLISHED), (2, NOT_ACCOMPLISHED), (3, PARTIALLY)]
     assert records[1].output.startswith("(failed:") and "Output: Berlin: 14°C" in records[0].summary
+
+
+@pytest.mark.parametrize("text,done", [
+    ('{"status": "Accomplished", "can_answer_now": true, "rationale": "ok"}', True),
+    ('```json\n{"status": "Partially accomplished", "can_answer_now": true, "rationale": "a {brace}"}', True),
+    ('{"status": "Accomplished", "can_answer_now": true, "rationale": "still wri', False),
+    ('<think>I will answer {"status": "Accomplished"} once I am sure', False),   # a brace while thinking
+    ('<think>maybe {"a": 1}</think>\n{"status": "Not accomplished", "can_answer_now": false, "rationale": "x"}', True),
+    ('Вердикт: {"status": "Not accomplished", "can_answer_now": false, "rationale": "Шаг 2 не выполнен"}', True),
+])
+def test_the_critic_stops_at_the_end_of_its_json_object(text: str, done: bool):
+    from tooluse1.spin.runner import _stop_text
+    critic = make_prompt("s", "spin", "critic", 1, [{"role": "user", "content": "q"}])
+    step = make_prompt("s", "spin", "step", 1, [{"role": "system", "content": "sys"}, {"role": "user", "content": "q"}])
+    test = _stop_text(critic)
+    assert test is not None and test(text) is done
+    assert _stop_text(step) is None   # only verdicts stop early

@@ -230,7 +230,9 @@ def make_prompt(scenario_id: str, variant: str, role: str, n: int, messages: Seq
 
 
 def _critic_done(text: str) -> bool:
-    return json_object_end(text) is not None
+    """A verdict is complete once the text outside reasoning blocks holds a whole JSON object (a brace
+    written while the model is still thinking does not end it)."""
+    return json_object_end(strip_thinking(text)[0]) is not None
 
 
 def _stop_text(prompt: Prompt) -> Callable[[str], bool] | None:
@@ -740,8 +742,7 @@ class SpinRunner:
                 simulated += yield from self._simulate(scenario, variant, rec, plan, [k])
             raw = yield from self._ask1(rec, scenario, variant, "critic", k, critic_prompt_text(
                 scenario.question, plan, k, simulated if spec.simulate else None, self.critic_examples_text))
-            end = json_object_end(raw)   # a backend without stop_text may have written on after the object
-            verdict = parse_critic_output(raw if end is None else raw[:end])
+            verdict = parse_critic_output(raw)   # reads the first object; text written after it is ignored
             verdicts.append({"k": k, "status": verdict.status, "can_answer_now": verdict.can_answer_now,
                              "rationale": verdict.rationale, "parse_ok": verdict.parse_ok,
                              "truncated": verdict.truncated})
