@@ -1,9 +1,9 @@
 """Print a SPIN sitting's sample for a hand review of its outcomes (BENCHMARKS.md, issue 22).
 
-    python benchmarks/spin_review_sample.py benchmarks/results/spin-full-default.json.gz [--every 4] [--n 15]
+    python benchmarks/spin_review_sample.py benchmarks/results/spin-full-default.json.gz [--every 4] [--n 15] [--offset 0]
 
 The results file is re-graded with the current scoring and scenarios first. For every `--every`-th test
-scenario by id (`--n` of them) it prints the question, the reference calls with their World outputs, the
+scenario by id from the `--offset`-th (`--n` of them) it prints the question, the reference calls with their World outputs, the
 allowed and tempting calls and the reference answer, then for each variant the run's outcome and reason, its
 executed calls (identical ones folded as "xN", at most 6 shown) and its answer: what a reader needs to say
 whether the outcome is right.
@@ -39,6 +39,7 @@ def main() -> int:
     ap.add_argument("results")
     ap.add_argument("--every", type=int, default=4)
     ap.add_argument("--n", type=int, default=15)
+    ap.add_argument("--offset", type=int, default=0, help="start at this test scenario (another sample)")
     args = ap.parse_args()
     opener = gzip.open if args.results.endswith(".gz") else open
     with opener(args.results, "rt", encoding="utf-8") as f:
@@ -46,7 +47,7 @@ def main() -> int:
     scenarios = {s.id: s for s in load_scenarios()[0]}
     section = regrade_section(section, scenarios, VARIANTS)
     by = {(r["scenario_id"], r["variant"]): r for r in section["records"]}
-    sample = sorted(sid for sid, s in scenarios.items() if s.split == "test")[::args.every][:args.n]
+    sample = sorted(sid for sid, s in scenarios.items() if s.split == "test")[args.offset::args.every][:args.n]
     for sid in sample:
         s = scenarios[sid]
         print("=" * 100)

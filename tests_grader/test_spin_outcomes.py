@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tooluse1.spin.facts import contradicted_quantities, quantities
+from tooluse1.spin.facts import clock_times, contradicted_quantities, quantities
 from tooluse1.spin.plan import StepRun
 from tooluse1.spin.scenarios import load_scenarios
 from tooluse1.spin.scoring import score_run, step_statuses
@@ -32,6 +32,9 @@ def reference_calls(sid: str) -> list[Call]:
     ("chain-en-002", "Bitcoin is at 97250 USD, which is approximately 97250 euros."),
     ("conditional-ru-004", "В Сочи сейчас 22°C, в Калининграде 2°C."),
     ("chain-ru-001", "В Казани сейчас −8 °C, это 300 K."),
+    ("conditional-ru-002", "В Нью-Йорке час 12:00, заметку сохранил."),
+    ("conditional-en-001", "Amsterdam is 9°C with rain; the local time is 09:05, and 20 euros is 21.74 USD."),
+    ("single-en-005", "It's 10:05 PM in Seoul right now."),
 ])
 def test_an_answer_stating_a_value_the_world_did_not_produce_is_not_accomplished(sid: str, answer: str) -> None:
     s = SCENARIOS[sid]
@@ -54,9 +57,18 @@ def test_no_reference_answer_contradicts_its_world(sid: str) -> None:
     ("early_answer-en-007", "1,480 × 6 = 8,880 — that's below 10,000, so no conversion is needed."),
     ("chain-ru-002", "Билет в Эрмитаж стоит 500 ₽, то есть примерно 4,97 €."),
     ("conditional-en-003", "Yes — Helsinki is at −4 °C with snow. 120 € is $130.43 for the coat."),
+    ("single-en-005", "It's 3:05 PM (15:05) on Monday in Seoul."),
+    ("conditional-ru-002", "В Нью-Йорке сейчас 1:05 ночи — сохранил заметку «позвонить Ире завтра»."),
+    ("chain-en-003", "The Louvre (open 9:00-18:00) charges 22 EUR, about 23.91 USD."),
 ])
 def test_right_values_in_other_units_roundings_and_spellings_are_supported(sid: str, answer: str) -> None:
     assert contradicted_quantities(SCENARIOS[sid], answer) == []
+
+
+def test_clock_times_and_their_halves_of_the_day() -> None:
+    got = dict(clock_times("3:05 PM, 15:05, 07:05, 12:00 a.m., 9:00-18:00, 2:1, 25:00"))
+    assert got == {"3:05 PM": {905}, "15:05": {905}, "07:05": {425, 1145}, "12:00 a.m.": {0}, "9:00": {540, 1260},
+                   "18:00": {1080}}
 
 
 def test_quantities_read_units_symbols_and_number_formats() -> None:

@@ -10,6 +10,8 @@ by rule, for every scenario alike:
 - The scenario's *facts* are the quantities and plain numbers in its question, its reference answer and the
   World outputs of all its calls (required, allowed and tempting: what the World says is true whether or
   not a run asked it).
+- A *clock time* ("07:05", "3:05 PM") in an answer is judged like a quantity when the facts hold clock
+  times (get_time outputs, opening hours): it must be one of them (a bare "3:05" may mean 15:05).
 - An answer's quantity is *supported* when its value equals, to the precision it is written with (half a
   unit of its last digit, at least 0.5% for rounding like "about 26 miles"), a plain fact number or a fact
   quantity of the same dimension converted into its unit by the World itself (convert_units,
@@ -36,6 +38,7 @@ _NUMBER = r"[-−–]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
 _QUANTITY_RE = re.compile(
     rf"(?P<sym>[$€£₽¥])\s?(?P<n1>{_NUMBER})|(?<![\w.,])(?P<n2>{_NUMBER})(?![\d])\s?(?P<unit>°\s?[CFcf]\b|"
     rf"[A-Za-zА-Яа-яЁё$€£₽]+(?:\s(?:dollars?|pounds?|francs?|koruna|yen|won|lira))?)?")
+_CLOCK_RE = re.compile(r"(?<![\d:.,])(\d{1,2}):(\d{2})(?![\d:])(?:\s?([AaPp])\.?\s?[Mm]\b\.?)?")
 _DEGREE_WORDS = frozenset({"degree", "degrees", "градус", "градуса", "градусов"})
 # Unit abbreviations that are also everyday words after a number ("330 in feet", "12 с дождём", "2024 г."):
 # read as no unit, so they are never judged.
@@ -154,9 +157,31 @@ def _supported(q: Quantity, facts: Sequence[Quantity]) -> bool:
     return False
 
 
+def clock_times(text: str) -> list[tuple[str, frozenset[int]]]:
+    """Every clock time in `text` ("07:05", "3:05 PM", "15:05"), with the minutes of the day it can mean: one
+    value with a 24-hour hour or an am/pm mark, both halves of the day for a bare 1-12 hour ("3:05")."""
+    out = []
+    for m in _CLOCK_RE.finditer(text):
+        hour, minute, half = int(m.group(1)), int(m.group(2)), (m.group(3) or "").lower()
+        if hour > 23 or minute > 59:
+            continue
+        if half:
+            hours = {hour % 12 + (12 if half == "p" else 0)}
+        else:
+            hours = {hour, hour + 12} if 1 <= hour <= 11 else {hour}
+        out.append((m.group(0).strip(), frozenset(h * 60 + minute for h in hours)))
+    return out
+
+
 def contradicted_quantities(scenario: Scenario, answer: str) -> list[str]:
-    """The quantities of `answer` (as written) that contradict the scenario's facts (module docstring)."""
+    """The quantities and clock times of `answer` (as written) that contradict the scenario's facts (module
+    docstring; a clock time is judged when the facts hold one, and is supported when it can mean one of
+    theirs)."""
     facts = _facts(scenario)
     kinds = {f.kind for f in facts if f.kind is not None}
-    return [q.text for q in quantities(answer) if q.kind in kinds and not _supported(q, facts)]
+    wrong = [q.text for q in quantities(answer) if q.kind in kinds and not _supported(q, facts)]
+    fact_clocks = frozenset().union(*(minutes for text in _scenario_texts(scenario) for _, minutes in clock_times(text)))
+    if fact_clocks:
+        wrong += [written for written, minutes in clock_times(answer) if not minutes & fact_clocks]
+    return wrong
 
