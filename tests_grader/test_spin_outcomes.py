@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tooluse1.spin.facts import clock_times, contradicted_quantities, quantities
+from tooluse1.spin.facts import clock_times, contradicted_quantities, contradicted_sky, quantities
 from tooluse1.spin.plan import StepRun
 from tooluse1.spin.scenarios import load_scenarios
 from tooluse1.spin.scoring import score_run, step_statuses
@@ -63,6 +63,22 @@ def test_no_reference_answer_contradicts_its_world(sid: str) -> None:
 ])
 def test_right_values_in_other_units_roundings_and_spellings_are_supported(sid: str, answer: str) -> None:
     assert contradicted_quantities(SCENARIOS[sid], answer) == []
+
+
+@pytest.mark.parametrize("sid,answer,wrong", [
+    ("early_answer-ru-001", "В Сочи сейчас 12°C, солнечно — можно на пляж.", ["солнечно"]),
+    ("early_answer-en-005", "The weather in London is sunny, 11°C.", ["sunny"]),
+    ("early_answer-en-001", "Paris: 18°C and raining, take an umbrella.", ["raining"]),
+    ("early_answer-ru-001", "В Сочи 12°C, дождь, не солнечно.", []),
+    ("early_answer-ru-001", "Если там солнечно, я поставлю таймер, но в Сочи сейчас дождь.", []),
+    ("early_answer-en-005", "It isn't sunny in London: 11°C with rain.", []),
+    ("early_answer-en-001", "It's 18°C and sunny in Paris, no rain today.", []),
+    ("early_answer-en-006", "Berlin is sunny and Moscow snowy.", []),   # two places: the sky is not judged
+])
+def test_an_answer_asserting_the_other_sky_contradicts_the_world(sid: str, answer: str, wrong: list) -> None:
+    assert contradicted_sky(SCENARIOS[sid], answer) == wrong
+    if wrong:
+        assert score_run(SCENARIOS[sid], reference_calls(sid), answer).outcome == NOT_ACCOMPLISHED
 
 
 def test_clock_times_and_their_halves_of_the_day() -> None:

@@ -12,6 +12,9 @@ by rule, for every scenario alike:
   not a run asked it).
 - A *clock time* ("07:05", "3:05 PM") in an answer is judged like a quantity when the facts hold clock
   times (get_time outputs, opening hours): it must be one of them (a bare "3:05" may mean 15:05).
+- The *sky* the World reports for the one place whose weather a scenario looks up (clear, or precipitation:
+  rain, snow, thunderstorm) is contradicted by an answer that asserts the other one ("солнечно" where it
+  rains), not negated and not inside a condition ("if it's sunny") within the four words before it.
 - An answer's quantity is *supported* when its value equals, to the precision it is written with (half a
   unit of its last digit, at least 0.5% for rounding like "about 26 miles"), a plain fact number or a fact
   quantity of the same dimension converted into its unit by the World itself (convert_units,
@@ -31,7 +34,7 @@ from tooluse1.spin.scenarios import Scenario
 from tooluse1.tools import CURRENCIES, UNITS, Call, to_number
 from tooluse1.world import UNIT_FACTORS, World
 
-__all__ = ["Quantity", "contradicted_quantities", "quantities"]
+__all__ = ["Quantity", "clock_times", "contradicted_quantities", "contradicted_sky", "quantities"]
 
 _NUMBER = r"[-−–]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
 # a currency symbol before the number, or the number then (optionally) one unit word / symbol
@@ -173,6 +176,49 @@ def clock_times(text: str) -> list[tuple[str, frozenset[int]]]:
     return out
 
 
+# Weather the World reports, by what it says about the sky: a clear sky against precipitation is the conflict
+# a reader cannot let pass ("sunny" where it rains); clouds, fog and wind go with either and are not judged.
+_CLEAR_SKY = ("sunny", "sun", "clear", "солнечн", "солнце", "ясн")
+_PRECIPITATION = ("rain", "drizzl", "shower", "snow", "thunder", "storm", "дожд", "ливн", "ливен", "снег", "снеж", "гроз")
+_NEGATIONS = frozenset({"not", "no", "isn't", "isnt", "aren't", "without", "never", "не", "нет", "без", "ни"})
+_HYPOTHETICAL = frozenset({"if", "whether", "unless", "если", "ли", "когда"})
+_WORD_RE = re.compile(r"[\w']+", re.UNICODE)
+
+
+def _sky(word: str) -> str | None:
+    w = word.lower()
+    if w.startswith(_PRECIPITATION):
+        return "precipitation"
+    if w.startswith(_CLEAR_SKY) and not w.startswith(("sunday", "sunset", "sunrise", "clearly")):
+        return "clear"
+    return None
+
+
+def _asserted_skies(text: str) -> list[tuple[str, str]]:
+    """(word, sky) for each sky word `text` asserts: not negated and not in a condition ("if it's sunny")
+    within the four words before it."""
+    words = _WORD_RE.findall(text)
+    out = []
+    for i, w in enumerate(words):
+        sky = _sky(w)
+        before = {x.lower() for x in words[max(0, i - 4):i]}
+        if sky and not before & _NEGATIONS and not before & _HYPOTHETICAL:
+            out.append((w, sky))
+    return out
+
+
+def contradicted_sky(scenario: Scenario, answer: str) -> list[str]:
+    """The sky words of `answer` that contradict the World's weather: judged only when the scenario's World
+    reports the weather of one place, as clear sky or as precipitation."""
+    weather = [c.output for c in (*scenario.required_calls, *scenario.allowed_calls) if c.name == "get_weather"]
+    if len(weather) != 1:
+        return []
+    skies = {sky for _, sky in _asserted_skies(weather[0].split(",", 1)[-1])}
+    if len(skies) != 1:
+        return []
+    return [w for w, sky in _asserted_skies(answer) if sky not in skies]
+
+
 def contradicted_quantities(scenario: Scenario, answer: str) -> list[str]:
     """The quantities and clock times of `answer` (as written) that contradict the scenario's facts (module
     docstring; a clock time is judged when the facts hold one, and is supported when it can mean one of
@@ -183,5 +229,5 @@ def contradicted_quantities(scenario: Scenario, answer: str) -> list[str]:
     fact_clocks = frozenset().union(*(minutes for text in _scenario_texts(scenario) for _, minutes in clock_times(text)))
     if fact_clocks:
         wrong += [written for written, minutes in clock_times(answer) if not minutes & fact_clocks]
-    return wrong
+    return wrong + contradicted_sky(scenario, answer)
 
