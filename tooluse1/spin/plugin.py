@@ -374,7 +374,8 @@ def failure_message(rec: SpinRun) -> str:
     return (f"{rec.item_id}: {rec.outcome}\n"
             f"  reason  : {rec.reason}\n"
             f"  plans   : {len(rec.plans)} ({rec.repair_rounds} repairs), valid={rec.plan_valid}, "
-            f"accepted prefix={rec.accepted_prefix}\n"
+            f"accepted prefix={rec.accepted_prefix}"
+            f"{', no valid plan: the last repair ran leniently' if rec.no_valid_plan else ''}\n"
             f"  executed: {steps}\n"
             f"  answer  : {answer!r}")
 
