@@ -34,8 +34,8 @@ skipped); every prompt text is built in spin/prompts.py.
            else N. A failed parse never accepts, so the loop goes on to the next prefix.
    The plan is accepted when the verdict at stop_index accepts (critic.accepts: can_answer_now and
    Accomplished or Partially accomplished); steps 1..stop_index are then executed. The critic's generation
-   stops at the end of its JSON object (stop_text on backends that support it; the text is cut there
-   otherwise) under a cap of 8,192 tokens, the paper's default; a head cut before the closing brace is
+   stops at the end of its JSON object (stop_text on backends that support it; on others the verdict is
+   read from the first object of the text) under a cap of 8,192 tokens, the paper's default; a head cut before the closing brace is
    read for its status and can_answer_now (critic.parse_critic_output).
    spin_wo_cri has no critic, as in the paper's ablation: each round, the simulator predicts every step of
    the valid plan (all at once: a prediction does not depend on another) and the predictions go into the
@@ -502,7 +502,8 @@ class SpinRunner:
     """Runs (scenario, variant) pairs against one backend, sharing and batching model calls across them.
 
     `store` is the trajectory store the simulator retrieves from (None = no retrieval, as an empty store);
-    `rounds` is T, the repair rounds per run (0: the raw plan is executed leniently, unjudged, as BASE's); `top_k` the retrieved past steps per simulation;
+    `rounds` is T, the repair rounds per run (0: the raw plan is executed leniently, unjudged, as BASE's);
+    `top_k` the retrieved past steps per simulation;
     `max_new_tokens` the token cap per role (default ROLE_MAX_NEW_TOKENS; parse_role_caps builds one);
     `tool_latency_s` the World's simulated latency per tool (accounted, never slept); `stop_rule` the prefix
     loop's stopping rule (critic.STOP_RULES, module docstring); `critic_examples` the scenarios of the
