@@ -583,8 +583,8 @@ def test_oracle_track_end_to_end(tmp_path: Path):
     assert prov["trajectory_store_records"] == saved and len(prov["trajectory_store_sha256"]) == 64
     assert prov["saved_steps"] == 0   # test runs never go into the store
     assert prov["split"] == "test" and prov["max_new_tokens_by_role"]["plan"] >= 1024
-    # One plan per run, plus spin_wo_cri's repair with the simulated outputs (the oracle repeats its plan).
-    assert len(list(plans.glob("*.txt"))) == n + len(TEST_SCENARIOS)
+    # One plan per run, plus spin_wo_cri's T = 3 repairs with the simulated outputs (the oracle repeats its plan).
+    assert len(list(plans.glob("*.txt"))) == n + 3 * len(TEST_SCENARIOS)
     out = run_plan("--model", "oracle", "--results", str(tmp_path / "r2.json"), "-m", "spin and chain")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     n_chain = sum(1 for s in TEST_SCENARIOS.values() if s.shape == "chain")
@@ -717,7 +717,7 @@ def test_small_real_model_drives_executor_simulator_critic_and_answer():
     from tooluse1.backends.transformers_backend import TransformersBackend
     from tooluse1.models import resolve_model
     backend = _OraclePlansRealRest(TransformersBackend(resolve_model("smollm2"), batch_size=8))
-    scenario = SCENARIOS["single-en-001"]
+    scenario = SCENARIOS["single-en-005"]   # one reference call: the oracle's plan has one step
     runs = SpinRunner(backend, max_new_tokens=parse_role_caps("48")).run(
         [(scenario, v) for v in ("base", "spin", "spin_wo_cri")])
     for r in runs:
@@ -760,7 +760,8 @@ def test_spin_runs_through_the_openai_backend_against_transformers_serve(tmp_pat
 def test_stop_text_ends_a_streamed_row_where_its_test_first_holds():
     """The fast path's stop_text (how the critic stops at the end of its JSON object): a row whose test holds
     ends there with finish_reason "stop" and the text so far, a prefix of its uncut greedy text; a row
-    without a test decodes as before."""
+    without a test decodes as before. The test here holds once half of the uncut text is written, whatever
+    the model writes."""
     from tooluse1.backends.transformers_backend import TransformersBackend
     from tooluse1.models import resolve_model
     backend = TransformersBackend(resolve_model("smollm2"), dtype="float32", batch_size=4, threads=1, fast=True)
@@ -777,10 +778,12 @@ def test_stop_text_ends_a_streamed_row_where_its_test_first_holds():
         backend.stream([(p, 48) for p in prompts], done, stop_text=stop_text)
         return out
     full = collect(None)
-    assert "three" in full["stop-0-plain"].text.lower()   # the test below fires inside the uncut text
-    cut = collect(lambda p: (lambda text: "three" in text.lower()) if p.item_id == "stop-0-plain" else None)
-    a, b = cut["stop-0-plain"], full["stop-0-plain"]
-    assert b.text.startswith(a.text) and "three" in a.text.lower() and a.completion_tokens < b.completion_tokens
+    b = full["stop-0-plain"]
+    assert b.completion_tokens >= 8, b.text   # long enough to be cut in the middle
+    half = len(b.text) // 2
+    cut = collect(lambda p: (lambda text: len(text) >= half) if p.item_id == "stop-0-plain" else None)
+    a = cut["stop-0-plain"]
+    assert b.text.startswith(a.text) and len(a.text) >= half and a.completion_tokens < b.completion_tokens
     assert a.finish_reason == "stop"
     assert cut["stop-1-plain"].text == full["stop-1-plain"].text
 
