@@ -6,7 +6,8 @@
 Phases (each a `python -m tooluse1 plan` session, so the results files are the track's own):
   fill      --spin-split train --variant FILL_VARIANTS --save-trajectories STORE: the 15 train scenarios,
             by default under all five variants, with the store still empty (the simulator predicts without
-            retrieval); the Accomplished runs' executed steps fill the store (each distinct step once).
+            retrieval); every executed step of those runs fills the store with its own status (each distinct
+            step once; the simulator retrieves the Accomplished ones).
             --fill oracle stores the scripted oracle's trajectories instead (correct, no model time).
   evaluate  --spin-split test --variant all --trajectory-store STORE --save-plans DIR: the 61 test
             scenarios x five variants, the simulator retrieving from the train runs only.

@@ -11,7 +11,9 @@ from tooluse1.spin.critic import (
     CriticVerdict,
     SpinFeedback,
     accepts,
+    json_object_end,
     parse_critic_output,
+    stops_prefix_loop,
 )
 
 GOOD = '{"status": "Accomplished", "can_answer_now": true, "rationale": "Step 1 gives the weather."}'
@@ -45,10 +47,11 @@ def test_nested_braces_in_rationale() -> None:
 @pytest.mark.parametrize("text", [
     "",
     "The plan looks fine to me.",
-    '{"status": "Accomplished", "can_answer_now": true, "rationale": "unterminated}',
+    '{"stat',
+    '{"status": "Accompl',
     "{'status': 'Accomplished'}",
     '["Accomplished", true]',
-], ids=["empty", "prose", "broken", "python_dict", "json_array"])
+], ids=["empty", "prose", "cut_in_key", "cut_in_status", "python_dict", "json_array"])
 def test_unparseable_output_gives_safe_default(text: str) -> None:
     verdict = parse_critic_output(text)
     assert verdict.parse_ok is False
@@ -74,7 +77,6 @@ def test_unparseable_output_gives_safe_default(text: str) -> None:
     (1, "Not accomplished"),
 ])
 def test_status_sanitising(raw, expected: str) -> None:
-    import json
     verdict = parse_critic_output(json.dumps({"status": raw, "can_answer_now": True, "rationale": "r"}))
     assert verdict.parse_ok is True
     assert verdict.status == expected
@@ -86,7 +88,6 @@ def test_status_sanitising(raw, expected: str) -> None:
     ("false", False), ("no", False), ("maybe", False), (1, False), (None, False), ([], False),
 ])
 def test_can_answer_now_coercion(raw, expected: bool) -> None:
-    import json
     verdict = parse_critic_output(json.dumps({"status": "Accomplished", "can_answer_now": raw, "rationale": "r"}))
     assert verdict.can_answer_now is expected
 
@@ -125,3 +126,55 @@ def test_stopping_rule(status: str, can_answer_now: bool, accepted: bool) -> Non
     verdict = parse_critic_output(json.dumps({"status": status, "can_answer_now": can_answer_now, "rationale": "r"}))
     assert accepts(verdict) is accepted
     assert not accepts(parse_critic_output("not json at all"))
+
+
+@pytest.mark.parametrize("text,status,can", [
+    # the 96-token cap of the first sitting cut verdicts like these mid-rationale
+    ('{"status": "Partially accomplished", "can_answer_now": true, "rationale": "The weather is known but the',
+     "Partially accomplished", True),
+    ('```json\n{\n  "status": "Accomplished",\n  "can_answer_now": false,\n  "rationale": "unterminated}',
+     "Accomplished", False),
+    ('{"status": "Not accomplished", "can_answer_now": "yes", "rationale": "Шаг 1 не', "Not accomplished", True),
+    ('{"status": "partially_accomplished", "can_', "Partially accomplished", False),   # cut before the flag
+], ids=["partial_true", "fenced_accomplished_false", "ru_string_flag", "cut_before_flag"])
+def test_truncated_head_is_read(text: str, status: str, can: bool) -> None:
+    """An object cut before its closing brace keeps what its head states; the flag missing reads False."""
+    verdict = parse_critic_output(text)
+    assert verdict.parse_ok and verdict.truncated
+    assert (verdict.status, verdict.can_answer_now) == (status, can)
+
+
+def test_complete_object_is_not_marked_truncated() -> None:
+    verdict = parse_critic_output('{"status": "Accomplished", "can_answer_now": true, "rationale": "ok"} and more {')
+    assert verdict.parse_ok and not verdict.truncated and verdict.can_answer_now
+
+
+@pytest.mark.parametrize("text,end", [
+    ('{"status": "Accomplished"}', 26),
+    ('Verdict: {"a": "}", "b": {"c": "{"}} trailing {', 36),
+    ('{"rationale": "a \\"quoted\\" } brace"}', -1),   # -1: closes only at the final brace
+    ('{"status": "Accomplished", "rationale": "still writing', None),
+    ("no object at all", None),
+])
+def test_json_object_end(text: str, end: int | None) -> None:
+    got = json_object_end(text)
+    assert got == (len(text) if end == -1 else end)
+    if got is not None:
+        json.loads(text[text.index("{"):got])   # the span is exactly one object
+
+
+@pytest.mark.parametrize("status,code_stops,paper_stops", [
+    ({"status": "Accomplished", "can_answer_now": True}, True, True),
+    ({"status": "Accomplished", "can_answer_now": False}, True, False),
+    ({"status": "Partially accomplished", "can_answer_now": True}, False, True),
+    ({"status": "Partially accomplished", "can_answer_now": False}, False, False),
+    ({"status": "Not accomplished", "can_answer_now": True}, True, False),
+])
+def test_stop_rules(status: dict, code_stops: bool, paper_stops: bool) -> None:
+    verdict = parse_critic_output(json.dumps({**status, "rationale": "r"}))
+    assert stops_prefix_loop(verdict, "code") is code_stops
+    assert stops_prefix_loop(verdict, "paper") is paper_stops
+    unreadable = parse_critic_output("fine by me")
+    assert stops_prefix_loop(unreadable, "code") and not stops_prefix_loop(unreadable, "paper")
+    with pytest.raises(ValueError):
+        stops_prefix_loop(verdict, "text")

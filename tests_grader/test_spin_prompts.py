@@ -10,6 +10,7 @@ from tooluse1.spin.plan import parse_plan, validate_plan_text
 from tooluse1.spin.prompts import (
     PLAN_MARKER,
     build_repair_prompt,
+    critic_examples_text,
     critic_prompt_text,
     planner_prompt_text,
     simulator_prompt_text,
@@ -46,10 +47,17 @@ def test_repair_prompt_drops_the_base_marker_once_and_ends_with_it() -> None:
     assert prompt.count(PLAN_MARKER) == 1 and prompt.endswith("\n\n" + PLAN_MARKER)
     assert "[AGENT_UNKNOWN] Agent2 unknown 'Unit Agent'" in prompt
     assert "=== Original Plan ===\n" + BAD in prompt
-    for phrase in ("bare minimum number of tasks", "minimal changes", "you MUST output the Original Plan as-is",
-                   "Do NOT output any explanation"):
+    for phrase in ("Avoid redundant or unnecessary tasks", "minimal changes",
+                   "you MUST output the Original Plan as-is", "Do NOT output any explanation"):
         assert phrase in prompt
     assert "SPIN Evaluation Feedback" not in prompt and "Simulated Execution" not in prompt
+    # As in the code, only SPIN's repair rules explain the feedback and ask for the bare minimum of tasks;
+    # no first planner prompt asks for it (BASE and every variant get the same one).
+    assert "bare minimum" not in prompt and "bare minimum" not in base
+    spin = build_repair_prompt(base, BAD, validate_plan_text(BAD, AGENTS)[1], spin_rules=True)
+    for phrase in ("bare minimum number of tasks", "stop_index is the earliest step", "can_answer_now=true",
+                   "minimal changes", "Do NOT output any explanation"):
+        assert phrase in spin
 
 
 def test_repair_prompt_with_accepted_prefix_feedback() -> None:
@@ -107,6 +115,26 @@ def test_simulator_prompt_holds_the_target_and_the_retrieved_steps() -> None:
     assert "uses: #S1" in prompt
     with pytest.raises(ValueError):
         simulator_prompt_text(SCENARIO.question, PLAN, 3, [])
+
+
+def test_critic_examples_come_from_train_runs_and_head_every_critic_prompt() -> None:
+    """The critic's few-shots (the code's ground-truth trajectories) are train scenarios' reference runs,
+    labelled Accomplished / can_answer_now true, and open every critic prompt identically."""
+    from tooluse1.spin.runner import critic_examples
+    from tooluse1.spin.scenarios import load_scenarios
+    scenarios = load_scenarios()[0]
+    examples = critic_examples(scenarios)
+    assert [s.shape for s in examples] == ["early_answer", "conditional", "chain"]
+    assert all(s.split == "train" for s in examples)
+    text = critic_examples_text(examples)
+    for s in examples:
+        assert s.question in text and all(" ".join(rc.output.split()) in text for rc in s.reference_calls)
+    assert text.count('"status": "Accomplished", "can_answer_now": true') == len(examples)
+    a = critic_prompt_text(SCENARIO.question, PLAN, 1, ["Berlin: 14°C, cloudy"], text)
+    b = critic_prompt_text("Другой вопрос", PLAN, 2, None, text)
+    assert os.path.commonprefix([a, b]).startswith(text) and a.index(text) == 0
+    assert a.index(text) < a.index("User question:\n" + SCENARIO.question) < a.index("You are the CRITIC")
+    assert critic_examples_text([]) == ""
 
 
 def test_prompts_of_one_plan_share_long_prefixes() -> None:

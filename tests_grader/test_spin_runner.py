@@ -28,6 +28,7 @@ from tooluse1.spin.runner import (
     SpinRun,
     SpinRunner,
     dependency_levels,
+    make_prompt,
     oracle_plan_text,
     parse_role_caps,
     parse_variants,
@@ -85,6 +86,7 @@ CHAIN_FORWARD = CHAIN_VALID.replace("#Dependency1: None", "#Dependency1: #S2")
 CHAIN_BAD_AGENT = CHAIN_VALID.replace("#Agent1: get_weather", "#Agent1: weather_api")
 
 ACCEPT = json.dumps({"status": "Accomplished", "can_answer_now": True, "rationale": "enough"})
+PARTIAL_NOW = json.dumps({"status": "Partially accomplished", "can_answer_now": True, "rationale": "on topic"})
 REJECT = json.dumps({"status": "Not accomplished", "can_answer_now": False, "rationale": "not enough"})
 
 
@@ -162,7 +164,8 @@ def test_over_plan_spin_executes_the_sufficient_prefix_base_executes_all():
     # Costs: spin = plan + simulate 1 + critic 1 + step + answer; the ablations drop their part.
     assert dict(runs["spin"].model_calls_by_role) == {"plan": 1, "simulate": 1, "critic": 1, "step": 1, "answer": 1}
     assert dict(runs["spin_wo_sim"].model_calls_by_role) == {"plan": 1, "critic": 1, "step": 1, "answer": 1}
-    assert dict(runs["spin_wo_cri"].model_calls_by_role) == {"plan": 1, "simulate": 4, "repair": 1, "step": 4,
+    # spin_wo_cri repairs T = 3 times, each time with the simulated outputs of the plan it repairs (the code).
+    assert dict(runs["spin_wo_cri"].model_calls_by_role) == {"plan": 1, "simulate": 12, "repair": 3, "step": 4,
                                                              "answer": 1}
     assert dict(runs["base"].model_calls_by_role) == {"plan": 1, "step": 4, "answer": 1}
     assert runs["spin"].tokens_in == 50 and runs["spin"].tokens_out == 15
@@ -192,8 +195,8 @@ def test_forward_reference_repaired_in_round_two():
             return CHAIN_FORWARD
         if role == "repair":
             return {1: CHAIN_BAD_AGENT, 2: CHAIN_VALID}.get(n, CHAIN_VALID)
-        if role == "critic":
-            return ACCEPT if n == 2 else REJECT
+        if role == "critic":   # Partially at step 1 (the loop goes on), Accomplished at step 2
+            return PARTIAL_NOW if n == 1 else ACCEPT
         if role == "simulate":
             return "Berlin: 14°C" if n == 1 else "287.15 K"
         if role == "step":
@@ -244,44 +247,59 @@ def test_executor_prompt_passes_exactly_the_declared_dependencies():
     assert [[s.index for s in level] for level in dependency_levels(plan)] == [[1, 2, 3], [4]]
 
 
-def test_plan_still_invalid_after_T_rounds_is_an_error():
+def test_plan_still_invalid_after_T_rounds_runs_the_last_repair_leniently():
+    """As the public code: after T rounds the last repair is executed unvalidated, read like BASE's plan
+    (unknown agent -> the first agent); the run counts as no_valid_plan, whatever its outcome."""
     model = early_model(plan=CHAIN_BAD_AGENT)
-    runs = run(model, [(EARLY, v) for v in ("valid", "spin")])
+    runs = run(model, [(EARLY, v) for v in ("valid", "spin", "spin_wo_sim", "spin_wo_cri")])
     for r in runs.values():
-        assert r.outcome == "Error" and r.repair_rounds == 3 and len(r.plans) == 4 and not r.plan_valid
-        assert "no valid plan after 3 repair round(s)" in r.reason and r.executed_tasks == 0
-        assert r.model_calls == 4   # plan + 3 repairs, nothing executed, no answer asked
-    one = run(early_model(plan=CHAIN_BAD_AGENT), [(EARLY, "valid")], rounds=1)["valid"]
-    assert one.repair_rounds == 1 and one.outcome == "Error"
+        assert r.repair_rounds == 3 and len(r.plans) == 4 and not r.plan_valid and r.no_valid_plan
+        assert r.final_round == 3 and r.executed_tasks == 2 and r.outcome != "Error"
+        assert r.lenient_fixes[0] == "Agent1 unknown 'weather_api': runs as 'get_weather' (the first agent)"
+        assert r.evaluations == []   # an invalid plan is never judged
+    assert runs["valid"].as_dict()["no_valid_plan"] is True
+    zero = run(early_model(), [(EARLY, "spin")], rounds=0)["spin"]   # T = 0: the raw plan, unjudged, as BASE
+    assert zero.evaluations == [] and zero.executed_tasks == 4 and zero.model_calls_by_role["critic"] == 0
+    nothing = run(early_model(plan="I cannot plan this."), [(EARLY, "valid")], rounds=1)["valid"]
+    assert nothing.repair_rounds == 1 and nothing.outcome == "Error" and nothing.no_valid_plan
+    assert "nothing to execute" in nothing.reason and nothing.model_calls == 2   # plan + 1 repair
 
 
-def test_critic_parse_failure_never_stops_early():
+def test_critic_parse_failure_stops_the_code_loop_and_defers_under_the_paper_rule():
+    """A verdict that cannot be read is Not accomplished: the code's loop stops there and sends the plan to
+    repair; the paper's rule goes on to the next prefix. Neither accepts it."""
     model = early_model(critic=lambda k: "I think it is fine")
     r = run(model, [(EARLY, "spin")])["spin"]
-    assert r.accepted_prefix is None and r.executed_tasks == 4
-    assert r.critic_parse_failures == 4 and r.outcome == ACCOMPLISHED
-    # No prefix accepted: the planner was asked once to revise with the SPIN feedback; it returned the
-    # same plan, which ends the loop (its verdicts would repeat).
-    assert r.repair_rounds == 1 and r.plans[1]["feedback"]
+    # Each of rounds 0-2 is judged at step 1 only (the failed parse stops the loop), then repaired; the
+    # planner repeats its plan, so the third repair is executed whole.
+    assert [len(e["verdicts"]) for e in r.evaluations] == [1, 1, 1]
+    assert r.accepted_prefix is None and r.executed_tasks == 4 and r.repair_rounds == 3
+    assert r.critic_parse_failures == 3 and r.outcome == ACCOMPLISHED and not r.no_valid_plan
     repair = model.texts("repair")[0]
-    assert "SPIN Evaluation Feedback" in repair and "stop_index" not in repair and "Failed to parse critic JSON" in repair
+    assert "SPIN Evaluation Feedback" in repair and "Failed to parse critic JSON" in repair
+    assert "- stop_index: 1 " in repair and "Truncated plan" in repair
+    truncated = repair.split("Truncated plan (use this as the current plan context for repair):\n")[1]
+    assert truncated.startswith("#Task1: Get the current weather in Paris") and "#Task2" not in truncated.split("===")[0]
+    paper = run(early_model(critic=lambda k: "I think it is fine"), [(EARLY, "spin")], stop_rule="paper")["spin"]
+    assert [len(e["verdicts"]) for e in paper.evaluations] == [4, 4, 4] and paper.critic_parse_failures == 12
 
 
 def test_feedback_revision_is_evaluated_again():
     short = OVER_PLAN.split("#Task2")[0].strip()
     model = early_model(critic=lambda k: REJECT, repair=lambda n, text: short)
-    # The 4-step plan is rejected everywhere; the revised 1-step plan is judged again (still rejected by
-    # this critic) and, the rounds allowing one more revision that changes nothing, executed whole.
+    # The 4-step plan is rejected at step 1; each revision (1 step) is judged again and rejected; the
+    # third revision is executed unjudged.
     r = run(model, [(EARLY, "spin")])["spin"]
-    assert [len(parse_plan(p["text"], EARLY.agents)) for p in r.plans] == [4, 1, 1]
-    assert len(r.evaluations) == 2 and r.executed_tasks == 1 and r.outcome == ACCOMPLISHED
+    assert [len(parse_plan(p["text"], EARLY.agents)) for p in r.plans] == [4, 1, 1, 1]
+    assert len(r.evaluations) == 3 and r.executed_tasks == 1 and r.outcome == ACCOMPLISHED
+    assert r.final_round == 3 and r.accepted_prefix is None
 
 
-def test_feedback_revision_that_breaks_the_plan_keeps_the_valid_one():
+def test_feedback_revision_that_breaks_the_plan_is_executed_leniently():
     model = early_model(critic=lambda k: REJECT, repair=lambda n, text: CHAIN_BAD_AGENT)
     r = run(model, [(EARLY, "spin")], rounds=2)["spin"]
     assert [p["valid"] for p in r.plans] == [True, False, False]
-    assert r.final_round == 0 and r.executed_tasks == 4 and r.outcome == ACCOMPLISHED
+    assert r.final_round == 2 and r.no_valid_plan and r.executed_tasks == 2   # the last repair, leniently
 
 
 def test_backend_error_makes_the_run_an_error():
@@ -337,22 +355,38 @@ def test_spin_wo_cri_feeds_the_simulation_into_repairs():
     repair = model.texts("repair", "spin_wo_cri")[0]
     assert repair.count("Paris: 18°C, sunny") == 4 and "#S3 (convert_currency: Convert 20 EUR to USD)" in repair
     cri = runs["spin_wo_cri"]
-    # Round 0 simulated (4 steps), the revision was simulated again (1 step) and revised once more.
-    assert [len(e["simulated"]) for e in cri.evaluations] == [4, 1] and cri.repair_rounds == 2
+    # Round 0 simulated (4 steps), each revision simulated again (1 step) and revised; T = 3 revisions.
+    assert [len(e["simulated"]) for e in cri.evaluations] == [4, 1, 1] and cri.repair_rounds == 3
     # A prediction depends on the plan only (the paper's DAG prefix), so a round's steps are asked together.
     assert ["simulate"] * 4 in model.batches
     assert all(e["verdicts"] == [] for e in cri.evaluations) and cri.accepted_prefix is None
 
 
-def test_accomplished_without_can_answer_now_does_not_stop():
-    """The paper's stopping rule (A.3/E.3): can_answer_now AND (Accomplished or Partially accomplished)."""
+def test_code_stop_rule_against_the_paper_text():
+    """Code (default): stop at Accomplished or Not accomplished, go on after Partially, test acceptance
+    (can_answer_now AND Accomplished/Partially) where it stopped. Paper text: stop at the first accepting
+    verdict."""
     not_yet = json.dumps({"status": "Accomplished", "can_answer_now": False, "rationale": "looks right"})
-    partial_now = json.dumps({"status": "Partially accomplished", "can_answer_now": True, "rationale": "enough"})
-    r = run(early_model(critic=lambda k: not_yet), [(EARLY, "spin")], rounds=0)["spin"]
-    assert r.accepted_prefix is None and r.executed_tasks == 4
-    assert [v["k"] for v in r.evaluations[0]["verdicts"]] == [1, 2, 3, 4]
-    r = run(early_model(critic=lambda k: partial_now if k == 2 else REJECT), [(EARLY, "spin")])["spin"]
-    assert r.accepted_prefix == 2 and r.executed_tasks == 2
+    r = run(early_model(critic=lambda k: not_yet), [(EARLY, "spin")], rounds=1)["spin"]
+    # Accomplished stops the loop at step 1, but without can_answer_now nothing is accepted: repaired once.
+    assert [v["k"] for v in r.evaluations[0]["verdicts"]] == [1] and r.evaluations[0]["stop_index"] == 1
+    assert r.accepted_prefix is None and r.repair_rounds == 1 and r.executed_tasks == 4
+    r = run(early_model(critic=lambda k: not_yet), [(EARLY, "spin")], rounds=1, stop_rule="paper")["spin"]
+    assert [v["k"] for v in r.evaluations[0]["verdicts"]] == [1, 2, 3, 4] and r.accepted_prefix is None
+    # Partially + can_answer_now at step 2, then Not accomplished at step 3: the paper's text accepts step 2;
+    # the code goes on, stops at step 3 and rejects the plan.
+    critic = {2: PARTIAL_NOW, 3: REJECT}
+    code = run(early_model(critic=lambda k: critic.get(k, PARTIAL_NOW if k > 3 else json.dumps(
+        {"status": "Partially accomplished", "can_answer_now": False, "rationale": "more"}))), [(EARLY, "spin")],
+        rounds=1)["spin"]
+    assert [v["k"] for v in code.evaluations[0]["verdicts"]] == [1, 2, 3] and code.accepted_prefix is None
+    paper = run(early_model(critic=lambda k: critic.get(k, REJECT)), [(EARLY, "spin")], stop_rule="paper")["spin"]
+    assert paper.accepted_prefix == 2 and paper.executed_tasks == 2
+    # All Partially with can_answer_now: the code's loop runs to the last step and accepts the whole plan.
+    whole = run(early_model(critic=lambda k: PARTIAL_NOW), [(EARLY, "spin")])["spin"]
+    assert whole.accepted_prefix == 4 and whole.executed_tasks == 4 and whole.repair_rounds == 0
+    with pytest.raises(ValueError, match="unknown stop rule"):
+        SpinRunner(early_model(), stop_rule="first")
 
 
 class RecordingStore(SQLiteStore):
@@ -549,8 +583,8 @@ def test_oracle_track_end_to_end(tmp_path: Path):
     assert prov["trajectory_store_records"] == saved and len(prov["trajectory_store_sha256"]) == 64
     assert prov["saved_steps"] == 0   # test runs never go into the store
     assert prov["split"] == "test" and prov["max_new_tokens_by_role"]["plan"] >= 1024
-    # One plan per run, plus spin_wo_cri's repair with the simulated outputs (the oracle repeats its plan).
-    assert len(list(plans.glob("*.txt"))) == n + len(TEST_SCENARIOS)
+    # One plan per run, plus spin_wo_cri's T = 3 repairs with the simulated outputs (the oracle repeats its plan).
+    assert len(list(plans.glob("*.txt"))) == n + 3 * len(TEST_SCENARIOS)
     out = run_plan("--model", "oracle", "--results", str(tmp_path / "r2.json"), "-m", "spin and chain")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     n_chain = sum(1 for s in TEST_SCENARIOS.values() if s.shape == "chain")
@@ -683,7 +717,7 @@ def test_small_real_model_drives_executor_simulator_critic_and_answer():
     from tooluse1.backends.transformers_backend import TransformersBackend
     from tooluse1.models import resolve_model
     backend = _OraclePlansRealRest(TransformersBackend(resolve_model("smollm2"), batch_size=8))
-    scenario = SCENARIOS["single-en-001"]
+    scenario = SCENARIOS["single-en-005"]   # one reference call: the oracle's plan has one step
     runs = SpinRunner(backend, max_new_tokens=parse_role_caps("48")).run(
         [(scenario, v) for v in ("base", "spin", "spin_wo_cri")])
     for r in runs:
@@ -695,3 +729,97 @@ def test_small_real_model_drives_executor_simulator_critic_and_answer():
     spin = runs[1]
     assert spin.evaluations[0]["simulated"] and spin.evaluations[0]["verdicts"]
     assert spin.model_calls_by_role["simulate"] >= 1 and spin.model_calls_by_role["critic"] >= 1
+
+
+def test_spin_runs_through_the_openai_backend_against_transformers_serve(tmp_path: Path):
+    """A user's served model: a real `transformers serve` (SmolLM2-135M) behind the openai backend runs a
+    small SPIN sitting (two scenarios x base and spin, one repair round); every run ends with a well-formed
+    record, no backend failure, and the critic's verdicts are read from the served text."""
+    from tooluse1.models import resolve_model
+    from tooluse1.serve import start_transformers_serve
+    results = tmp_path / "r.json"
+    ids = ("single-en-001", "early_answer-en-003")
+    with start_transformers_serve(resolve_model("smollm2").path, timeout_s=240, threads=1) as server:
+        out = run_plan("--backend", "openai", "--base-url", server.base_url, "--model", server.model,
+                       "--variant", "base,spin", "--spin-rounds", "1", "--spin-max-new-tokens", "64",
+                       "--concurrency", "4", "--results", str(results), "-k", " or ".join(ids), timeout=900)
+    assert out.returncode in (0, 1), out.stdout[-3000:] + out.stderr[-3000:]
+    section = json.loads(results.read_text(encoding="utf-8"))["spin"]
+    assert section["provenance"]["backend"]["backend"] == "openai"
+    assert section["provenance"]["batching"]["continuous_admission"] is False
+    assert section["n_runs"] == len(ids) * 2
+    for rec in section["records"]:
+        assert rec["error_kind"] is None, rec["error"]
+        assert rec["counters"]["tokens_in"] > 0 and rec["counters"]["model_calls"] >= 2
+        if rec["variant"] == "spin" and rec["evaluations"]:
+            verdicts = [v for e in rec["evaluations"] for v in e["verdicts"]]
+            assert verdicts and all(v["status"] in ("Accomplished", "Partially accomplished", "Not accomplished")
+                                    for v in verdicts)
+
+
+def test_stop_text_ends_a_streamed_row_where_its_test_first_holds():
+    """The fast path's stop_text (how the critic stops at the end of its JSON object): a row whose test holds
+    ends there with finish_reason "stop" and the text so far, a prefix of its uncut greedy text; a row
+    without a test decodes as before. The test here holds once half of the uncut text is written, whatever
+    the model writes."""
+    from tooluse1.backends.transformers_backend import TransformersBackend
+    from tooluse1.models import resolve_model
+    backend = TransformersBackend(resolve_model("smollm2"), dtype="float32", batch_size=4, threads=1, fast=True)
+    asks = ["Count from one to twenty in words, separated by commas.", "Name three colours."]
+    prompts = [Prompt(item_id=f"stop-{i}-plain", case_id=f"stop-{i}", protocol="plain",
+                      messages=({"role": "user", "content": q},)) for i, q in enumerate(asks)]
+
+    def collect(stop_text: Any) -> dict[str, Completion]:
+        out: dict[str, Completion] = {}
+
+        def done(c: Completion) -> list:
+            out[c.item_id] = c
+            return []
+        backend.stream([(p, 48) for p in prompts], done, stop_text=stop_text)
+        return out
+    full = collect(None)
+    b = full["stop-0-plain"]
+    assert b.completion_tokens >= 8, b.text   # long enough to be cut in the middle
+    half = len(b.text) // 2
+    cut = collect(lambda p: (lambda text: len(text) >= half) if p.item_id == "stop-0-plain" else None)
+    a = cut["stop-0-plain"]
+    assert b.text.startswith(a.text) and len(a.text) >= half and a.completion_tokens < b.completion_tokens
+    assert a.finish_reason == "stop"
+    assert cut["stop-1-plain"].text == full["stop-1-plain"].text
+
+
+def test_every_executed_step_is_stored_with_its_own_status():
+    """As the code stores every executed step with its status (not only an Accomplished run's): a run that
+    is Partially accomplished gives a record per step, the matched call Accomplished, the superfluous one
+    Partially accomplished, the failed one Not accomplished; the simulator retrieves the Accomplished ones."""
+    from tooluse1.spin.runner import trajectory_records
+
+    def answer(role: str, n: int, text: str, prompt: Prompt) -> str:
+        if role in ("plan", "repair"):
+            return CHAIN_VALID + "\n#Task3: Add one\n#Agent3: calculator\n#Dependency3: None\n#ExpectedOutput3: a sum"
+        if role == "step":
+            return {1: format_call(CHAIN_CALLS[1], "json"), 2: "no call here",
+                    3: format_call(Call("calculator", {"expression": "1+1"}), "json")}[n]
+        return "It is 14°C in Berlin."
+    r = run(ScriptedModel(answer), [(CHAIN, "valid")])["valid"]
+    assert r.outcome == PARTIALLY and [s.status for s in r.steps] == [ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY]
+    records = trajectory_records(r, CHAIN.question, "m:valid")
+    assert [(x.step_index, x.status) for x in records] == [(1, ACCOMPLISHED), (2, NOT_ACCOMPLISHED), (3, PARTIALLY)]
+    assert records[1].output.startswith("(failed:") and "Output: Berlin: 14°C" in records[0].summary
+
+
+@pytest.mark.parametrize("text,done", [
+    ('{"status": "Accomplished", "can_answer_now": true, "rationale": "ok"}', True),
+    ('```json\n{"status": "Partially accomplished", "can_answer_now": true, "rationale": "a {brace}"}', True),
+    ('{"status": "Accomplished", "can_answer_now": true, "rationale": "still wri', False),
+    ('<think>I will answer {"status": "Accomplished"} once I am sure', False),   # a brace while thinking
+    ('<think>maybe {"a": 1}</think>\n{"status": "Not accomplished", "can_answer_now": false, "rationale": "x"}', True),
+    ('Вердикт: {"status": "Not accomplished", "can_answer_now": false, "rationale": "Шаг 2 не выполнен"}', True),
+])
+def test_the_critic_stops_at_the_end_of_its_json_object(text: str, done: bool):
+    from tooluse1.spin.runner import _stop_text
+    critic = make_prompt("s", "spin", "critic", 1, [{"role": "user", "content": "q"}])
+    step = make_prompt("s", "spin", "step", 1, [{"role": "system", "content": "sys"}, {"role": "user", "content": "q"}])
+    test = _stop_text(critic)
+    assert test is not None and test(text) is done
+    assert _stop_text(step) is None   # only verdicts stop early

@@ -109,3 +109,44 @@ def test_table_beside_the_paper_reads_executed_runs():
     assert rows["executed_tasks_total"]["ours_base"] == 4.0 and rows["executed_tasks_total"]["ours_spin"] == 4.0
     assert rows["accomplished"]["ours_base"] == 0.5 and rows["error"]["ours_base"] == 0.5
     assert beside_paper({})[0]["ours_base"] is None
+
+
+def test_beside_the_paper_labels_each_row_and_gives_matched_scenario_figures():
+    """Rows say what they measure there and here; the matched columns use only the scenarios where both BASE
+    and SPIN executed a step (chain-en-002 here: BASE executed nothing on chain-en-001)."""
+    records = [_record("chain-en-001", "base", ERROR, 0), _record("chain-en-002", "base", ACCOMPLISHED, 4),
+               _record("chain-en-001", "spin", ACCOMPLISHED, 2), _record("chain-en-002", "spin", PARTIALLY, 1)]
+    section = spin_section(records, {"model": "test"}, ("base", "spin"))
+    assert section["matched_scenarios"] == ["chain-en-002"]
+    rows = {r["metric"]: r for r in section["beside_paper"]}
+    assert all(r["paper_definition"] and r["our_definition"] for r in rows.values())
+    assert "every role" in rows["model_calls_per_run"]["our_definition"]
+    assert "execution agents" in rows["model_calls_per_run"]["paper_definition"]
+    assert rows["executed_tasks_per_run"]["ours_spin"] == 1.5 and rows["executed_tasks_per_run"]["ours_spin_matched"] == 1.0
+    assert rows["accomplished"]["ours_base_matched"] == 1.0 and rows["accomplished"]["ours_spin_matched"] == 0.0
+    assert rows["accomplished_per_step"]["paper_base"] == PAPER["base"]["accomplished"]
+
+
+def _with_steps(record: dict, calls: list[tuple[str, dict]], statuses: list[str]) -> dict:
+    record["steps"] = [{"index": i, "agent": n, "task": "t", "dependencies": [], "model_output": "",
+                        "call": {"name": n, "arguments": a}, "ok": True, "output": "o", "error": None, "status": st}
+                       for i, ((n, a), st) in enumerate(zip(calls, statuses), 1)]
+    record["counters"]["executed_tasks"] = len(calls)
+    return record
+
+
+def test_per_step_accomplished_rate_and_runs_repeating_an_identical_call():
+    weather = ("get_weather", {"city": "Berlin"})
+    twice = _with_steps(_record("chain-en-001", "base", PARTIALLY, 3), [weather, weather, ("calculator", {"expression": "1"})],
+                        [ACCOMPLISHED, PARTIALLY, PARTIALLY])
+    # the same tool with other arguments, or an alias of it, is not / is a repetition
+    other = _with_steps(_record("chain-en-002", "base", ACCOMPLISHED, 2),
+                        [weather, ("get_weather", {"city": "Berlin", "unit": "celsius"})], [ACCOMPLISHED, ACCOMPLISHED])
+    alias = _with_steps(_record("chain-en-003", "base", PARTIALLY, 2), [weather, ("weather", {"city": "Berlin"})],
+                        [ACCOMPLISHED, PARTIALLY])
+    v = summarise_variant([twice, other, alias, _record("chain-en-004", "base", ERROR, 0)])
+    assert v["repetition"]["k"] == 2 and v["repetition"]["n"] == 3
+    st = v["step_accomplished"]
+    assert (st["runs"], st["steps"], st["accomplished_steps"]) == (3, 7, 4)
+    assert st["per_run_mean"] == pytest.approx(round((1 / 3 + 1 + 1 / 2) / 3, 4))
+    assert v["no_valid_plan"]["k"] == 0

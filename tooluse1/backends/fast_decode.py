@@ -712,14 +712,17 @@ class FastGreedyDecoder:
 
     def run(self, rows: Sequence[Sequence[int]], keys: Sequence[str], max_new_tokens: int | Sequence[int],
             on_finish: Callable[[FinishedRow], None],
-            more: Callable[[], Sequence[tuple[Sequence[int], str, int]]] | None = None) -> FastStats:
+            more: Callable[[], Sequence[tuple[Sequence[int], str, int]]] | None = None,
+            stop_when: Callable[[int, Sequence[int]], bool] | None = None) -> FastStats:
         """Decode every row greedily; ``on_finish`` is called once per row, as soon as it is done.
 
         ``max_new_tokens`` is one cap for every row or one per row. ``more``, when given, is asked for new
         rows (token ids, prefix key, cap) whenever rows may have finished; each new row gets the next index
-        (after the initial ones, in the order returned) and is decoded like the others. ``run`` returns when
-        no row is left and ``more`` has nothing more. A row's text does not depend on what it is batched
-        with (up to float rounding, module doc).
+        (after the initial ones, in the order returned) and is decoded like the others. ``stop_when``, when
+        given, is asked (row index, ids generated so far) after each generated token and ends the row when it
+        answers True, as a stop id would (the tokens so far are kept). ``run`` returns when no row is left
+        and ``more`` has nothing more. A row's text does not depend on what it is batched with (up to float
+        rounding, module doc).
         """
         stats = FastStats(slots=self.slots)
         rows = [list(map(int, r)) for r in rows]
@@ -727,14 +730,15 @@ class FastGreedyDecoder:
         if len(caps) != len(rows) or len(keys) != len(rows):
             raise ValueError(f"{len(rows)} rows need as many keys and caps; got {len(keys)} and {len(caps)}")
         with torch.inference_mode():
-            self._loop(rows, list(keys), caps, more, stats, on_finish)
+            self._loop(rows, list(keys), caps, more, stats, on_finish, stop_when)
         return stats
 
     # -- the schedule --------------------------------------------------------------------------------------
 
     def _loop(self, rows: list[list[int]], keys: list[str], caps: list[int],
               more: Callable[[], Sequence[tuple[Sequence[int], str, int]]] | None, stats: FastStats,
-              on_finish: Callable[[FinishedRow], None]) -> None:
+              on_finish: Callable[[FinishedRow], None],
+              stop_when: Callable[[int, Sequence[int]], bool] | None = None) -> None:
         pending: deque[_GroupWork] = deque()      # groups not yet fully prefilled
         ready: deque[_Ready] = deque()
         active: list[_Row] = []          # active[r] lives in cache row r (always rows 0..len-1)
@@ -795,7 +799,8 @@ class FastGreedyDecoder:
                 prompt = rows[item.index]
                 row = _Row(item.index, item.shared_len + item.own_len, [item.first_token], item.cost_s,
                            item.shared_len, item.own_len, prompt=prompt, prompt_index=ngram_index(prompt))
-                if item.first_token in self.stop_ids or caps[item.index] == 1:
+                if item.first_token in self.stop_ids or caps[item.index] == 1 or (
+                        stop_when is not None and stop_when(item.index, row.generated)):
                     finish(row)                # done after the prefill: never takes a decode row
                     continue
                 needed = len(rows[item.index]) + caps[item.index]
@@ -842,7 +847,8 @@ class FastGreedyDecoder:
                     row.length += 1                  # the token fed before this one is now in the cache
                     row.generated.append(token)
                     stats.draft_accepted += j > 0
-                    if token in self.stop_ids or len(row.generated) >= caps[row.index]:
+                    if token in self.stop_ids or len(row.generated) >= caps[row.index] or (
+                            stop_when is not None and stop_when(row.index, row.generated)):
                         done.append(r)
                         break
             for r in reversed(done):                 # highest first, so moves never touch a finished row

@@ -454,13 +454,18 @@ class TransformersBackend:
         assert all(r is not None for r in results)
         return results  # type: ignore[return-value]
 
+    supports_stop_text = True   # stream() takes stop_text (applied on the fast path)
+
     def stream(self, items: Sequence[tuple[Prompt, int]],
-               on_complete: Callable[[Completion], Sequence[tuple[Prompt, int]]]) -> None:
+               on_complete: Callable[[Completion], Sequence[tuple[Prompt, int]]],
+               stop_text: Callable[[Prompt], Callable[[str], bool] | None] | None = None) -> None:
         """Continuous admission: generate each (prompt, token cap) and call ``on_complete`` with its Completion
         as soon as it is done; the (prompt, cap) pairs it returns are generated too, in the same running
         batch on the fast path (rows admitted as others finish), in further rounds on the plain path. Returns
         when nothing is left. Each completion has ``generate``'s guarantees; its text does not depend on what
-        it was batched with (up to float rounding)."""
+        it was batched with (up to float rounding). ``stop_text(prompt)``, when given, may return a test of a
+        row's text so far: on the fast path the row ends (finish_reason "stop") as soon as the test is true,
+        its text is what was generated until then; the plain path ignores it (the cap bounds the row)."""
         if not self.fast:
             todo = list(items)
             while todo:
@@ -471,6 +476,8 @@ class TransformersBackend:
             return
         prompts: list[Prompt] = []
         encoded: list[list[int]] = []
+        caps: list[int] = []
+        tests: list[Callable[[str], bool] | None] = []     # stop_text's test per row, aligned with prompts
         queue: list[tuple[list[int], str, int]] = []
 
         def add(new: Sequence[tuple[Prompt, int]]) -> None:
@@ -484,6 +491,8 @@ class TransformersBackend:
                     continue
                 prompts.append(prompt)
                 encoded.append(ids)
+                caps.append(cap)
+                tests.append(None if stop_text is None else stop_text(prompt))
                 queue.append((ids, prompt.shared_prefix_key, cap))
 
         def more() -> list[tuple[list[int], str, int]]:
@@ -491,15 +500,23 @@ class TransformersBackend:
             queue.clear()
             return out
 
+        def stop_when(index: int, generated: Sequence[int]) -> bool:
+            test = tests[index]
+            return test is not None and test(self.tokenizer.decode(list(generated), skip_special_tokens=True))
+
         def on_finish(row: FinishedRow) -> None:
-            add(on_complete(self._fast_completion(prompts[row.index], encoded[row.index], row)))
+            completion = self._fast_completion(prompts[row.index], encoded[row.index], row)
+            if completion.finish_reason == "length" and len(row.generated) < caps[row.index]:
+                completion.finish_reason = "stop"   # ended by its stop_text test, before the cap
+            add(on_complete(completion))
 
         add(items)
         first = more()
         decoder = FastGreedyDecoder(self.model, self.stop_ids, self.pad.token_id, slots=self.batch_size,
                                     prefill_rows=self.prefill_rows)
         self.last_fast_stats = decoder.run([r for r, _, _ in first], [k for _, k, _ in first],
-                                           [c for _, _, c in first], on_finish, more=more)
+                                           [c for _, _, c in first], on_finish, more=more,
+                                           stop_when=stop_when if stop_text is not None else None)
 
     def _overflow(self, prompt: Prompt, ids: list[int], cap: int) -> Completion | None:
         """An "error" Completion when the prompt plus its cap exceeds the model's context, else None."""

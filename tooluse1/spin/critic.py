@@ -8,11 +8,19 @@ The critic answers with one JSON object::
 
 parse_critic_output never raises: output it cannot read becomes a "Not accomplished" verdict with
 parse_ok False, so a run records the failure instead of crashing (and can count critic parse failures).
-Reasoning blocks are cut with tooluse1.parse.strip_thinking, the function the rest of the track uses.
+An object cut off before its closing brace (the token cap ran out inside the rationale) is read from its
+head: when the head holds a complete "status" value, the verdict takes that status and can_answer_now (False
+when the head stops before it) and is marked `truncated`. Reasoning blocks are cut with
+tooluse1.parse.strip_thinking, the function the rest of the track uses. `json_object_end` finds where the
+first JSON object of an output closes: the runner stops the critic's generation there (the public code
+lets the model run to its cap, 8,192 tokens by default, and parses the object out of the text).
 
-Stopping rule (`accepts`): a prefix is accepted when the critic says can_answer_now AND its status is
+Acceptance (`accepts`): a verdict accepts its prefix when the critic says can_answer_now AND its status is
 Accomplished or Partially accomplished - the paper's A.3 ("can_answer_now=True for tasks ... predicted as
-Accomplished or Partially_Accomplished") and its code (track1_planning_spin.py, acceptance rule).
+Accomplished or Partially_Accomplished") and its code (track1_planning_spin.py, acceptance rule). Which
+verdict that test is applied to depends on the prefix loop's stopping rule (STOP_RULES; runner.py): the
+code's loop stops at the first Accomplished or Not accomplished verdict (or at the last step) and tests
+acceptance there; the paper's text stops at the first verdict that accepts.
 """
 from __future__ import annotations
 
@@ -25,11 +33,14 @@ from tooluse1.parse import strip_thinking
 
 __all__ = [
     "CRITIC_STATUSES",
+    "STOP_RULES",
     "CriticStatus",
     "CriticVerdict",
     "SpinFeedback",
     "accepts",
+    "json_object_end",
     "parse_critic_output",
+    "stops_prefix_loop",
 ]
 
 CriticStatus = Literal["Accomplished", "Partially accomplished", "Not accomplished"]
@@ -44,6 +55,13 @@ _STATUS_BY_KEY: dict[str, CriticStatus] = {s.lower(): s for s in CRITIC_STATUSES
 _STATUS_STRIP = " \t\r\n.,;:!?'\"`*"
 _TRUE_WORDS = frozenset({"true", "yes"})
 _ACCEPTING: frozenset[str] = frozenset({"Accomplished", "Partially accomplished"})
+_DECISIVE: frozenset[str] = frozenset({"Accomplished", "Not accomplished"})
+# The prefix loop's stopping rules: "code" = track1_planning_spin.py (the published numbers), "paper" = the
+# text of A.3 / C.4 (stop at the first accepting verdict).
+STOP_RULES: tuple[str, ...] = ("code", "paper")
+# A head cut inside the object: `"status": "<complete value>"`, then optionally `"can_answer_now": <value>`.
+_HEAD_STATUS_RE = re.compile(r'"status"\s*:\s*"([^"\\]*)"')
+_HEAD_CAN_RE = re.compile(r'"can_answer_now"\s*:\s*(true|false|"[^"\\]*")', re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -56,6 +74,7 @@ class CriticVerdict:
     can_answer_now: bool
     rationale: str
     parse_ok: bool
+    truncated: bool = False   # read from the head of an object cut before its closing brace
 
 
 @dataclass(frozen=True)
@@ -121,10 +140,61 @@ def _load_object(text: str) -> dict[str, Any] | None:
     return None
 
 
+def json_object_end(text: str) -> int | None:
+    """The index just after the closing brace of the first JSON object in `text` (the one opened by the first
+    '{'), counting braces outside strings only; None while that object is still open (or none started).
+    Cheap enough to call after every generated token of a short answer."""
+    start = text.find("{")
+    if start == -1:
+        return None
+    depth, in_string, escaped = 0, False, False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return None
+
+
+def _truncated_head(text: str) -> CriticVerdict | None:
+    """The verdict an unterminated object's head already states (module docstring), or None when the text
+    has no open object or the head has no complete status value."""
+    start = text.find("{")
+    if start == -1 or json_object_end(text) is not None:
+        return None
+    head = text[start:]
+    status = _HEAD_STATUS_RE.search(head)
+    if status is None:
+        return None
+    can = _HEAD_CAN_RE.search(head)
+    can_value: Any = None if can is None else (can.group(1).strip('"') if can.group(1).startswith('"')
+                                               else can.group(1).lower() == "true")
+    rationale = re.search(r'"rationale"\s*:\s*"(.*)', head, re.DOTALL)
+    return CriticVerdict(status=_normalize_status(status.group(1)), can_answer_now=_coerce_bool(can_value),
+                         rationale=("" if rationale is None else rationale.group(1)).strip()[:RATIONALE_MAX_CHARS],
+                         parse_ok=True, truncated=True)
+
+
 def parse_critic_output(text: str) -> CriticVerdict:
     """Parse a critic's raw output into a CriticVerdict; never raises (see CriticVerdict for guarantees)."""
-    obj = _load_object(strip_thinking(text)[0])
+    cleaned = strip_thinking(text)[0]
+    obj = _load_object(cleaned)
     if obj is None:
+        head = _truncated_head(cleaned)
+        if head is not None:
+            return head
         excerpt = " ".join(text.split())[:_EXCERPT_CHARS]
         return CriticVerdict(
             status=_FALLBACK_STATUS,
@@ -142,6 +212,17 @@ def parse_critic_output(text: str) -> CriticVerdict:
 
 
 def accepts(verdict: CriticVerdict) -> bool:
-    """The stopping rule: can_answer_now and a status of Accomplished or Partially accomplished. A verdict
-    that failed to parse is Not accomplished / False, so it never stops a plan early."""
+    """The acceptance test: can_answer_now and a status of Accomplished or Partially accomplished. A verdict
+    that failed to parse is Not accomplished / False, so it never accepts a prefix."""
     return verdict.can_answer_now and verdict.status in _ACCEPTING
+
+
+def stops_prefix_loop(verdict: CriticVerdict, rule: str) -> bool:
+    """Whether the prefix loop stops at this verdict under `rule` (STOP_RULES): "code" stops at Accomplished
+    or Not accomplished (a failed parse reads as Not accomplished, so it stops the loop too) and goes on
+    after Partially accomplished; "paper" stops at a verdict that accepts. ValueError for another rule."""
+    if rule == "code":
+        return verdict.status in _DECISIVE
+    if rule == "paper":
+        return accepts(verdict)
+    raise ValueError(f"unknown stop rule {rule!r}: use one of {', '.join(STOP_RULES)}")

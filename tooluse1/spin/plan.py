@@ -280,6 +280,7 @@ class StepRun:
     ok: bool = False
     output: str = ""
     error: str | None = None
+    status: str | None = None   # the step's own grade (scoring.step_statuses); None until the run is scored
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ shared display.
 Scenarios: `--spin-split test` (default) selects the evaluation scenarios, `train` the ones whose runs fill
 the trajectory store (`--save-trajectories` saves train runs only, so evaluation never retrieves from
 itself), `all` both. `--spin-resume PATH` keeps every finished run as one fsync'd JSONL line, keyed on
-model, token caps, rounds, top-k, scenarios and the store's digest; the same command after an
+model, token caps, rounds, top-k, the stop rule, scenarios and the store's digest; the same command after an
 interruption computes only the missing runs.
 """
 from __future__ import annotations
@@ -39,8 +39,10 @@ from tooluse1.models import default_cache_dir
 from tooluse1.plugin import progress
 from tooluse1.results import now_iso
 from tooluse1.spin.resume import RunLog, RunLogMismatch
+from tooluse1.spin.critic import STOP_RULES
 from tooluse1.spin.runner import (
     DEFAULT_ROUNDS,
+    DEFAULT_STOP_RULE,
     DEFAULT_TOP_K,
     VARIANT_SPECS,
     VARIANTS,
@@ -76,19 +78,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--spin-rounds", type=int, default=DEFAULT_ROUNDS, help="repair rounds T (default 3)")
     g.addoption("--spin-top-k", type=int, default=DEFAULT_TOP_K,
                 help="past steps the simulator retrieves per step (default 5)")
+    g.addoption("--spin-stop-rule", default=DEFAULT_STOP_RULE, choices=STOP_RULES,
+                help="where the prefix loop stops: code (default; the public code: at the first Accomplished or "
+                     "Not accomplished verdict, then acceptance is tested there) or paper (the paper's text: at "
+                     "the first verdict with can_answer_now and Accomplished/Partially)")
     g.addoption("--trajectory-store", default=None,
                 help="trajectory store the simulator retrieves from: sqlite:///path, a path, or postgresql://... "
                      "(default: a SQLite file under ~/.cache/tooluse1/spin; empty is fine)")
     g.addoption("--save-trajectories", default=None,
-                help="add the executed steps of Accomplished runs of train scenarios to this trajectory store "
-                     "(same URL forms)")
+                help="add every executed step of the train scenarios' runs, each with its own status, to this "
+                     "trajectory store (same URL forms)")
     g.addoption("--save-plans", default=None,
                 help="write every raw and repaired plan text (*.txt + index.json) into this folder")
     g.addoption("--spin-split", default="test", choices=(*SPLITS, "all"),
                 help="scenarios to run: test (default, evaluation), train (fill the trajectory store), all")
     g.addoption("--spin-max-new-tokens", default=None,
                 help="token caps per role: N caps every role, or role=N,... (roles plan, repair, simulate, "
-                     "critic, step, answer); default plan/repair 1024, simulate 64, critic 96, step 96, answer 128. "
+                     "critic, step, answer); default plan/repair 1024, simulate 64, critic 8192 (it stops at the end of "
+                     "its JSON object), step 96, answer 128. "
                      "--max-new-tokens does not apply to SPIN")
     g.addoption("--spin-resume", default=None,
                 help="append-only JSONL of finished SPIN runs; the same command after an interruption runs only "
@@ -182,6 +189,7 @@ class SpinSession:
         self.variants = _variants(config)
         self.rounds, self.top_k = int(opt("--spin-rounds")), int(opt("--spin-top-k"))
         self.caps = parse_role_caps(opt("--spin-max-new-tokens"))
+        self.stop_rule: str = opt("--spin-stop-rule")
         self.split: str = opt("--spin-split")
         self.resume_path: Path | None = Path(opt("--spin-resume")) if opt("--spin-resume") else None
         self._log: RunLog | None = None
@@ -219,7 +227,8 @@ class SpinSession:
 
     def runner(self, need_store: bool) -> SpinRunner:
         if self._runner is None:
-            self._runner = SpinRunner(self.backend(), rounds=self.rounds, top_k=self.top_k, max_new_tokens=self.caps)
+            self._runner = SpinRunner(self.backend(), rounds=self.rounds, top_k=self.top_k, max_new_tokens=self.caps,
+                                      stop_rule=self.stop_rule)
         if need_store and self._runner.store is None:
             self._runner.store = self.open_store()
         return self._runner
@@ -230,6 +239,7 @@ class SpinSession:
         session split by --variant or -k)."""
         self.open_store()
         return {"model": self.run.identity(), "caps": self.caps, "rounds": self.rounds, "top_k": self.top_k,
+                "stop_rule": self.stop_rule,
                 "scenarios_sha256": self.manifest.get("sha256"), "spin_format": RunLog.FORMAT,
                 "store_digest": self.store_digest}
 
@@ -301,7 +311,8 @@ class SpinSession:
             "max_new_tokens_by_role": dict(self.caps), "split": self.split,
             "tool_latency_s": dict(runner.tool_latency_s) if runner else None,
             "variants": list(dict.fromkeys(r.variant for r in self.runs.values())),
-            "rounds": self.rounds, "top_k": self.top_k,
+            "rounds": self.rounds, "top_k": self.top_k, "stop_rule": self.stop_rule,
+            "critic_examples": list(runner.critic_example_ids) if runner else None,
             "trajectory_store": mask_url(self.store_url) if self._store is not None else None,
             "trajectory_store_records": self.store_count, "trajectory_store_sha256": self.store_digest,
             "resume": str(self.resume_path) if self.resume_path else None, "resumed_runs": self.resumed_runs,
@@ -364,7 +375,8 @@ def failure_message(rec: SpinRun) -> str:
     return (f"{rec.item_id}: {rec.outcome}\n"
             f"  reason  : {rec.reason}\n"
             f"  plans   : {len(rec.plans)} ({rec.repair_rounds} repairs), valid={rec.plan_valid}, "
-            f"accepted prefix={rec.accepted_prefix}\n"
+            f"accepted prefix={rec.accepted_prefix}"
+            f"{', no valid plan: the last repair ran leniently' if rec.no_valid_plan else ''}\n"
             f"  executed: {steps}\n"
             f"  answer  : {answer!r}")
 

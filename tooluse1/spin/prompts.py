@@ -5,7 +5,9 @@ Layout, and why:
 - The planner prompt puts the question last, right before the output marker ``Plan:``: small models copy
   the nearest concrete text, and with the format example last they wrote the example's plan (measured
   with Qwen2.5-Coder-0.5B and SmolLM2). It asks for "fewer than 5 steps" as the paper's baseline prompt
-  does; without it the default model ran on to 8-23 looping steps on 4 of 6 questions (3 of 6 with it).
+  does; without it the default model ran on to 8-23 looping steps on 4 of 6 questions (3 of 6 with it). It
+  does not ask for "the bare minimum of tasks": in the public code only SPIN's repair rules say that, so
+  BASE and the first plan of every variant are asked the same thing.
 - A repair prompt is the planner prompt with that marker removed once (the paper's E.5: "the original
   planning prompt with the output marker removed to avoid duplication"), then the SPIN feedback (spin,
   spin_wo_sim) or the simulated step outputs (spin_wo_cri), the validator issues, the original plan, the
@@ -39,6 +41,7 @@ __all__ = [
     "PLAN_MARKER",
     "answer_prompt_text",
     "build_repair_prompt",
+    "critic_examples_text",
     "critic_prompt_text",
     "executor_step_messages",
     "planner_prompt_text",
@@ -68,7 +71,7 @@ Plan format: one block of four lines per step, steps numbered 1, 2, 3, ... in or
 #ExpectedOutput<N>: <what this step returns, one line>
 
 Rules:
-- Use the bare minimum of tasks needed to answer the question; produce a plan with fewer than 5 steps.
+- Produce a plan with fewer than 5 steps.
 - Use only the listed agents, spelled exactly.
 - A step may depend only on earlier steps.
 - Output only the plan lines: no commentary, no markdown.
@@ -96,13 +99,24 @@ def planner_prompt_text(scenario: Scenario) -> str:
 
 # ----------------------------------------------------------------------------- repair
 
-_REPAIR_RULES = """\
-Repair rules:
-- Construct the plan using the bare minimum number of tasks required to answer the user question. Avoid redundant or unnecessary tasks.
-- Make the minimal changes necessary; if there is no problem, you MUST output the Original Plan as-is.
+_FORMAT_RULES = """\
 - Use exactly the lines #TaskN, #AgentN, #DependencyN and #ExpectedOutputN for every step N = 1, 2, 3, ...
 - #AgentN must be one of the listed agents, spelled exactly; #DependencyN is None or earlier steps written as #S1 #S2.
 - Do NOT output any explanation, comments, or markdown."""
+_MINIMAL_CHANGES = "- Make the minimal changes necessary; if there is no problem, you MUST output the Original Plan as-is."
+# valid and spin_wo_cri (track1_planning_validation.py / _without_critic.py): no feedback fields to explain.
+_PLAIN_REPAIR_RULES = "\n".join(["Repair rules:", "- Avoid redundant or unnecessary tasks.", _MINIMAL_CHANGES,
+                                 _FORMAT_RULES])
+# spin and spin_wo_sim (track1_planning_spin.py): how to read the feedback, then the bare minimum of tasks.
+_SPIN_REPAIR_RULES = "\n".join([
+    "Repair rules:",
+    "- Read the SPIN feedback this way: status says how complete and correct the current answer is; "
+    "can_answer_now=true means the plan can stop there and stay minimal; stop_index is the earliest step "
+    "after which the plan already supports answering.",
+    "- Use the SPIN feedback and the issues above to decide how to fix the plan.",
+    "- Construct the plan using the bare minimum number of tasks required to answer the user question. "
+    "Avoid redundant or unnecessary tasks.",
+    _MINIMAL_CHANGES, _FORMAT_RULES])
 
 
 def _feedback_section(plan_text: str, feedback: SpinFeedback) -> str:
@@ -127,15 +141,17 @@ def _simulation_section(simulated: Sequence[tuple[PlanStep, str]]) -> str:
 
 def build_repair_prompt(base_prompt: str, plan_text: str, issues: Sequence[PlanIssue],
                         feedback: SpinFeedback | None = None,
-                        simulated: Sequence[tuple[PlanStep, str]] | None = None) -> str:
+                        simulated: Sequence[tuple[PlanStep, str]] | None = None, *,
+                        spin_rules: bool = False) -> str:
     """Prompt asking the planner to repair `plan_text`.
 
     Holds, in order: `base_prompt` without its last PLAN_MARKER (removed once, as the paper's E.5 does);
-    the SPIN feedback when given (status, can_answer_now, stop_index and the plan truncated there when
-    a prefix was accepted, critic rationale); the simulated step outputs when given (spin_wo_cri); the
-    validator issues as ``[RULE_ID] message`` (or a line saying there are none); the original plan
-    verbatim; the repair rules (bare minimum of tasks, minimal changes, original plan verbatim if nothing
-    is wrong, plan lines only); PLAN_MARKER once, at the end.
+    the SPIN feedback when given (status, can_answer_now, stop_index - the prefix where the loop stopped -,
+    critic rationale, and the plan truncated at stop_index); the simulated step outputs when given
+    (spin_wo_cri); the validator issues as ``[RULE_ID] message`` (or a line saying there are none); the
+    original plan verbatim; the repair rules - SPIN's when `spin_rules` (how to read the feedback, bare
+    minimum of tasks), else the plain ones (avoid redundant tasks) - with minimal changes, the original
+    plan verbatim if nothing is wrong, plan lines only; PLAN_MARKER once, at the end.
     """
     base = base_prompt.rstrip()
     if base.endswith(PLAN_MARKER):
@@ -151,7 +167,7 @@ def build_repair_prompt(base_prompt: str, plan_text: str, issues: Sequence[PlanI
         found = ("No structural issues were detected by the validator. However, you should still consider the "
                  "feedback above and improve the plan minimally if needed.")
     sections += ["=== Detected Issues ===\n" + found, "=== Original Plan ===\n" + plan_text.strip(),
-                 _REPAIR_RULES, PLAN_MARKER]
+                 _SPIN_REPAIR_RULES if spin_rules else _PLAIN_REPAIR_RULES, PLAN_MARKER]
     return "\n\n".join(sections)
 
 
@@ -190,8 +206,8 @@ def simulator_prompt_text(question: str, plan: Plan, k: int, examples: Sequence[
 
 
 _CRITIC_INSTRUCTIONS = """\
-You are the CRITIC of a tool-using planner. Above are a user question and the first {k} of the {n} steps of \
-a plan, {how}. Judge whether these steps accomplish what the question asks.
+You are the CRITIC of a tool-using planner. Above (after the examples, if any) are a user question \
+and the first {k} of the {n} steps of a plan, {how}. Judge whether these steps accomplish what the question asks.
 Answer with one JSON object and nothing else (no markdown):
 {{"status": "Accomplished" | "Partially accomplished" | "Not accomplished", "can_answer_now": true | false, \
 "rationale": "one short sentence"}}
@@ -202,8 +218,31 @@ Answer with one JSON object and nothing else (no markdown):
 Your JSON verdict:"""
 
 
-def critic_prompt_text(question: str, plan: Plan, prefix_len: int, step_outputs: Sequence[str] | None) -> str:
-    """Prompt asking the critic to judge steps 1..prefix_len of `plan` for `question`.
+_EXAMPLE_RATIONALE = "These steps returned everything the question asks for."
+_CASE_RULE = "-" * 20
+
+
+def critic_examples_text(examples: Sequence[Scenario]) -> str:
+    """The critic's worked examples: for each scenario, its question and its reference calls as executed
+    plan steps with their real outputs, judged Accomplished / can_answer_now true (as the code labels its
+    ground-truth few-shots). Pass `train` scenarios only (critic_examples picks them); "" for none."""
+    blocks = []
+    for i, s in enumerate(examples, 1):
+        lines = [f"#S{j} ({rc.name}: call {rc.name} with "
+                 f"{json.dumps(rc.arguments, ensure_ascii=False, sort_keys=True)}): {' '.join(rc.output.split())}"
+                 for j, rc in enumerate(s.reference_calls, 1)]
+        verdict = json.dumps({"status": "Accomplished", "can_answer_now": True, "rationale": _EXAMPLE_RATIONALE},
+                             ensure_ascii=False)
+        blocks.append(f"Example {i}\n{_context(s.question, lines)}\nVerdict: {verdict}")
+    if not blocks:
+        return ""
+    return "Judged examples (other requests, steps with their real outputs):\n\n" + "\n\n".join(blocks)
+
+
+def critic_prompt_text(question: str, plan: Plan, prefix_len: int, step_outputs: Sequence[str] | None,
+                       examples_text: str = "") -> str:
+    """Prompt asking the critic to judge steps 1..prefix_len of `plan` for `question`, after the worked
+    examples `examples_text` (critic_examples_text) when given, a line of dashes between them and the case.
 
     With step_outputs (one output, real or simulated, per prefix step) the critic judges the outcome; with
     None it judges from the plan alone (spin_wo_sim). Raises ValueError when prefix_len is outside
@@ -218,7 +257,9 @@ def critic_prompt_text(question: str, plan: Plan, prefix_len: int, step_outputs:
     else:
         lines = [f"{step_line(s)}: {' '.join(out.split())}" for s, out in zip(prefix.steps, step_outputs)]
         how = "with their outputs"
-    return _context(question, lines) + "\n\n" + _CRITIC_INSTRUCTIONS.format(k=prefix_len, n=len(plan), how=how)
+    head = f"{examples_text}\n\n{_CASE_RULE}\n" if examples_text else ""
+    return (f"{head}{_context(question, lines)}\n\n"
+            + _CRITIC_INSTRUCTIONS.format(k=prefix_len, n=len(plan), how=how))
 
 
 # ----------------------------------------------------------------------------- executor and answer

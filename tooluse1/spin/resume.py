@@ -28,7 +28,7 @@ class RunLogMismatch(Exception):
 class RunLog:
     """The resume file of one run key: `done` maps item ids to the runs already finished."""
 
-    FORMAT = 1
+    FORMAT = 2   # 2: the code's repair rounds, prefix loop and critic (issue 22)
 
     def __init__(self, path: Path, key: dict[str, Any]) -> None:
         self.path, self.key, self.digest = Path(path), key, run_key_digest(key)

@@ -8,26 +8,38 @@ skipped); every prompt text is built in spin/prompts.py.
 2. BASE executes that text leniently, as the paper's baseline does (plan.lenient_plan): an unknown agent
    runs as the first agent, a missing field gets its default; the run is an Error only when not one step
    can be executed. Its validity is still recorded (Table 1).
-3. Repair (all other variants). While the plan fails plan.validate_plan_text, the planner is re-prompted
-   with prompts.build_repair_prompt (validator issues, the original plan, and SPIN feedback or simulated
-   outputs about that plan when it was valid), at most `rounds` times (T, default 3). Every plan, the last
-   round's included, is validated; a run that never gets a valid plan is an Error.
+3. Repair rounds (all other variants), as the public code runs them (track1_planning_validation.py,
+   track1_planning_spin.py, ..._without_critic.py): round t = 0..T-1 validates the current plan text
+   (plan.validate_plan_text); valid: a valid plan is executed whole; spin, spin_wo_sim: a valid plan is
+   judged (4.) and an accepted one executed; spin_wo_cri: a valid plan's steps are simulated. Otherwise the
+   planner is re-prompted with prompts.build_repair_prompt (validator issues, the original plan, and the
+   SPIN feedback - status, can_answer_now, stop_index, rationale, the plan truncated at stop_index - or the
+   simulated outputs when the plan was valid) and the repair becomes the current plan. After T rounds the
+   last repair is executed as the code executes it: without validation or judgement, read leniently like
+   BASE's plan (plan.lenient_plan; unknown agent -> the first agent). So spin_wo_cri always executes its
+   T-th repair. A run whose executed plan the validator rejects is counted as `no_valid_plan` (its own
+   count, beside the outcome); it is an Error only when not one step can be read from it.
 4. Prefix evaluation (spin, spin_wo_sim). For k = 1..N: the simulator predicts step k's output (spin) from
    the question, the earlier steps' descriptions (the paper's DAG prefix; not their predictions), and the
    top-k (5) past steps of the same agent that the trajectory store holds as Accomplished, retrieved with
    the query "question + agent + task" (the paper's E.2) and never from the scenario being evaluated;
    then the critic judges the prefix 1..k (spin: with the simulated outputs of steps 1..k; spin_wo_sim:
-   from the plan alone). The first prefix the
-   critic accepts (critic.accepts: can_answer_now and Accomplished or Partially accomplished) is the one
-   executed. When none is and rounds are left, the planner revises the plan with the SPIN feedback (the
-   full plan's verdict) and the revision is validated, repaired and evaluated again; a revision identical
-   to the plan just evaluated ends the loop (greedy decoding would repeat the verdicts). When the rounds
-   run out, the last valid plan is executed whole.
+   from the plan alone), after worked examples from ground-truth runs of train scenarios. Where the loop
+   stops is the stop rule's choice (`stop_rule`, critic.STOP_RULES):
+     code  (default; the code that produced the paper's tables) stop at the first Accomplished or Not
+           accomplished verdict, go on after Partially accomplished; stop_index = the prefix where it
+           stopped (N when it never stopped). A critic output that fails to parse reads as Not accomplished,
+           so it stops the loop and sends the plan to repair.
+     paper (the paper's text, A.3 / C.4) stop at the first verdict that accepts; stop_index = that prefix,
+           else N. A failed parse never accepts, so the loop goes on to the next prefix.
+   The plan is accepted when the verdict at stop_index accepts (critic.accepts: can_answer_now and
+   Accomplished or Partially accomplished); steps 1..stop_index are then executed. The critic's generation
+   stops at the end of its JSON object (stop_text on backends that support it; on others the verdict is
+   read from the first object of the text) under a cap of 8,192 tokens, the paper's default; a head cut before the closing brace is
+   read for its status and can_answer_now (critic.parse_critic_output).
    spin_wo_cri has no critic, as in the paper's ablation: each round, the simulator predicts every step of
    the valid plan (all at once: a prediction does not depend on another) and the predictions go into the
-   repair prompt (its "Simulated Execution" section); the
-   planner revises the plan T times (an unchanged revision ends the loop early) and the last valid plan
-   is executed whole. Nothing stops it early.
+   repair prompt (its "Simulated Execution" section). Nothing stops it early.
 5. Execute the accepted prefix, or the whole plan, in dependency order, one dependency level at a time:
    each step asks the model for its tool call (tooluse1.prompts.system_prompt('json', [agent]) + the task
    + the outputs of exactly the steps it depends on - passed, not "None" as in the public code), parsed
@@ -35,15 +47,16 @@ skipped); every prompt text is built in spin/prompts.py.
    whose output holds no call of its agent is a failed step (recorded, no tool call). Dependents of a
    failed step still run, told that the dependency failed.
 6. Answer: the model writes the final answer from the question and the executed steps' outputs.
-7. Score with scoring.score_run, and the raw and executed plans with scoring.plan_scores_of.
+7. Score with scoring.score_run, each executed step with scoring.step_statuses, and the raw and executed
+   plans with scoring.plan_scores_of.
 
 Variants:
     base         plan once, execute it leniently (no validation, no repair)
-    valid        validation + repair, execute the whole plan
+    valid        validation + repair, execute the whole valid plan (or the last repair, leniently)
     spin         validation + repair + prefix evaluation with simulator and critic
     spin_wo_sim  as spin, but the critic judges each prefix from the plan alone (no simulator calls)
-    spin_wo_cri  validation + repair, the simulated outputs of every step fed into T repair rounds, no
-                 critic: the whole (revised) plan is executed
+    spin_wo_cri  validation + repair, the simulated outputs of every valid step fed into T repair rounds,
+                 no critic: the T-th repair is executed whole, leniently
 
 Scheduling. Every run is a coroutine that yields the prompts it needs next; `SpinRunner.run` answers them
 across all runs. A prompt already answered, or already being generated, for any run is not generated
@@ -75,24 +88,35 @@ from typing import Any, TypeVar
 from tooluse1.backends.base import Backend, Completion, DecodingConfig
 from tooluse1.parse import extract, strip_thinking
 from tooluse1.prompts import Prompt, format_call
-from tooluse1.spin.critic import CriticVerdict, SpinFeedback, accepts, parse_critic_output
+from tooluse1.spin.critic import (
+    STOP_RULES,
+    CriticVerdict,
+    SpinFeedback,
+    accepts,
+    json_object_end,
+    parse_critic_output,
+    stops_prefix_loop,
+)
 from tooluse1.spin.plan import Plan, PlanIssue, PlanStep, StepRun, lenient_plan, parse_plan, validate_plan_text
 from tooluse1.spin.prompts import (
     answer_prompt_text,
     build_repair_prompt,
+    critic_examples_text,
     critic_prompt_text,
     executor_step_messages,
     planner_prompt_text,
     simulator_prompt_text,
 )
-from tooluse1.spin.scenarios import Scenario
-from tooluse1.spin.scoring import ERROR, PLAN_INDEX_NAME, error_score, plan_scores_of, score_run
-from tooluse1.spin.store import ACCOMPLISHED, PARTIALLY, StepRecord, StoreError, TrajectoryStore
+from tooluse1.spin.scenarios import Scenario, load_scenarios
+from tooluse1.spin.scoring import ERROR, PLAN_INDEX_NAME, error_score, plan_scores_of, score_run, step_statuses
+from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY, StepRecord, StoreError, TrajectoryStore
 from tooluse1.tools import Call, canonical_tool_name
 from tooluse1.world import TOOL_LATENCY_S, World
 
 __all__ = [
+    "CRITIC_EXAMPLE_SHAPES",
     "DEFAULT_ROUNDS",
+    "DEFAULT_STOP_RULE",
     "DEFAULT_TOP_K",
     "ROLES",
     "ROLE_MAX_NEW_TOKENS",
@@ -103,6 +127,7 @@ __all__ = [
     "SpinRunner",
     "StepRun",
     "VariantSpec",
+    "critic_examples",
     "dependency_levels",
     "make_prompt",
     "oracle_plan_text",
@@ -118,11 +143,16 @@ VARIANTS: tuple[str, ...] = ("base", "valid", "spin", "spin_wo_sim", "spin_wo_cr
 ROLES: tuple[str, ...] = ("plan", "repair", "simulate", "critic", "step", "answer")
 DEFAULT_ROUNDS = 3
 DEFAULT_TOP_K = 5
+DEFAULT_STOP_RULE = "code"
 # Most new tokens per role. Plans grow with their steps and a truncated plan fails the count rule
-# (COUNTS_MISMATCH), so plans get 1,024 (256 cut real plans and inflated Table 1); a call, a verdict or a
-# prediction is short, and a row that runs on to its cap keeps a decode slot busy, the main cost on a CPU.
+# (COUNTS_MISMATCH), so plans get 1,024 (256 cut real plans and inflated Table 1); a call or a prediction is
+# short, and a row that runs on to its cap keeps a decode slot busy, the main cost on a CPU. The critic gets
+# the paper's default cap (8,192) and stops at the end of its JSON object: a cap of 96 cut 71 verdicts of the
+# default model mid-rationale, and whether a verdict is read decides whether a prefix is accepted.
 ROLE_MAX_NEW_TOKENS: dict[str, int] = {
-    "plan": 1024, "repair": 1024, "simulate": 64, "critic": 96, "step": 96, "answer": 128}
+    "plan": 1024, "repair": 1024, "simulate": 64, "critic": 8192, "step": 96, "answer": 128}
+# The critic's worked examples: the first train scenario (by id) of each of these shapes.
+CRITIC_EXAMPLE_SHAPES: tuple[str, ...] = ("early_answer", "conditional", "chain")
 # Simulated outputs go back into later prompts; a runaway prediction must not blow up the context.
 SIMULATED_MAX_CHARS = 500
 _PROMPT_PROTOCOL = "spin"   # Prompt.protocol of SPIN prompts; backends do not read it
@@ -199,6 +229,17 @@ def make_prompt(scenario_id: str, variant: str, role: str, n: int, messages: Seq
                   messages=tuple(messages), shared_prefix_key=key)
 
 
+def _critic_done(text: str) -> bool:
+    """A verdict is complete once the text outside reasoning blocks holds a whole JSON object (a brace
+    written while the model is still thinking does not end it)."""
+    return json_object_end(strip_thinking(text)[0]) is not None
+
+
+def _stop_text(prompt: Prompt) -> Callable[[str], bool] | None:
+    """The early stop of a prompt's generation: a critic verdict ends with its JSON object."""
+    return _critic_done if role_of(prompt)[0] == "critic" else None
+
+
 def role_of(prompt: Prompt) -> tuple[str, int]:
     """(role, n) of a prompt made by make_prompt (the runner may insert a sequence number before them)."""
     _, role, n = prompt.item_id.rsplit(":", 2)
@@ -229,6 +270,24 @@ def _user(text: str) -> list[dict[str, str]]:
     return [{"role": "user", "content": text}]
 
 
+def critic_examples(scenarios: Iterable[Scenario], shapes: Sequence[str] = CRITIC_EXAMPLE_SHAPES) -> list[Scenario]:
+    """The critic's few-shot scenarios: for each shape in `shapes`, the first `train` scenario of that shape by
+    id (test scenarios never: the code drew its few-shots from the scenarios it evaluated)."""
+    first: dict[str, Scenario] = {}
+    for s in sorted((s for s in scenarios if s.split == "train"), key=lambda s: s.id):
+        first.setdefault(s.shape, s)
+    return [first[shape] for shape in shapes if shape in first]
+
+
+def _default_critic_examples() -> list[Scenario]:
+    """critic_examples of the built scenarios (data/); none when they cannot be read (a fresh checkout
+    before `build`), which the plugin never meets: it checks the scenarios first."""
+    try:
+        return critic_examples(load_scenarios()[0])
+    except (OSError, ValueError):
+        return []
+
+
 # ----------------------------------------------------------------------------- run records
 
 @dataclass
@@ -240,6 +299,7 @@ class SpinRun:
     in plans of the plan the run ended with; lenient_fixes: what BASE's lenient reading changed;
     evaluations: one entry per prefix evaluation or simulation round ({plan_round, simulated, verdicts,
     accepted}); accepted_prefix: the executed prefix length, None when the whole plan ran (or no plan);
+    no_valid_plan: a repairing run executed a plan the validator rejects (its last repair, read leniently);
     steps: executed steps; score: scoring.RunScore.as_dict(); plan_scores: scoring.plan_scores_of.
     """
 
@@ -255,6 +315,7 @@ class SpinRun:
     executed_plan: str | None = None
     evaluations: list[dict[str, Any]] = field(default_factory=list)
     accepted_prefix: int | None = None
+    no_valid_plan: bool = False
     steps: list[StepRun] = field(default_factory=list)
     answer: str | None = None
     outcome: str = ERROR
@@ -293,6 +354,11 @@ class SpinRun:
     def critic_parse_failures(self) -> int:
         return sum(1 for e in self.evaluations for v in e["verdicts"] if not v["parse_ok"])
 
+    @property
+    def critic_truncated(self) -> int:
+        """Verdicts read from the head of an object cut before its closing brace."""
+        return sum(1 for e in self.evaluations for v in e["verdicts"] if v.get("truncated"))
+
     def charge(self, role: str, completion: Completion) -> None:
         """Count one model call of `role` with the completion's tokens and latency."""
         self.model_calls += 1
@@ -313,7 +379,8 @@ class SpinRun:
             "lenient_fixes": self.lenient_fixes,
             "repair_rounds": self.repair_rounds, "executed_plan": self.executed_plan,
             "evaluations": self.evaluations, "accepted_prefix": self.accepted_prefix,
-            "critic_parse_failures": self.critic_parse_failures,
+            "no_valid_plan": self.no_valid_plan,
+            "critic_parse_failures": self.critic_parse_failures, "critic_truncated": self.critic_truncated,
             "steps": [asdict(s) for s in self.steps], "answer": self.answer,
             "counters": {"executed_tasks": self.executed_tasks, "tool_calls": self.tool_calls,
                          "model_calls": self.model_calls, "tokens_in": self.tokens_in,
@@ -332,7 +399,8 @@ class SpinRun:
             agents=list(d["agents"]), plans=list(d["plans"]), final_round=d["final_round"],
             plan_valid=d["plan_valid"], lenient_fixes=list(d.get("lenient_fixes", [])),
             executed_plan=d["executed_plan"], evaluations=list(d["evaluations"]),
-            accepted_prefix=d["accepted_prefix"], steps=[StepRun(**s) for s in d["steps"]], answer=d["answer"],
+            accepted_prefix=d["accepted_prefix"], no_valid_plan=bool(d.get("no_valid_plan", False)),
+            steps=[StepRun(**s) for s in d["steps"]], answer=d["answer"],
             outcome=d["outcome"], reason=d["reason"], score=dict(d["score"]), plan_scores=dict(d["plan_scores"]),
             error=d["error"], error_kind=d["error_kind"], model_calls=c["model_calls"],
             model_calls_by_role=Counter(c["model_calls_by_role"]), tokens_in=c["tokens_in"],
@@ -434,9 +502,12 @@ class SpinRunner:
     """Runs (scenario, variant) pairs against one backend, sharing and batching model calls across them.
 
     `store` is the trajectory store the simulator retrieves from (None = no retrieval, as an empty store);
-    `rounds` is T, the most repair prompts per run; `top_k` the retrieved past steps per simulation;
+    `rounds` is T, the repair rounds per run (0: the raw plan is executed leniently, unjudged, as BASE's);
+    `top_k` the retrieved past steps per simulation;
     `max_new_tokens` the token cap per role (default ROLE_MAX_NEW_TOKENS; parse_role_caps builds one);
-    `tool_latency_s` the World's simulated latency per tool (accounted, never slept).
+    `tool_latency_s` the World's simulated latency per tool (accounted, never slept); `stop_rule` the prefix
+    loop's stopping rule (critic.STOP_RULES, module docstring); `critic_examples` the scenarios of the
+    critic's worked examples (None: critic_examples() of the built scenarios' train split; () for none).
     Guarantees: `run` returns one SpinRun per input pair, in input order; it never raises for anything a
     model writes (such runs end Not accomplished or Error); BackendError from the backend and StoreError
     from the trajectory store propagate.
@@ -444,7 +515,10 @@ class SpinRunner:
 
     def __init__(self, backend: Backend, store: TrajectoryStore | None = None, *, rounds: int = DEFAULT_ROUNDS,
                  top_k: int = DEFAULT_TOP_K, max_new_tokens: Mapping[str, int] | None = None,
-                 tool_latency_s: Mapping[str, float] = TOOL_LATENCY_S) -> None:
+                 tool_latency_s: Mapping[str, float] = TOOL_LATENCY_S, stop_rule: str = DEFAULT_STOP_RULE,
+                 critic_examples: Sequence[Scenario] | None = None) -> None:
+        if stop_rule not in STOP_RULES:
+            raise ValueError(f"unknown stop rule {stop_rule!r}: use one of {', '.join(STOP_RULES)}")
         if rounds < 0:
             raise ValueError(f"rounds must be >= 0, got {rounds}")
         if top_k < 0:
@@ -453,6 +527,10 @@ class SpinRunner:
         self.rounds, self.top_k = rounds, top_k
         self.caps: dict[str, int] = {**ROLE_MAX_NEW_TOKENS, **(max_new_tokens or {})}
         self.tool_latency_s = dict(tool_latency_s)
+        self.stop_rule = stop_rule
+        examples = list(critic_examples) if critic_examples is not None else _default_critic_examples()
+        self.critic_example_ids = [s.id for s in examples]
+        self.critic_examples_text = critic_examples_text(examples)
         self.memo: dict[str, Completion] = {}
         self.generate_calls = 0       # backend.generate (or stream) calls made
         self.generated_prompts = 0    # prompts sent to the backend (after de-duplication)
@@ -489,7 +567,10 @@ class SpinRunner:
                     sched.deliver(c)
                     return [(p, self.cap_for(p)) for p in sched.take_new()]
 
-                stream([(p, self.cap_for(p)) for p in first], on_complete)
+                if getattr(self.backend, "supports_stop_text", False):
+                    stream([(p, self.cap_for(p)) for p in first], on_complete, stop_text=_stop_text)
+                else:
+                    stream([(p, self.cap_for(p)) for p in first], on_complete)
         else:
             while True:
                 prompts = sched.take_new()
@@ -549,6 +630,8 @@ class SpinRunner:
             rec.answer = strip_thinking(text)[0]
             calls = [Call(s.call["name"], s.call["arguments"]) for s in rec.steps if s.call is not None]
             score = score_run(scenario, calls, rec.answer)
+            for step, status in zip(rec.steps, step_statuses(scenario, rec.steps)):
+                step.status = status
             rec.outcome, rec.reason, rec.score = score.outcome, score.reason, score.as_dict()
             rec.plan_scores = plan_scores_of(scenario, rec.as_dict())
         except _RunFailed as e:
@@ -581,47 +664,44 @@ class SpinRunner:
         return read.plan
 
     def _plan(self, scenario: Scenario, variant: str, rec: SpinRun) -> _Ask[Plan | None]:
-        """Plan, repair and (spin variants) judge the plan; the plan to execute, or None (Error).
-        Sets rec.accepted_prefix, rec.final_round and rec.plan_valid."""
+        """Plan, then the code's repair rounds (module docstring, 3.): the plan to execute, or None when not
+        one step can be read from the last repair (Error). Sets rec.accepted_prefix, rec.final_round,
+        rec.plan_valid and rec.no_valid_plan."""
         spec = VARIANT_SPECS[variant]
         base = planner_prompt_text(scenario)
         text, ok, issues = yield from self._ask_plan(rec, scenario, variant, "plan", 0, base)
-        evaluated: tuple[Plan, int] | None = None   # the last plan judged (critic or simulation) and its round
-        rounds = 0
-        while True:
+        for t in range(1, self.rounds + 1):
             feedback: SpinFeedback | None = None
             simulated: list[tuple[PlanStep, str]] | None = None
             if ok:
                 plan = parse_plan(text, scenario.agents)
-                rec.final_round, rec.plan_valid = len(rec.plans) - 1, True
                 if not spec.prefix_eval:
-                    return plan
-                if evaluated is not None and plan == evaluated[0]:
-                    return plan   # the revision changed nothing: the judgement would repeat
+                    return self._chose_valid(rec, plan)
                 if spec.critic:
                     accepted, feedback = yield from self._evaluate(scenario, variant, rec, plan)
-                    evaluated = (plan, rec.final_round)
-                    if accepted is not None or rounds == self.rounds:
+                    if accepted is not None:
                         rec.accepted_prefix = accepted
-                        return plan
-                else:   # spin_wo_cri: simulate, and let the planner revise with the predictions
-                    if rounds == self.rounds:
-                        return plan
+                        return self._chose_valid(rec, plan)
+                else:   # spin_wo_cri: the planner revises the plan with every step's predicted output
                     outputs = yield from self._simulate_all(scenario, variant, rec, plan)
-                    evaluated = (plan, rec.final_round)
                     simulated = list(zip(plan.steps, outputs))
-            elif rounds == self.rounds:
-                if evaluated is not None:   # a revision broke a valid plan: keep the valid one
-                    rec.final_round = evaluated[1]
-                    return evaluated[0]
-                rec.reason = (f"no valid plan after {self.rounds} repair round(s): "
-                              + "; ".join(i.message for i in issues))
-                rec.final_round = len(rec.plans) - 1
-                return None
-            rounds += 1
-            prompt = build_repair_prompt(base, text, issues, feedback, simulated)
-            text, ok, issues = yield from self._ask_plan(rec, scenario, variant, "repair", rounds, prompt,
+            prompt = build_repair_prompt(base, text, issues, feedback, simulated, spin_rules=spec.critic)
+            text, ok, issues = yield from self._ask_plan(rec, scenario, variant, "repair", t, prompt,
                                                          feedback=feedback is not None, simulated=bool(simulated))
+        # The rounds ran out: the last repair is executed as the code executes it, unvalidated and unjudged.
+        rec.final_round, rec.plan_valid, rec.no_valid_plan = len(rec.plans) - 1, ok, not ok
+        read = lenient_plan(text, scenario.agents)
+        rec.lenient_fixes = list(read.fixes)
+        if read.plan is None:
+            rec.reason = (f"nothing to execute: the last of {self.rounds} repair(s) has no task with an agent line"
+                          + (": " + "; ".join(i.message for i in issues) if issues else ""))
+        return read.plan
+
+    @staticmethod
+    def _chose_valid(rec: SpinRun, plan: Plan) -> Plan:
+        """Record that the run executes the valid plan it asked for last."""
+        rec.final_round, rec.plan_valid = len(rec.plans) - 1, True
+        return plan
 
     def _retrieve(self, scenario: Scenario, step: PlanStep, rec: SpinRun) -> list[StepRecord]:
         """The top-k Accomplished past steps of the step's agent, never from this scenario."""
@@ -649,27 +729,31 @@ class SpinRunner:
         return simulated
 
     def _evaluate(self, scenario: Scenario, variant: str, rec: SpinRun, plan: Plan
-                  ) -> _Ask[tuple[int | None, SpinFeedback | None]]:
-        """The prefix loop: (accepted prefix length or None, the feedback of the verdict acted on or None)."""
+                  ) -> _Ask[tuple[int | None, SpinFeedback]]:
+        """The prefix loop (module docstring, 4.): (the accepted prefix length or None, the feedback of the
+        verdict where the loop stopped, with stop_index = that prefix)."""
         spec = VARIANT_SPECS[variant]
         simulated: list[str] = []
         verdicts: list[dict[str, Any]] = []
         entry: dict[str, Any] = {"plan_round": len(rec.plans) - 1, "simulated": simulated, "verdicts": verdicts,
-                                 "accepted": None}
+                                 "accepted": None, "stop_index": None}
         rec.evaluations.append(entry)
-        last: CriticVerdict | None = None
         for k in range(1, len(plan) + 1):
-            if spec.simulate:   # one step at a time: a prefix accepted now makes later predictions unneeded
+            if spec.simulate:   # one step at a time: a loop that stops now makes later predictions unneeded
                 simulated += yield from self._simulate(scenario, variant, rec, plan, [k])
             raw = yield from self._ask1(rec, scenario, variant, "critic", k, critic_prompt_text(
-                scenario.question, plan, k, simulated if spec.simulate else None))
-            last = parse_critic_output(raw)
-            verdicts.append({"k": k, "status": last.status, "can_answer_now": last.can_answer_now,
-                             "rationale": last.rationale, "parse_ok": last.parse_ok})
-            if accepts(last):
-                entry["accepted"] = k
-                return k, SpinFeedback.from_verdict(last, k)
-        return None, (SpinFeedback.from_verdict(last, None) if last is not None else None)
+                scenario.question, plan, k, simulated if spec.simulate else None, self.critic_examples_text))
+            verdict = parse_critic_output(raw)   # reads the first object; text written after it is ignored
+            verdicts.append({"k": k, "status": verdict.status, "can_answer_now": verdict.can_answer_now,
+                             "rationale": verdict.rationale, "parse_ok": verdict.parse_ok,
+                             "truncated": verdict.truncated})
+            entry["stop_index"] = k
+            if stops_prefix_loop(verdict, self.stop_rule):
+                break
+        feedback = SpinFeedback.from_verdict(verdict, entry["stop_index"])
+        if accepts(verdict):
+            entry["accepted"] = entry["stop_index"]
+        return entry["accepted"], feedback
 
     def _execute(self, scenario: Scenario, variant: str, rec: SpinRun, plan: Plan) -> _Ask[None]:
         """Run the plan level by level in a fresh World; every step gets its dependencies' outputs."""
@@ -700,16 +784,22 @@ class SpinRunner:
 # ----------------------------------------------------------------------------- trajectories and plans
 
 def trajectory_records(run: SpinRun, question: str, run_id: str) -> list[StepRecord]:
-    """StepRecords of an Accomplished run's successfully executed steps (for the simulator's retrieval
-    later); [] for any other run. Each summary is retrieval_text + the output, so the simulator's queries
-    embed like the stored steps. run_id + scenario + step index is the store key, so saving the same
-    model/variant again adds nothing (the first write wins)."""
-    if run.outcome != ACCOMPLISHED:
+    """StepRecords of every executed step of a run, each with its own status (StepRun.status, set when the
+    run was scored; a step scored before statuses existed counts as Not accomplished unless it ran), as
+    the code stores every executed step; the simulator retrieves only Accomplished ones. Each summary is
+    retrieval_text + the output (or the failure), so the simulator's queries embed like the stored steps.
+    run_id + scenario + step index is the store key, so saving the same model/variant again adds nothing
+    (the first write wins). A run that failed (error_kind set) gives []."""
+    if run.error_kind is not None:
         return []
-    return [StepRecord(scenario_id=run.scenario_id, run_id=run_id, step_index=s.index, agent=s.agent, task=s.task,
-                       question=question, output=s.output, status=ACCOMPLISHED,
-                       summary=f"{retrieval_text(question, s.agent, s.task)}\nOutput: {s.output}")
-            for s in run.steps if s.ok]
+    records = []
+    for s in run.steps:
+        output = s.output if s.ok else f"(failed: {s.error})"
+        status = s.status or (PARTIALLY if s.ok else NOT_ACCOMPLISHED)
+        records.append(StepRecord(scenario_id=run.scenario_id, run_id=run_id, step_index=s.index, agent=s.agent,
+                                  task=s.task, question=question, output=output, status=status,
+                                  summary=f"{retrieval_text(question, s.agent, s.task)}\nOutput: {output}"))
+    return records
 
 
 def save_plan_texts(directory: Path, runs: Iterable[SpinRun]) -> int:

@@ -6,14 +6,22 @@ Outcome of one run (deterministic; the core grader's argument comparison, the sc
     Accomplished            every required call was executed with the right arguments AND the final answer
                             meets the scenario's constraints (Scenario.answer_ok);
     Partially accomplished  some of that: at least one required call matched, or the answer holds;
-    Not accomplished        none of it;
+    Not accomplished        none of it, OR the final answer contradicts the World, whatever calls ran: it
+                            states a quantity the World's facts do not support (spin/facts.py: "118.76 °F"
+                            where get_weather says 48.2 °F) or a statement the scenario lists as false
+                            (`answer_excludes`: "not below freezing" at -4 °C);
     Error                   nothing could be executed (no plan the variant can run) or the run failed.
+An executed action with a side effect (SIDE_EFFECT_TOOLS: a note saved, a timer set) of a kind the scenario
+neither requires nor allows - the user did not ask for it, or declined it - lowers the outcome one step
+(Accomplished -> Partially, Partially -> Not): the run did something in the user's name it should not have.
 
 Executed calls are matched to the reference plan as a multiset, order-insensitive, by maximum bipartite
 matching (greedy first-fit gives false negatives: ANCHORS.md, benchflow #301): required calls first, then
 allowed calls on what is left. A call argument listed in the reference call's `facts` is graded by the
-phrases it must contain (a note in other words is the right note), the others by value. Executed calls
-matched to neither are `n_extra` (tempting steps land here: they cost, they never change the outcome).
+phrases it must contain (a note in other words is the right note), the others by value; a retrieval call
+(web_search) is graded by the document the World returns for it (any query that finds the reference
+document is the right search). Executed calls matched to neither are `n_extra` (tempting steps land here:
+they cost; only side effects among them change the outcome).
 
 Plan score (planner quality apart from execution): a plan's steps are paired with the reference plan's
 calls by agent, in order; it reports required and allowed calls covered, extra
@@ -36,10 +44,12 @@ from typing import Any
 
 from tooluse1.grade import compare_arguments
 from tooluse1.metrics import Rate
-from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, lenient_plan, parse_plan, rule_incidence
-from tooluse1.spin.scenarios import RequiredCall, Scenario, text_meets
+from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, StepRun, lenient_plan, parse_plan, rule_incidence
+from tooluse1.spin.facts import contradicted_quantities
+from tooluse1.spin.scenarios import RequiredCall, Scenario, call_signature, text_meets
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY
 from tooluse1.tools import Call, canonical_tool_name
+from tooluse1.world import World
 
 __all__ = [
     "COST_KEYS",
@@ -62,6 +72,7 @@ __all__ = [
     "regrade_section",
     "score_run",
     "sign_test",
+    "step_statuses",
     "spin_section",
     "summarise_variant",
 ]
@@ -87,6 +98,13 @@ PAPER: dict[str, dict[str, float]] = {
 }
 
 
+# Tools that act in the user's name (the World keeps what they did): executed unasked, they lower the outcome.
+SIDE_EFFECT_TOOLS: frozenset[str] = frozenset({"save_note", "set_timer"})
+# Tools whose output is a retrieved document: graded by the document, not by the query's words.
+RETRIEVAL_TOOLS: frozenset[str] = frozenset({"web_search"})
+NO_RESULTS_PREFIX = "No results found"
+
+
 def outcome_rank(outcome: str) -> int:
     """Order of outcomes for paired comparisons: Error < Not < Partially < Accomplished."""
     return _RANK[outcome]
@@ -94,12 +112,28 @@ def outcome_rank(outcome: str) -> int:
 
 # ----------------------------------------------------------------------------- one run
 
+def _first_result(output: str) -> str:
+    return output.strip().splitlines()[0].strip() if output.strip() else ""
+
+
+def _retrieves_reference(ref: RequiredCall, args: Mapping[str, Any]) -> bool:
+    """A retrieval call is graded by what it retrieves: the World's first result for these arguments is the
+    reference call's first result (any query that finds the document the answer needs is the right search,
+    as a note is right when it carries the facts)."""
+    got = World(sleep=False).execute(Call(ref.name, dict(args)))
+    return got.ok and bool(ref.output) and _first_result(got.output) == _first_result(ref.output) \
+        and not got.output.startswith(NO_RESULTS_PREFIX)
+
+
 def _call_matches(ref: RequiredCall, call: Call) -> bool:
-    """The executed call is the reference tool (aliases accepted) with matching arguments; arguments in
-    ref.facts are matched by their facts (text_meets), the others by the core grader's comparison."""
+    """The executed call is the reference tool (aliases accepted) with matching arguments; a retrieval tool
+    (RETRIEVAL_TOOLS) matches when it retrieves the reference document; arguments in ref.facts are matched
+    by their facts (text_meets), the others by the core grader's comparison."""
     if canonical_tool_name(call.name) != ref.name:
         return False
     args = call.arguments if isinstance(call.arguments, Mapping) else {}
+    if ref.name in RETRIEVAL_TOOLS:
+        return _retrieves_reference(ref, args)
     for arg, phrases in ref.facts.items():
         value = args.get(arg)
         if not isinstance(value, str) or not text_meets(phrases, (), (), value)[0]:
@@ -156,10 +190,13 @@ class RunScore:
     missing: tuple[str, ...]
     constraints_ok: bool | None
     reason: str
+    contradictions: tuple[str, ...] = ()     # what in the answer the World contradicts
+    side_effects: tuple[str, ...] = ()       # unrequested side-effect calls executed (their signatures)
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        d["missing"] = list(self.missing)
+        for key in ("missing", "contradictions", "side_effects"):
+            d[key] = list(d[key])
         return d
 
 
@@ -172,6 +209,16 @@ def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunS
     missing = tuple(rc.signature for rc, a in zip(scenario.required_calls, assignment) if a is None)
     ok, why = scenario.answer_ok(answer)
     n_req = len(scenario.required_calls)
+    contradictions = tuple(contradicted_quantities(scenario, answer)) + tuple(
+        p for p in scenario.answer_excludes if text_meets((p,), (), (), answer)[0])
+    taken = used | set(allowed)
+    asked = {rc.name for rc in (*scenario.required_calls, *scenario.allowed_calls)}
+    # An action of a kind the user asked for, with wrong arguments, already misses its required call; an
+    # action of a kind nobody asked for (or one the user declined) is a side effect.
+    side_effects = tuple(call_signature(canonical_tool_name(c.name), c.arguments if isinstance(c.arguments, Mapping)
+                                        else {})
+                         for j, c in enumerate(executed) if j not in taken
+                         and canonical_tool_name(c.name) in SIDE_EFFECT_TOOLS - asked)
     if matched == n_req and ok:
         outcome, reason = ACCOMPLISHED, "every required call executed with the right arguments; answer ok"
     else:
@@ -181,8 +228,29 @@ def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunS
             parts.append("missing " + "; ".join(missing))
         parts.append("answer ok" if ok else why)
         reason = ", ".join(parts)
+    if contradictions:
+        outcome = NOT_ACCOMPLISHED
+        reason += "; the answer contradicts the World: " + "; ".join(contradictions)
+    elif side_effects:
+        outcome = PARTIALLY if outcome == ACCOMPLISHED else NOT_ACCOMPLISHED
+        reason += "; unrequested side effect(s): " + "; ".join(side_effects)
     return RunScore(outcome, n_req, matched, len(allowed), len(executed) - matched - len(allowed), missing, ok,
-                    reason)
+                    reason, contradictions, side_effects)
+
+
+def step_statuses(scenario: Scenario, steps: Sequence[StepRun]) -> list[str]:
+    """Each executed step's own grade, in `steps` order: Accomplished when its call is matched to a required
+    or allowed call (score_run's matching of all the run's calls), Partially accomplished when its call ran
+    but is neither (a superfluous or wrong-argument call), Not accomplished when it gave no call or the World
+    refused it. The trajectory store keeps these; the per-step accomplished rate averages them."""
+    ran = [i for i, s in enumerate(steps) if s.call is not None and s.ok]
+    calls = [Call(steps[i].call["name"], steps[i].call["arguments"]) for i in ran]  # type: ignore[index]
+    used = {j for j in match_calls(scenario.required_calls, calls) if j is not None}
+    used |= {j for j in match_calls(scenario.allowed_calls, calls, used) if j is not None}
+    statuses = [NOT_ACCOMPLISHED] * len(steps)
+    for j, i in enumerate(ran):
+        statuses[i] = ACCOMPLISHED if j in used else PARTIALLY
+    return statuses
 
 
 def error_score(scenario: Scenario, reason: str) -> RunScore:
@@ -396,15 +464,46 @@ def _plan_score_means(records: Sequence[Mapping[str, Any]], which: str) -> dict[
             "steps": round(sum(s["n_steps"] for s in scores) / len(scores), 4)}
 
 
+def step_accomplished(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The per-step counterpart of the paper's Accomplished (a reviewer's label per executed task, averaged per
+    run): over the runs that executed a step, the share of steps whose own status (step_statuses) is
+    Accomplished, averaged per run (`per_run_mean`), and pooled over all steps (`pooled`)."""
+    shares, k, n = [], 0, 0
+    for r in _executed(records):
+        statuses = [st.get("status") for st in r["steps"]]
+        done = sum(s == ACCOMPLISHED for s in statuses)
+        shares.append(done / len(statuses))
+        k, n = k + done, n + len(statuses)
+    return {"runs": len(shares), "steps": n, "accomplished_steps": k,
+            "per_run_mean": round(sum(shares) / len(shares), 4) if shares else None,
+            "pooled": round(k / n, 4) if n else None}
+
+
+def _repeats(record: Mapping[str, Any]) -> bool:
+    calls = [call_signature(canonical_tool_name(st["call"]["name"]), st["call"]["arguments"]
+                            if isinstance(st["call"]["arguments"], Mapping) else {})
+             for st in record["steps"] if st.get("call")]
+    return len(calls) != len(set(calls))
+
+
+def repetition(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The counterpart of the paper's failure mode 1.3 (step repetition): runs that executed one identical
+    call (same tool, same arguments) more than once, over the runs that executed a step."""
+    ran = _executed(records)
+    return Rate(sum(_repeats(r) for r in ran), len(ran)).as_dict()
+
+
 def summarise_variant(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Metrics of one variant's runs (records of runner.SpinRun.as_dict()).
 
     outcomes: each outcome's Rate (k, n, rate, Wilson 95% interval) over all runs; costs: per COST_KEYS
     entry, n/total/mean/sd over all runs and over executed runs; model_calls_by_role; plan_scores (raw and
     executed plans, means); by_shape: n, Accomplished rate and mean executed tasks and tool calls per
-    shape; accepted_prefix (runs per executed prefix length, "none" = no prefix accepted) and
-    critic_parse_failures for variants with a critic; plans: raw and final validity, repair rounds, and
-    Table 1 incidence of raw and (for repairing variants) repaired plans.
+    shape; step_accomplished (per-step statuses); repetition (runs repeating an identical call); no_valid_plan
+    (runs that executed a plan the validator rejects, as the code's last repair round does); accepted_prefix
+    (runs per executed prefix length, "none" = no prefix accepted), critic_parse_failures and critic_truncated
+    (verdicts read from a cut head) for variants with a critic; plans: raw and final validity, repair rounds,
+    and Table 1 incidence of raw and (for repairing variants) repaired plans.
     """
     n = len(records)
     outcomes = Counter(r["outcome"] for r in records)
@@ -425,11 +524,15 @@ def summarise_variant(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "executed_tasks_mean": _stats([r["counters"]["executed_tasks"] for r in rs])["mean"],
         "tool_calls_mean": _stats([r["counters"]["tool_calls"] for r in rs])["mean"]}
         for shape, rs in sorted(shapes.items())}
+    summary["step_accomplished"] = step_accomplished(records)
+    summary["repetition"] = repetition(records)
+    summary["no_valid_plan"] = Rate(sum(bool(r.get("no_valid_plan")) for r in records), n).as_dict()
     if any(r["critic"] for r in records):
         dist = Counter("none" if r["accepted_prefix"] is None else str(r["accepted_prefix"])
                        for r in records if r["plan_valid"])
         summary["accepted_prefix"] = dict(sorted(dist.items(), key=lambda kv: (kv[0] == "none", kv[0].zfill(4))))
         summary["critic_parse_failures"] = sum(r["critic_parse_failures"] for r in records)
+        summary["critic_truncated"] = sum(r.get("critic_truncated", 0) for r in records)
     raw = [(r["plans"][0]["text"], r["agents"]) for r in records if r["plans"]]
     summary["plans"] = {
         "raw_valid": Rate(sum(1 for r in records if r["plans"] and r["plans"][0]["valid"]), n).as_dict(),
@@ -488,22 +591,69 @@ def paired_comparison(records: Sequence[Mapping[str, Any]], a: str = "spin", b: 
     return out
 
 
-def beside_paper(variants: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Rows putting the paper's BASE and SPIN figures (PAPER) next to ours: outcome rates over all runs,
-    executed tasks in total, per-run costs over executed runs (the paper's convention). A variant we did
-    not run gives None."""
-    def ours(variant: str, key: str) -> float | None:
-        v = variants.get(variant)
-        if v is None:
-            return None
-        if key in ("accomplished", "not_accomplished", "error"):
-            return v["outcomes"][{"accomplished": ACCOMPLISHED, "not_accomplished": NOT_ACCOMPLISHED,
-                                  "error": ERROR}[key]]["rate"]
-        if key == "executed_tasks_total":
-            return v["costs"]["executed_tasks"]["all_runs"]["total"]
-        return v["costs"][key.removesuffix("_per_run")]["executed_runs"]["mean"]
-    return [{"metric": key, "paper_base": PAPER["base"][key], "paper_spin": PAPER["spin"][key],
-             "ours_base": ours("base", key), "ours_spin": ours("spin", key)} for key in PAPER["base"]]
+# What each row of the table beside the paper measures there and here (they differ: the labels say how).
+BESIDE_PAPER_DEFINITIONS: dict[str, tuple[str, str]] = {
+    "accomplished": ("share of executed tasks a reviewer labelled Accomplished, averaged per run",
+                     "share of runs whose one deterministic scenario outcome is Accomplished"),
+    "accomplished_per_step": ("(the paper's Accomplished, per task)",
+                              "share of executed steps whose own status is Accomplished, averaged per run"),
+    "not_accomplished": ("share of tasks labelled Not accomplished, averaged per run",
+                         "share of runs whose scenario outcome is Not accomplished"),
+    "error": ("the reviewer could not parse the run", "nothing could be executed, or the run failed"),
+    "executed_tasks_total": ("plan tasks executed, all runs", "plan steps executed, all runs"),
+    "executed_tasks_per_run": ("per run that executed", "per run that executed a step"),
+    "tool_calls_per_run": ("tool invocations of the execution agents", "calls sent to the World"),
+    "model_calls_per_run": ("LLM/API calls of the execution agents",
+                            "model calls of every role (plan, repair, simulate, critic, step, answer)"),
+    "elapsed_s_per_run": ("wall time of a run", "model time (share of batched steps) + simulated tool latency"),
+    "tokens_in_per_run": ("tokens sent", "prompt tokens, every role"),
+    "tokens_out_per_run": ("tokens received", "completion tokens, every role"),
+}
+
+
+def _paper_metric(v: Mapping[str, Any], key: str) -> float | None:
+    """One of our figures for a row of the table beside the paper, from a variant summary."""
+    if key in ("accomplished", "not_accomplished", "error"):
+        return v["outcomes"][{"accomplished": ACCOMPLISHED, "not_accomplished": NOT_ACCOMPLISHED,
+                              "error": ERROR}[key]]["rate"]
+    if key == "accomplished_per_step":
+        return v.get("step_accomplished", {}).get("per_run_mean")
+    if key == "executed_tasks_total":
+        return v["costs"]["executed_tasks"]["all_runs"]["total"]
+    return v["costs"][key.removesuffix("_per_run")]["executed_runs"]["mean"]
+
+
+def beside_paper(variants: Mapping[str, Mapping[str, Any]],
+                 matched: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Rows putting the paper's BASE and SPIN figures (PAPER) next to ours, each with what it measures there
+    and here (BESIDE_PAPER_DEFINITIONS): outcome rates over all runs, the per-step accomplished rate, executed
+    tasks in total, per-run costs over executed runs (the paper's convention). `matched` holds the base and
+    spin summaries over the scenarios where both executed a step (same scenarios on both sides), given as
+    `ours_*_matched`. A variant we did not run gives None."""
+    rows = []
+    for key, (paper_def, our_def) in BESIDE_PAPER_DEFINITIONS.items():
+        paper_key = "accomplished" if key == "accomplished_per_step" else key
+        row: dict[str, Any] = {"metric": key, "paper_definition": paper_def, "our_definition": our_def,
+                               "paper_base": PAPER["base"][paper_key], "paper_spin": PAPER["spin"][paper_key]}
+        for variant in ("base", "spin"):
+            v = variants.get(variant)
+            row[f"ours_{variant}"] = None if v is None else _paper_metric(v, key)
+            m = (matched or {}).get(variant)
+            row[f"ours_{variant}_matched"] = None if m is None else _paper_metric(m, key)
+        rows.append(row)
+    return rows
+
+
+def matched_summaries(records: Sequence[Mapping[str, Any]], a: str = "spin", b: str = "base"
+                      ) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Summaries of `a` and `b` over the scenarios where both executed a step, and those scenario ids."""
+    ran = {(r["variant"], r["scenario_id"]) for r in _executed(records)}
+    common = sorted(s for (v, s) in ran if v == a and (b, s) in ran)
+    if not common:
+        return {}, []
+    keep = set(common)
+    return {v: summarise_variant([r for r in records if r["variant"] == v and r["scenario_id"] in keep])
+            for v in (a, b)}, common
 
 
 def spin_section(records: Sequence[Mapping[str, Any]], provenance: Mapping[str, Any],
@@ -522,15 +672,17 @@ def spin_section(records: Sequence[Mapping[str, Any]], provenance: Mapping[str, 
         if p is not None:
             paired[f"{a}_vs_{b}"] = p
     summaries = {v: summarise_variant([r for r in records if r["variant"] == v]) for v in variants}
+    matched, common = matched_summaries(records)
     return {"format": SECTION_FORMAT, "provenance": dict(provenance), "n_runs": len(records),
-            "variants": summaries, "paired": paired, "beside_paper": beside_paper(summaries),
-            "records": list(records)}
+            "variants": summaries, "paired": paired, "beside_paper": beside_paper(summaries, matched),
+            "matched_scenarios": common, "records": list(records)}
 
 
 def regrade_section(section: Mapping[str, Any], scenarios: Mapping[str, Scenario],
                     variant_order: Sequence[str] = ()) -> dict[str, Any]:
     """Re-score a saved spin section with the current scoring and scenarios (no model): every run that
-    executed gets a new score and outcome from its executed calls and answer, every run new plan scores;
+    executed gets a new score and outcome from its executed calls and answer and its steps new statuses
+    (step_statuses), every run new plan scores;
     failed runs (a backend or internal error, nothing executed) keep theirs. Raises KeyError naming a
     scenario that is no longer in `scenarios`."""
     records = []
@@ -542,7 +694,9 @@ def regrade_section(section: Mapping[str, Any], scenarios: Mapping[str, Scenario
         if r["error_kind"] is None and r["answer"] is not None:
             calls = [Call(st["call"]["name"], st["call"]["arguments"]) for st in r["steps"] if st["call"]]
             score = score_run(s, calls, r["answer"])
-            r.update(outcome=score.outcome, reason=score.reason, score=score.as_dict())
+            statuses = step_statuses(s, [StepRun(**st) for st in r["steps"]])
+            r.update(outcome=score.outcome, reason=score.reason, score=score.as_dict(),
+                     steps=[{**st, "status": status} for st, status in zip(r["steps"], statuses)])
         records.append(r)
     return spin_section(records, {**section["provenance"], "regraded": True}, variant_order)
 
@@ -553,7 +707,7 @@ def _fmt_ci(d: Mapping[str, Any]) -> str:
 
 
 def _fmt(x: float | None, digits: int = 3) -> str:
-    return "-" if x is None else (f"{x:.0f}" if float(x).is_integer() and abs(x) >= 100 else f"{x:.{digits}f}")
+    return "-" if x is None else (f"{x:.0f}" if float(x).is_integer() and abs(x) >= 1 else f"{x:.{digits}f}")
 
 
 def format_spin_summary(section: Mapping[str, Any]) -> str:
@@ -582,9 +736,15 @@ def format_spin_summary(section: Mapping[str, Any]) -> str:
                 lines.append(f"    {which} plan vs reference (n={ps['n']}): required recall {ps['required_recall']:.3f}, "
                              f"dependency recall {ps['edge_recall']:.3f}, steps {ps['steps']:.2f}, "
                              f"extra steps {ps['extra_steps']:.2f}")
+        st, rep_ = v.get("step_accomplished"), v.get("repetition")
+        if st and st["runs"]:
+            lines.append(f"    steps Accomplished: {st['per_run_mean']:.3f} per executed run ({st['accomplished_steps']}/"
+                         f"{st['steps']} steps); runs repeating an identical call: {rep_['k']}/{rep_['n']}; "
+                         f"executed a plan the validator rejects (no valid plan): {v['no_valid_plan']['k']}/{v['n']}")
         if "accepted_prefix" in v:
             lines.append(f"    accepted prefix length: {v['accepted_prefix']} "
-                         f"(critic parse failures {v['critic_parse_failures']})")
+                         f"(critic parse failures {v['critic_parse_failures']}, verdicts read from a cut head "
+                         f"{v.get('critic_truncated', 0)})")
         lines.append("    by shape: " + "; ".join(
             f"{shape} n={d['n']} acc {d['accomplished']['rate']:.2f} tasks {d['executed_tasks_mean']:.2f}"
             for shape, d in v["by_shape"].items()))
@@ -611,11 +771,19 @@ def format_spin_summary(section: Mapping[str, Any]) -> str:
                          f"tool calls {_fmt_ci(s['tool_calls_diff'])}")
     rows = section.get("beside_paper") or []
     if rows:
-        lines.append("  beside the paper (AssetOpsBench, Tables 2-3; per-run costs over executed runs):")
-        lines.append(f"    {'metric':<26} {'paper BASE':>11} {'paper SPIN':>11} {'ours BASE':>11} {'ours SPIN':>11}")
+        n_matched = len(section.get("matched_scenarios") or [])
+        lines.append("  beside the paper (AssetOpsBench, Tables 2-3; per-run costs over executed runs; 'matched' = "
+                     f"the {n_matched} scenarios where both BASE and SPIN executed a step):")
+        lines.append(f"    {'metric':<26} {'paper BASE':>11} {'paper SPIN':>11} {'ours BASE':>11} {'ours SPIN':>11} "
+                     f"{'BASE match':>11} {'SPIN match':>11}")
         for row in rows:
             lines.append(f"    {row['metric']:<26} {_fmt(row['paper_base']):>11} {_fmt(row['paper_spin']):>11} "
-                         f"{_fmt(row['ours_base']):>11} {_fmt(row['ours_spin']):>11}")
+                         f"{_fmt(row['ours_base']):>11} {_fmt(row['ours_spin']):>11} "
+                         f"{_fmt(row.get('ours_base_matched')):>11} {_fmt(row.get('ours_spin_matched')):>11}")
+        lines.append("    what each row measures (paper | ours):")
+        for row in rows:
+            if "paper_definition" in row:
+                lines.append(f"      {row['metric']}: {row['paper_definition']} | {row['our_definition']}")
     return "\n".join(lines)
 
 
