@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--critic", type=_floats, default=d.critic_accuracies, help="critic accuracies p, e.g. 0.5,1")
     ap.add_argument("--defects", type=_floats, default=d.defect_rates, help="plan defect rates, e.g. 0,0.5")
     ap.add_argument("--repairs", type=_floats, default=d.repair_rates, help="repair success rates, e.g. 0,1")
+    ap.add_argument("--critic-repairs", type=_floats, default=d.critic_repair_rates,
+                    help="the repair rates at which SPIN is swept (among --repairs)")
     ap.add_argument("--seeds", type=int, default=len(d.seeds), help="number of seeds (0..N-1)")
     ap.add_argument("--tempting", type=float, default=d.tempting_rate, help="rate of each tempting step in a plan")
     ap.add_argument("--rounds", type=int, default=d.rounds, help="repair rounds T")
@@ -47,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         grid = StudyGrid(args.critic, args.defects, args.repairs, tuple(range(args.seeds)), args.tempting,
-                         args.rounds)
+                         args.rounds, args.critic_repairs)
     except ValueError as e:
         ap.error(str(e))
     scenarios = [s for s in load_scenarios()[0] if s.split == args.split][:args.limit]

@@ -145,7 +145,7 @@ def test_executor_needs_the_dependency_output_and_base_pays_for_a_lost_dependenc
 @pytest.fixture(scope="module")
 def tiny_study() -> dict:
     grid = StudyGrid(critic_accuracies=(0.5, 1.0), defect_rates=(0.0, 0.5), repair_rates=(0.0, 1.0),
-                     seeds=(0, 1, 2), tempting_rate=1.0)
+                     seeds=(0, 1, 2), tempting_rate=1.0, critic_repair_rates=(0.0, 1.0))
     return run_study(TEST, grid)
 
 
@@ -176,13 +176,15 @@ def test_repair_buys_what_the_defects_cost(tiny_study):
 
 def test_study_is_deterministic_and_renders(tiny_study):
     grid = StudyGrid(critic_accuracies=(0.5, 1.0), defect_rates=(0.0, 0.5), repair_rates=(0.0, 1.0),
-                     seeds=(0, 1, 2), tempting_rate=1.0)
+                     seeds=(0, 1, 2), tempting_rate=1.0, critic_repair_rates=(0.0, 1.0))
     assert run_study(TEST, grid) == tiny_study
     svg = ET.fromstring(study_svg(tiny_study))
-    # left: 2 defect rates x 2 accuracies at the middle repair rate (1.0); right: (2 repair rates + BASE) x 2
+    # left: 2 defect rates x 2 accuracies at the first critic repair rate (0.0); right: (2 repair rates + BASE) x 2
     assert svg.tag.endswith("svg") and len(svg.findall(".//{http://www.w3.org/2000/svg}circle")) == 4 + 3 * 2
     table = study_markdown(tiny_study)
-    assert table.count("\n| 0.") == 4 + 4   # 2 defect rates x 2 accuracies at repair rate 1.0; 2 x 2 repair rows
+    assert table.count("\n| 0.") == 4 + 4   # 2 defect rates x 2 accuracies at repair rate 0.0; 2 x 2 repair rows
+    with pytest.raises(ValueError, match="critic_repair_rates"):
+        StudyGrid(repair_rates=(0.0, 1.0), critic_repair_rates=(0.5,))
 
 
 def test_report_shows_the_study_for_spin_results_only(tiny_study, tmp_path):
@@ -202,7 +204,7 @@ def test_report_shows_the_study_for_spin_results_only(tiny_study, tmp_path):
 def test_study_script_end_to_end(tmp_path):
     out = tmp_path / "s.json"
     proc = subprocess.run([sys.executable, "benchmarks/spin_study.py", "--critic", "0.5,1", "--defects", "0,0.5",
-                           "--repairs", "1", "--seeds", "2", "--limit", "8", "--out", str(out),
+                           "--repairs", "1", "--critic-repairs", "1", "--seeds", "2", "--limit", "8", "--out", str(out),
                            "--svg", str(tmp_path / "s.svg"), "--text", str(tmp_path / "s.txt")],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -281,7 +281,7 @@ class ScriptedSpinBackend:
     def _step(self, scenario: Scenario, text: str) -> str:
         m = _TASK_LINE_RE.search(text)
         call = _call_after(text, m.start(1)) if m else None
-        if call is None:
+        if m is None or call is None:
             return _NO_CALL
         ref = {rc.signature: rc for rc in scenario.reference_calls}.get(call_signature(call.name, call.arguments))
         needed = [scenario.reference_calls[d - 1].output for d in (ref.depends_on if ref else ())]

@@ -44,7 +44,11 @@ STUDY_FORMAT = 1
 
 @dataclass(frozen=True)
 class StudyGrid:
-    """The sweep: every combination of defect rate, repair rate and seed; SPIN at every critic accuracy."""
+    """The sweep: BASE and VALID at every combination of defect rate, repair rate and seed; SPIN at every
+    critic accuracy too where the repair rate is one of `critic_repair_rates` (a subset of repair_rates).
+    SPIN is not swept at every repair rate because the answer follows from one: at repair rate 1 every plan
+    is repaired to the intended one, so the defect rate changes nothing, and at 0 a defective plan is
+    never run by either side of the pair."""
 
     critic_accuracies: tuple[float, ...] = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
     defect_rates: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75)
@@ -52,23 +56,29 @@ class StudyGrid:
     seeds: tuple[int, ...] = tuple(range(5))
     tempting_rate: float = 0.5
     rounds: int = DEFAULT_ROUNDS
+    critic_repair_rates: tuple[float, ...] = (0.5,)
 
     def __post_init__(self) -> None:
-        for name in ("critic_accuracies", "defect_rates", "repair_rates", "seeds"):
+        for name in ("critic_accuracies", "defect_rates", "repair_rates", "seeds", "critic_repair_rates"):
             values = getattr(self, name)
             if not values or len(set(values)) != len(values):
                 raise ValueError(f"{name} must list at least one value, each once; got {values}")
             if name != "seeds" and not all(0.0 <= v <= 1.0 for v in values):
                 raise ValueError(f"{name} must be rates in [0, 1]; got {values}")
+        if not set(self.critic_repair_rates) <= set(self.repair_rates):
+            raise ValueError(f"critic_repair_rates {self.critic_repair_rates} must be among the repair rates "
+                             f"{self.repair_rates}")
         if not 0.0 <= self.tempting_rate <= 1.0 or self.rounds < 0:
             raise ValueError(f"tempting_rate must be in [0, 1] and rounds >= 0; got {self.tempting_rate}, {self.rounds}")
 
 
+_COUNTERS = ("executed_tasks", "tool_calls", "model_calls", "tokens_in", "tokens_out", "elapsed_s")
+
+
 def _slim(run: SpinRun, seed: int) -> dict[str, Any]:
     """What the pairing reads of a run; the scenario id carries the seed, so pairs are (seed, scenario)."""
-    d = run.as_dict()
-    return {"variant": d["variant"], "scenario_id": f"{d['scenario_id']}@{seed}", "shape": d["shape"],
-            "outcome": d["outcome"], "counters": d["counters"]}
+    return {"variant": run.variant, "scenario_id": f"{run.scenario_id}@{seed}", "shape": run.shape,
+            "outcome": run.outcome, "counters": {key: getattr(run, key) for key in _COUNTERS}}
 
 
 def _negated(ci: Mapping[str, Any]) -> dict[str, Any]:
@@ -115,16 +125,17 @@ def run_study(scenarios: Sequence[Scenario], grid: StudyGrid,
     for d in grid.defect_rates:
         for r in grid.repair_rates:
             full: list[dict[str, Any]] = []
-            spin: dict[float, list[dict[str, Any]]] = {p: [] for p in grid.critic_accuracies}
+            accuracies = grid.critic_accuracies if r in grid.critic_repair_rates else ()
+            spin: dict[float, list[dict[str, Any]]] = {p: [] for p in accuracies}
             for seed in grid.seeds:
                 behaviour = Behaviour(seed=seed, defect_rate=d, repair_rate=r, tempting_rate=grid.tempting_rate)
                 full += [_slim(run, seed) for run in _runs(scenarios, behaviour, ("base", "valid"), grid.rounds)]
-                for p in grid.critic_accuracies:
+                for p in accuracies:
                     spin[p] += [_slim(run, seed) for run in _runs(
                         scenarios, dataclasses.replace(behaviour, critic_accuracy=p), ("spin",), grid.rounds)]
             valid_by[(d, r)] = [x for x in full if x["variant"] == "valid"]
             base_by[(d, r)] = [x for x in full if x["variant"] == "base"]
-            for p in grid.critic_accuracies:
+            for p in accuracies:
                 cells.append({"defect_rate": d, "repair_rate": r, "critic_accuracy": p,
                               "vs_full_plan": _early_stopping([*full, *spin[p]], "valid"),
                               "vs_base": _early_stopping([*full, *spin[p]], "base")})
@@ -154,16 +165,15 @@ def _rate(d: Mapping[str, Any]) -> str:
 
 
 def _chart_repair_rate(study: Mapping[str, Any]) -> float:
-    """The repair rate the early-stopping chart and table show: the middle of the grid's."""
-    rates = sorted(study["grid"]["repair_rates"])
-    return rates[len(rates) // 2]
+    """The repair rate the early-stopping chart and table show: the first SPIN was swept at."""
+    return study["grid"]["critic_repair_rates"][0]
 
 
 def _tables(study: Mapping[str, Any], r: float) -> list[tuple[str, list[str], list[list[str]]]]:
     """(caption, header, rows) of the two tables: early stopping at repair rate `r` for every defect rate
     and critic accuracy, and repair at every defect and repair rate."""
     stop = [[str(c["defect_rate"]), str(c["critic_accuracy"]), _ci(e["tasks_saved"]), _rate(e["outcome_lost"]),
-             _ci(e["accomplished_diff"], 3), _ci(e["extra_model_calls"], 1)]
+             _per_loss(e), _ci(e["accomplished_diff"], 3), _ci(e["extra_model_calls"], 1)]
             for c in study["early_stopping"] if c["repair_rate"] == r for e in [c["vs_full_plan"]]]
     repair = [[str(c["defect_rate"]), str(c["repair_rate"]), _rate(c["accomplished"]), _rate(c["no_valid_plan"]),
                _rate(c["base_accomplished"]), _ci(c["vs_base"]["accomplished_diff"], 3),
@@ -171,10 +181,17 @@ def _tables(study: Mapping[str, Any], r: float) -> list[tuple[str, list[str], li
               for c in study["repair"]]
     return [(f"Early stopping (SPIN vs the full plan, repair rate {r}; n = {_n_pairs(study)} pairs each)",
              ["defect rate", "critic accuracy", "tasks saved / run", "outcome lost (share of runs)",
-              "Accomplished SPIN − full", "extra model calls / run"], stop),
+              "tasks saved per outcome lost", "Accomplished SPIN − full", "extra model calls / run"], stop),
             ("Repair (VALID: validator + repair loop, full plan; BASE: the raw plan executed leniently)",
              ["defect rate", "repair rate", "VALID Accomplished", "no valid plan", "BASE Accomplished",
               "VALID − BASE", "VALID − no repair"], repair)]
+
+
+def _per_loss(e: Mapping[str, Any]) -> str:
+    """Tasks saved per run with a worse outcome: the exchange rate at which early stopping breaks even (it
+    pays when a lost outcome is worth fewer tasks than this); "no loss" when no run lost."""
+    lost = e["outcome_lost"]["rate"]
+    return f"{e['tasks_saved']['mean'] / lost:.1f}" if lost else "no loss"
 
 
 def _markdown(caption: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -209,7 +226,7 @@ def format_study(study: Mapping[str, Any]) -> str:
     head = (f"SPIN study: {study['n_scenarios']} scenarios x {len(g['seeds'])} seeds; critic accuracy "
             f"{g['critic_accuracies']}, defect rate {g['defect_rates']}, repair rate {g['repair_rates']}, "
             f"tempting rate {g['tempting_rate']}, T = {g['rounds']}")
-    early = [_markdown(*_tables(study, r)[0]) for r in g["repair_rates"]]
+    early = [_markdown(*_tables(study, r)[0]) for r in g["critic_repair_rates"]]
     return "\n\n".join([head, *early, _markdown(*_tables(study, g["repair_rates"][0])[1])])
 
 
@@ -313,10 +330,10 @@ def study_svg(study: Mapping[str, Any]) -> str:
 
 
 def _nice(x: float) -> float:
-    """The smallest of 1, 2, 2.5, 5 x 10^k at or above x (a round axis end)."""
+    """The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5 x 10^k at or above x (a round axis end)."""
     step = 10.0 ** (len(str(int(x))) - 1) if x >= 1 else 0.01
     while True:
-        for m in (1, 2, 2.5, 5, 10):
+        for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 10):
             if m * step >= x:
                 return m * step
         step *= 10
