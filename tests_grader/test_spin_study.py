@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tooluse1.backends.base import DecodingConfig
 from tooluse1.prompts import Prompt
 from tooluse1.report import render_report
 from tooluse1.results import ResultsFile, build_results
@@ -92,6 +93,10 @@ def prompt(sid: str, role: str, n: int, text: str) -> Prompt:
     return make_prompt(sid, "spin", role, n, [{"role": "user", "content": text}])
 
 
+def ask(backend: ScriptedSpinBackend, p: Prompt) -> str:
+    return backend.generate([p], DecodingConfig())[0].text
+
+
 @pytest.mark.parametrize("rate", [0.0, 0.5, 0.8])
 def test_repair_fixes_a_reported_defect_at_the_rate_it_is_told(rate):
     fixed = tried = 0
@@ -101,7 +106,7 @@ def test_repair_fixes_a_reported_defect_at_the_rate_it_is_told(rate):
         for s in TEST:
             text, _ = draft_plan(s, b)
             issues = validate_plan_text(text, s.agents)[1]
-            repaired = backend.answer(prompt(s.id, "repair", 1, build_repair_prompt(
+            repaired = ask(backend, prompt(s.id, "repair", 1, build_repair_prompt(
                 planner_prompt_text(s), text, issues)))
             tried += 1
             fixed += validate_plan_text(repaired, s.agents)[0]
@@ -120,7 +125,7 @@ def test_critic_is_right_at_the_rate_it_is_told(accuracy):
             plan = intended_plan(s, b)
             for k in range(1, len(plan) + 1):
                 outputs = [rc.output for rc in s.reference_calls[:k]] + [""] * max(0, k - len(s.reference_calls))
-                verdict = parse_critic_output(backend.answer(prompt(s.id, "critic", k, critic_prompt_text(
+                verdict = parse_critic_output(ask(backend, prompt(s.id, "critic", k, critic_prompt_text(
                     s.question, plan, k, outputs))))
                 assert verdict.parse_ok
                 right += accepts(verdict) == (k >= len(s.required_calls))

@@ -44,10 +44,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tooluse1.backends.base import Completion, DecodingConfig, OnComplete
 from tooluse1.prompts import Prompt, format_call
 from tooluse1.spin.plan import RULES, Plan, PlanStep
-from tooluse1.spin.runner import role_of
+from tooluse1.spin.runner import SpinOracleBackend, role_of
 from tooluse1.spin.scenarios import Scenario, call_signature
 from tooluse1.spin.scoring import score_run
 from tooluse1.spin.store import ACCOMPLISHED, PARTIALLY
@@ -65,10 +64,9 @@ _STEP_LINE_RE = re.compile(r"^#S(\d+) \((\w+): ", re.M)
 _CALL_RE = re.compile(r"Call (\w+) with ")
 
 
-def _unit(value: float, what: str) -> float:
+def _check_rate(value: float, what: str) -> None:
     if not 0.0 <= value <= 1.0:
         raise ValueError(f"{what} must be in [0, 1]; got {value}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -85,7 +83,7 @@ class Behaviour:
 
     def __post_init__(self) -> None:
         for name in ("defect_rate", "repair_rate", "critic_accuracy", "tempting_rate"):
-            _unit(getattr(self, name), name)
+            _check_rate(getattr(self, name), name)
         weights = self.defect_weights or {}
         bad = sorted(set(weights) - set(RULES))
         if bad or any(w < 0 for w in weights.values()) or (weights and not sum(weights.values())):
@@ -244,19 +242,20 @@ def critic_verdict(sufficient: bool, right: bool) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------------- the backend
 
-class ScriptedSpinBackend:
-    """The scripted roles of the module docstring behind the Backend protocol. Reports no tokens."""
+class ScriptedSpinBackend(SpinOracleBackend):
+    """The scripted roles of the module docstring behind the Backend protocol (the oracle's generate,
+    with these answers). Reports no tokens."""
 
     name = "scripted-spin"
 
     def __init__(self, scenarios: Sequence[Scenario], behaviour: Behaviour) -> None:
-        self._scenarios = {s.id: s for s in scenarios}
+        super().__init__(scenarios)
         self.behaviour = behaviour
         self._roles: dict[str, Callable[[Scenario, str], str]] = {
             "plan": self._plan, "repair": self._repair, "simulate": self._simulate, "critic": self._critic,
-            "step": self._step, "answer": self._answer}
+            "step": self._step, "answer": self._final}
 
-    def answer(self, prompt: Prompt) -> str:
+    def _answer(self, prompt: Prompt) -> str:
         """The text the scripted role of `prompt` writes."""
         role, _ = role_of(prompt)
         return self._roles[role](self._scenarios[prompt.case_id], prompt.messages[-1]["content"])
@@ -288,19 +287,9 @@ class ScriptedSpinBackend:
         given = text[m.end():]   # the dependency outputs follow the task line (prompts.executor_step_messages)
         return format_call(call, "json") if all(out in given for out in needed) else _NO_CALL
 
-    def _answer(self, scenario: Scenario, text: str) -> str:
+    def _final(self, scenario: Scenario, text: str) -> str:
         results = text.split("Tool results:", 1)[-1]
         return scenario.reference if all(rc.output in results for rc in scenario.required_calls) else _NO_ANSWER
-
-    def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
-                 on_complete: OnComplete | None = None) -> list[Completion]:
-        out = []
-        for p in prompts:
-            c = Completion(p.item_id, self.answer(p))
-            if on_complete is not None:
-                on_complete(c)
-            out.append(c)
-        return out
 
     def provenance(self) -> dict[str, Any]:
         b = self.behaviour
@@ -308,6 +297,3 @@ class ScriptedSpinBackend:
                 "behaviour": {"seed": b.seed, "defect_rate": b.defect_rate, "repair_rate": b.repair_rate,
                               "critic_accuracy": b.critic_accuracy, "tempting_rate": b.tempting_rate,
                               "defect_weights": dict(b.defect_weights) if b.defect_weights else None}}
-
-    def close(self) -> None:
-        pass

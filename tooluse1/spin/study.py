@@ -16,7 +16,7 @@ The intervals treat the (seed, scenario) pairs as independent; draws of differen
 but a scenario recurs in every seed, so they are somewhat narrow where scenarios differ a lot.
 
 No model and no trajectory store: the scripted simulator reads none (spin/scripted.py), so retrieval would
-only cost time. The whole default grid runs in about a minute on one core.
+only cost time. The default grid takes about 20 s of CPU (BENCHMARKS.md).
 """
 from __future__ import annotations
 
