@@ -12,8 +12,10 @@ p. Runs are paired by (seed, scenario):
 - repair: VALID's outcomes at each (d, r), against BASE (the raw plan executed leniently, no repair) and
   against VALID without repair (r = 0) when the grid has it.
 
-The intervals treat the (seed, scenario) pairs as independent; draws of different seeds are independent,
-but a scenario recurs in every seed, so they are somewhat narrow where scenarios differ a lot.
+The pair-level intervals (scoring.paired_comparison's t intervals, Wilson for shares) treat the (seed,
+scenario) pairs as independent; draws of different seeds are, but a scenario recurs in every seed, so each
+early-stopping cell also has `by_scenario`: the same means with intervals clustered by scenario (wider), which
+the tables and the chart show.
 
 No model and no trajectory store: the scripted simulator reads none (spin/scripted.py), so retrieval would
 only cost time. The default grid takes about 20 s of CPU (BENCHMARKS.md).
@@ -23,16 +25,19 @@ from __future__ import annotations
 import dataclasses
 import html
 import json
+import math
+import statistics
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tooluse1.corpus import ROOT
-from tooluse1.metrics import Rate
+from tooluse1.metrics import Rate, wilson
 from tooluse1.spin.runner import DEFAULT_ROUNDS, SpinRun, SpinRunner
 from tooluse1.spin.scenarios import Scenario
-from tooluse1.spin.scoring import ERROR, paired_comparison
+from tooluse1.spin.scoring import ERROR, outcome_rank, paired_comparison
 from tooluse1.spin.scripted import Behaviour, ScriptedSpinBackend
 from tooluse1.spin.store import ACCOMPLISHED
 
@@ -87,22 +92,76 @@ def _negated(ci: Mapping[str, Any]) -> dict[str, Any]:
             "ci95": None if lo_hi is None else [round(-lo_hi[1], 4) + 0.0, round(-lo_hi[0], 4) + 0.0]}
 
 
+_Z975 = statistics.NormalDist().inv_cdf(0.975)
+
+
+def _clustered(values: Mapping[str, float], share: bool = False) -> dict[str, Any]:
+    """Mean of per-(scenario@seed) values with a 95% interval clustered by scenario: the standard error of
+    the per-scenario means over the seeds (normal approximation), since a scenario recurs in every seed.
+    For a share (0/1 values) the interval also covers the pair-level Wilson interval, which stays open where
+    every run agrees (the standard error is then 0)."""
+    by: dict[str, list[float]] = defaultdict(list)
+    for key, v in values.items():
+        by[key.rsplit("@", 1)[0]].append(v)
+    means = [statistics.fmean(v) for v in by.values()]
+    mean = statistics.fmean(values.values())
+    if len(means) < 2:
+        return {"n": len(values), "n_scenarios": len(means), "mean": round(mean, 4), "ci95": None}
+    half = _Z975 * statistics.stdev(means) / math.sqrt(len(means))
+    lo, hi = mean - half, mean + half
+    if share:
+        w_lo, w_hi = wilson(round(sum(values.values())), len(values))
+        lo, hi = min(lo, w_lo), max(hi, w_hi)
+    return {"n": len(values), "n_scenarios": len(means), "mean": round(mean, 4), "ci95": [round(lo, 4), round(hi, 4)]}
+
+
 def _early_stopping(records: Sequence[Mapping[str, Any]], against: str) -> dict[str, Any]:
+    """SPIN against `against`, paired by (seed, scenario): pair-level figures of scoring.paired_comparison
+    (t and Wilson intervals) and, under `by_scenario`, the same means with scenario-clustered intervals."""
     p = paired_comparison(records, "spin", against)
     assert p is not None   # both variants ran on every scenario
+    spin, other = ([r for r in records if r["variant"] == v] for v in ("spin", against))
+    rank = {sid: outcome_rank(o["spin"]) - outcome_rank(o[against]) for sid, o in p["per_scenario"].items()}
     return {"n": p["n"], "tasks_saved": _negated(p["diffs"]["executed_tasks"]),
             "tool_calls_saved": _negated(p["diffs"]["tool_calls"]),
             "extra_model_calls": p["diffs"]["model_calls"],
             "outcome_lost": Rate(p["losses"], p["n"]).as_dict(), "outcome_gained": Rate(p["wins"], p["n"]).as_dict(),
-            "accomplished_diff": p["accomplished_diff"], "sign_test_p": p["sign_test_p"]}
+            "accomplished_diff": p["accomplished_diff"], "sign_test_p": p["sign_test_p"],
+            "by_scenario": {
+                "tasks_saved": _clustered(_minus(_counter(other, "executed_tasks"), _counter(spin, "executed_tasks"))),
+                "outcome_lost": _clustered({sid: float(d < 0) for sid, d in rank.items()}, share=True),
+                "accomplished_diff": _clustered(_minus(_indicator(spin, ACCOMPLISHED), _indicator(other, ACCOMPLISHED))),
+                "extra_model_calls": _clustered(_minus(_counter(spin, "model_calls"), _counter(other, "model_calls")))}}
+
+
+def _counter(records: Sequence[Mapping[str, Any]], key: str) -> dict[str, float]:
+    """A cost counter of each run (keyed scenario@seed)."""
+    return {r["scenario_id"]: float(r["counters"][key]) for r in records}
+
+
+def _indicator(records: Sequence[Mapping[str, Any]], outcome: str) -> dict[str, float]:
+    """1.0 where the run (keyed scenario@seed) ended with `outcome`, else 0.0."""
+    return {r["scenario_id"]: float(r["outcome"] == outcome) for r in records}
+
+
+def _minus(a: Mapping[str, float], b: Mapping[str, float]) -> dict[str, float]:
+    return {key: a[key] - b[key] for key in a}
 
 
 def _repair(valid: Sequence[Mapping[str, Any]], base: Sequence[Mapping[str, Any]],
             no_repair: Sequence[Mapping[str, Any]] | None) -> dict[str, Any]:
+    """VALID's outcomes at one (d, r), against BASE and against VALID at r = 0 (when given): pair-level
+    figures (Wilson, paired_comparison) and, under `by_scenario`, scenario-clustered intervals."""
     n = len(valid)
-    out = {"n": n, "accomplished": Rate(sum(r["outcome"] == ACCOMPLISHED for r in valid), n).as_dict(),
-           "no_valid_plan": Rate(sum(r["outcome"] == ERROR for r in valid), n).as_dict(),
-           "base_accomplished": Rate(sum(r["outcome"] == ACCOMPLISHED for r in base), n).as_dict()}
+    acc = _indicator(valid, ACCOMPLISHED)
+    out: dict[str, Any] = {
+        "n": n, "accomplished": Rate(sum(r["outcome"] == ACCOMPLISHED for r in valid), n).as_dict(),
+        "no_valid_plan": Rate(sum(r["outcome"] == ERROR for r in valid), n).as_dict(),
+        "base_accomplished": Rate(sum(r["outcome"] == ACCOMPLISHED for r in base), n).as_dict(),
+        "by_scenario": {"accomplished": _clustered(acc, share=True),
+                        "no_valid_plan": _clustered(_indicator(valid, ERROR), share=True),
+                        "base_accomplished": _clustered(_indicator(base, ACCOMPLISHED), share=True),
+                        "vs_base": _clustered(_minus(acc, _indicator(base, ACCOMPLISHED)))}}
     vs_base = paired_comparison([*valid, *base], "valid", "base")
     assert vs_base is not None
     out["vs_base"] = {k: vs_base[k] for k in ("wins", "ties", "losses", "sign_test_p", "accomplished_diff")}
@@ -111,6 +170,7 @@ def _repair(valid: Sequence[Mapping[str, Any]], base: Sequence[Mapping[str, Any]
         vs = paired_comparison([*valid, *renamed], "valid", "no_repair")
         assert vs is not None
         out["vs_no_repair"] = {k: vs[k] for k in ("wins", "ties", "losses", "sign_test_p", "accomplished_diff")}
+        out["by_scenario"]["vs_no_repair"] = _clustered(_minus(acc, _indicator(no_repair, ACCOMPLISHED)))
     return out
 
 
@@ -160,8 +220,9 @@ def _ci(d: Mapping[str, Any], digits: int = 2) -> str:
     return f"{d['mean']:+.{digits}f}" + (f" [{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]" if ci else "")
 
 
-def _rate(d: Mapping[str, Any]) -> str:
-    return f"{d['rate']:.3f} [{d['ci95'][0]:.3f}, {d['ci95'][1]:.3f}]"
+def _share(d: Mapping[str, Any]) -> str:
+    ci = d["ci95"]
+    return f"{d['mean']:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
 
 
 def _chart_repair_rate(study: Mapping[str, Any]) -> float:
@@ -172,17 +233,20 @@ def _chart_repair_rate(study: Mapping[str, Any]) -> float:
 def _tables(study: Mapping[str, Any], r: float) -> list[tuple[str, list[str], list[list[str]]]]:
     """(caption, header, rows) of the two tables: early stopping at repair rate `r` for every defect rate
     and critic accuracy, and repair at every defect and repair rate."""
-    stop = [[str(c["defect_rate"]), str(c["critic_accuracy"]), _ci(e["tasks_saved"]), _rate(e["outcome_lost"]),
-             _per_loss(e), _ci(e["accomplished_diff"], 3), _ci(e["extra_model_calls"], 1)]
+    stop = [[str(c["defect_rate"]), str(c["critic_accuracy"]), _ci(e["by_scenario"]["tasks_saved"]),
+             _share(e["by_scenario"]["outcome_lost"]), _per_loss(e), _ci(e["by_scenario"]["accomplished_diff"], 3),
+             _ci(e["by_scenario"]["extra_model_calls"], 1)]
             for c in study["early_stopping"] if c["repair_rate"] == r for e in [c["vs_full_plan"]]]
-    repair = [[str(c["defect_rate"]), str(c["repair_rate"]), _rate(c["accomplished"]), _rate(c["no_valid_plan"]),
-               _rate(c["base_accomplished"]), _ci(c["vs_base"]["accomplished_diff"], 3),
-               _ci(c["vs_no_repair"]["accomplished_diff"], 3) if c.get("vs_no_repair") else "-"]
-              for c in study["repair"]]
-    return [(f"Early stopping (SPIN vs the full plan, repair rate {r}; n = {_n_pairs(study)} pairs each)",
+    repair = [[str(c["defect_rate"]), str(c["repair_rate"]), _share(b["accomplished"]), _share(b["no_valid_plan"]),
+               _share(b["base_accomplished"]), _ci(b["vs_base"], 3),
+               _ci(b["vs_no_repair"], 3) if "vs_no_repair" in b else "-"]
+              for c in study["repair"] for b in [c["by_scenario"]]]
+    return [(f"Early stopping (SPIN vs the full plan, repair rate {r}; n = {_n_pairs(study)} pairs each, "
+             "intervals clustered by scenario)",
              ["defect rate", "critic accuracy", "tasks saved / run", "outcome lost (share of runs)",
               "tasks saved per outcome lost", "Accomplished SPIN − full", "extra model calls / run"], stop),
-            ("Repair (VALID: validator + repair loop, full plan; BASE: the raw plan executed leniently)",
+            ("Repair (VALID: validator + repair loop, full plan; BASE: the raw plan executed leniently; "
+             "intervals clustered by scenario)",
              ["defect rate", "repair rate", "VALID Accomplished", "no valid plan", "BASE Accomplished",
               "VALID − BASE", "VALID − no repair"], repair)]
 
@@ -190,8 +254,8 @@ def _tables(study: Mapping[str, Any], r: float) -> list[tuple[str, list[str], li
 def _per_loss(e: Mapping[str, Any]) -> str:
     """Tasks saved per run with a worse outcome: the exchange rate at which early stopping breaks even (it
     pays when a lost outcome is worth fewer tasks than this); "no loss" when no run lost."""
-    lost = e["outcome_lost"]["rate"]
-    return f"{e['tasks_saved']['mean'] / lost:.1f}" if lost else "no loss"
+    lost = e["by_scenario"]["outcome_lost"]["mean"]
+    return f"{e['by_scenario']['tasks_saved']['mean'] / lost:.1f}" if lost else "no loss"
 
 
 def _markdown(caption: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -290,36 +354,35 @@ class _Panel:
 
 def study_svg(study: Mapping[str, Any]) -> str:
     """The study's chart as a self-contained SVG document: left, tasks saved per run against the share of
-    runs whose outcome is worse than the full plan's, one line per defect rate (at the middle repair rate),
-    points labelled with the critic accuracy, 95% whiskers; right, VALID's Accomplished rate against the
-    defect rate, one line per repair rate and one for BASE, Wilson whiskers."""
+    runs whose outcome is worse than the full plan's, one line per defect rate (at the first critic repair rate),
+    points labelled with the critic accuracy, 95% whiskers clustered by scenario; right, VALID's Accomplished rate against the
+    defect rate, one line per repair rate and one for BASE, whiskers clustered by scenario."""
     r = _chart_repair_rate(study)
     cells = [c for c in study["early_stopping"] if c["repair_rate"] == r]
-    saved_max = max([c["vs_full_plan"]["tasks_saved"]["ci95"][1] if c["vs_full_plan"]["tasks_saved"]["ci95"]
-                     else c["vs_full_plan"]["tasks_saved"]["mean"] for c in cells] + [0.1])
-    lost_max = max([c["vs_full_plan"]["outcome_lost"]["ci95"][1] for c in cells] + [0.05])
+    clustered = [c["vs_full_plan"]["by_scenario"] for c in cells]
+    saved_max = max([(e["tasks_saved"]["ci95"] or [0, e["tasks_saved"]["mean"]])[1] for e in clustered] + [0.1])
+    lost_max = max([(e["outcome_lost"]["ci95"] or [0, e["outcome_lost"]["mean"]])[1] for e in clustered] + [0.05])
     left = _Panel(0, _nice(saved_max), _nice(lost_max), f"Early stopping (repair rate {r})",
                   "tasks saved per run (full plan − SPIN)", "share of runs with a worse outcome")
     defects = study["grid"]["defect_rates"]
     for i, d in enumerate(defects):
         pts = []
         for c in sorted((c for c in cells if c["defect_rate"] == d), key=lambda c: c["critic_accuracy"]):
-            e = c["vs_full_plan"]
-            ci = e["tasks_saved"]["ci95"]
-            pts.append((e["tasks_saved"]["mean"], e["outcome_lost"]["rate"], tuple(ci) if ci else None,
-                        tuple(e["outcome_lost"]["ci95"]), f"p={c['critic_accuracy']}" if i == 0 else ""))
+            saved, lost = c["vs_full_plan"]["by_scenario"]["tasks_saved"], c["vs_full_plan"]["by_scenario"]["outcome_lost"]
+            pts.append((saved["mean"], lost["mean"], _pair(saved["ci95"]), _pair(lost["ci95"]),
+                        f"p={c['critic_accuracy']}" if i == 0 else ""))
         left.series(pts, _COLOURS[i % len(_COLOURS)])
     left.legend([(f"defect rate {d}", _COLOURS[i % len(_COLOURS)]) for i, d in enumerate(defects)])
     right = _Panel(_W + 20, max(defects) or 1.0, 1.0, "Repair: full-plan outcome", "defect rate",
                    "Accomplished rate")
-    lines: list[tuple[str, list[tuple[float, float, None, tuple[float, float], str]]]] = []
+    lines: list[tuple[str, list[tuple[float, float, None, tuple[float, float] | None, str]]]] = []
+    def outcome_line(key: str, rr: float) -> list[tuple[float, float, None, tuple[float, float] | None, str]]:
+        return [(c["defect_rate"], c["by_scenario"][key]["mean"], None, _pair(c["by_scenario"][key]["ci95"]), "")
+                for c in study["repair"] if c["repair_rate"] == rr]
+
     for rr in study["grid"]["repair_rates"]:
-        lines.append((f"VALID, repair rate {rr}", [(c["defect_rate"], c["accomplished"]["rate"], None,
-                                                   tuple(c["accomplished"]["ci95"]), "")
-                                                  for c in study["repair"] if c["repair_rate"] == rr]))
-    lines.append(("BASE (lenient, no repair)", [(c["defect_rate"], c["base_accomplished"]["rate"], None,
-                                                 tuple(c["base_accomplished"]["ci95"]), "")
-                                                for c in study["repair"] if c["repair_rate"] == r]))
+        lines.append((f"VALID, repair rate {rr}", outcome_line("accomplished", rr)))
+    lines.append(("BASE (lenient, no repair)", outcome_line("base_accomplished", r)))
     for i, (label, pts) in enumerate(lines):
         right.series(pts, _COLOURS[i % len(_COLOURS)])
     right.legend([(label, _COLOURS[i % len(_COLOURS)]) for i, (label, _) in enumerate(lines)], top=False)
@@ -327,6 +390,10 @@ def study_svg(study: Mapping[str, Any]) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
             f'font-family="sans-serif" font-size="12"><rect width="{width}" height="{height}" fill="white"/>'
             + "".join(left.out + right.out) + "</svg>\n")
+
+
+def _pair(ci: Sequence[float] | None) -> tuple[float, float] | None:
+    return None if ci is None else (ci[0], ci[1])
 
 
 def _nice(x: float) -> float:
