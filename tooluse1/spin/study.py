@@ -343,11 +343,11 @@ class _Panel:
             if label:
                 self.out.append(f'<text x="{cx + 5}" y="{cy - 5}" font-size="10" fill="{colour}">{html.escape(label)}</text>')
 
-    def legend(self, entries: Sequence[tuple[str, str]], top: bool = True) -> None:
-        """Colour keys in the top-right corner (top) or the bottom-left one."""
+    def legend(self, entries: Sequence[tuple[str, str]], left: bool) -> None:
+        """Colour keys in the bottom-left or bottom-right corner (where the lines of these charts are not)."""
         for i, (label, colour) in enumerate(entries):
-            x = self.x0 + _W - 150 if top else self.x0 + _PAD + 8
-            y = 40 + 14 * i if top else _H - 14 * (len(entries) - i)
+            x = self.x0 + _PAD + 8 if left else self.x0 + _W - 105
+            y = _H - 14 * (len(entries) - i)
             self.out.append(f'<rect x="{x}" y="{y - 8}" width="10" height="10" fill="{colour}"/>'
                             f'<text x="{x + 14}" y="{y + 1}" font-size="11">{html.escape(label)}</text>')
 
@@ -372,7 +372,7 @@ def study_svg(study: Mapping[str, Any]) -> str:
             pts.append((saved["mean"], lost["mean"], _pair(saved["ci95"]), _pair(lost["ci95"]),
                         f"p={c['critic_accuracy']}" if i == 0 else ""))
         left.series(pts, _COLOURS[i % len(_COLOURS)])
-    left.legend([(f"defect rate {d}", _COLOURS[i % len(_COLOURS)]) for i, d in enumerate(defects)])
+    left.legend([(f"defect rate {d}", _COLOURS[i % len(_COLOURS)]) for i, d in enumerate(defects)], left=False)
     right = _Panel(_W + 20, max(defects) or 1.0, 1.0, "Repair: full-plan outcome", "defect rate",
                    "Accomplished rate")
     lines: list[tuple[str, list[tuple[float, float, None, tuple[float, float] | None, str]]]] = []
@@ -385,7 +385,7 @@ def study_svg(study: Mapping[str, Any]) -> str:
     lines.append(("BASE (lenient, no repair)", outcome_line("base_accomplished", r)))
     for i, (label, pts) in enumerate(lines):
         right.series(pts, _COLOURS[i % len(_COLOURS)])
-    right.legend([(label, _COLOURS[i % len(_COLOURS)]) for i, (label, _) in enumerate(lines)], top=False)
+    right.legend([(label, _COLOURS[i % len(_COLOURS)]) for i, (label, _) in enumerate(lines)], left=True)
     width, height = 2 * _W + 20, _H + 50
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
             f'font-family="sans-serif" font-size="12"><rect width="{width}" height="{height}" fill="white"/>'
