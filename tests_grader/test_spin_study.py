@@ -174,9 +174,12 @@ def test_repair_buys_what_the_defects_cost(tiny_study):
     no_repair, repair = cell[(0.5, 0.0)], cell[(0.5, 1.0)]
     assert 0.35 < no_repair["no_valid_plan"]["rate"] < 0.65    # the defective plans, never repaired
     assert repair["no_valid_plan"]["k"] == 0 and repair["accomplished"]["rate"] == 1.0
-    assert repair["vs_no_repair"]["accomplished_diff"]["mean"] == pytest.approx(no_repair["no_valid_plan"]["rate"],
-                                                                              abs=1e-3)
+    # Repair buys at most the plans that stayed invalid (all of them while such a run is an Error; fewer once
+    # the last repair is executed leniently, as BASE executes its plan), and never loses against BASE.
+    gain = repair["vs_no_repair"]["accomplished_diff"]["mean"]
+    assert 0 < gain <= no_repair["no_valid_plan"]["rate"] + 1e-9
     assert repair["vs_base"]["wins"] > 0 and repair["vs_base"]["losses"] == 0
+    assert no_repair["vs_base"]["wins"] == 0     # without repair, validation never beats the lenient reading
 
 
 def test_study_is_deterministic_and_renders(tiny_study):

@@ -37,7 +37,7 @@ from tooluse1.corpus import ROOT
 from tooluse1.metrics import Rate, wilson
 from tooluse1.spin.runner import DEFAULT_ROUNDS, SpinRun, SpinRunner
 from tooluse1.spin.scenarios import Scenario
-from tooluse1.spin.scoring import ERROR, outcome_rank, paired_comparison
+from tooluse1.spin.scoring import outcome_rank, paired_comparison
 from tooluse1.spin.scripted import Behaviour, ScriptedSpinBackend
 from tooluse1.spin.store import ACCOMPLISHED
 
@@ -83,7 +83,8 @@ _COUNTERS = ("executed_tasks", "tool_calls", "model_calls", "tokens_in", "tokens
 def _slim(run: SpinRun, seed: int) -> dict[str, Any]:
     """What the pairing reads of a run; the scenario id carries the seed, so pairs are (seed, scenario)."""
     return {"variant": run.variant, "scenario_id": f"{run.scenario_id}@{seed}", "shape": run.shape,
-            "outcome": run.outcome, "counters": {key: getattr(run, key) for key in _COUNTERS}}
+            "outcome": run.outcome, "plan_valid": run.plan_valid,
+            "counters": {key: getattr(run, key) for key in _COUNTERS}}
 
 
 def _negated(ci: Mapping[str, Any]) -> dict[str, Any]:
@@ -156,10 +157,11 @@ def _repair(valid: Sequence[Mapping[str, Any]], base: Sequence[Mapping[str, Any]
     acc = _indicator(valid, ACCOMPLISHED)
     out: dict[str, Any] = {
         "n": n, "accomplished": Rate(sum(r["outcome"] == ACCOMPLISHED for r in valid), n).as_dict(),
-        "no_valid_plan": Rate(sum(r["outcome"] == ERROR for r in valid), n).as_dict(),
+        "no_valid_plan": Rate(sum(not r["plan_valid"] for r in valid), n).as_dict(),
         "base_accomplished": Rate(sum(r["outcome"] == ACCOMPLISHED for r in base), n).as_dict(),
         "by_scenario": {"accomplished": _clustered(acc, share=True),
-                        "no_valid_plan": _clustered(_indicator(valid, ERROR), share=True),
+                        "no_valid_plan": _clustered({r["scenario_id"]: float(not r["plan_valid"]) for r in valid},
+                                                    share=True),
                         "base_accomplished": _clustered(_indicator(base, ACCOMPLISHED), share=True),
                         "vs_base": _clustered(_minus(acc, _indicator(base, ACCOMPLISHED)))}}
     vs_base = paired_comparison([*valid, *base], "valid", "base")
