@@ -10,12 +10,13 @@ p. Runs are paired by (seed, scenario):
   outcome is worse under SPIN (Wilson 95%), `accomplished_diff` SPIN - VALID in the Accomplished indicator
   (95% t interval), `extra_model_calls` what judging the prefixes costs (critic and simulator calls);
 - repair: VALID's outcomes at each (d, r), against BASE (the raw plan executed leniently, no repair) and
-  against VALID without repair (r = 0) when the grid has it.
+  against VALID without repair (r = 0) when the grid has it; `no_valid_plan` counts the runs whose final
+  plan the validator rejects (an Error, or executed leniently once the runner does that).
 
 The pair-level intervals (scoring.paired_comparison's t intervals, Wilson for shares) treat the (seed,
-scenario) pairs as independent; draws of different seeds are, but a scenario recurs in every seed, so each
-early-stopping cell also has `by_scenario`: the same means with intervals clustered by scenario (wider), which
-the tables and the chart show.
+scenario) pairs as independent; draws of different seeds are, but a scenario recurs in every seed, so every
+cell also has `by_scenario`: the same means with intervals clustered by scenario (wider), which the tables and
+the chart show.
 
 No model and no trajectory store: the scripted simulator reads none (spin/scripted.py), so retrieval would
 only cost time. The default grid takes about 20 s of CPU (BENCHMARKS.md).
@@ -52,8 +53,8 @@ class StudyGrid:
     """The sweep: BASE and VALID at every combination of defect rate, repair rate and seed; SPIN at every
     critic accuracy too where the repair rate is one of `critic_repair_rates` (a subset of repair_rates).
     SPIN is not swept at every repair rate because the answer follows from one: at repair rate 1 every plan
-    is repaired to the intended one, so the defect rate changes nothing, and at 0 a defective plan is
-    never run by either side of the pair."""
+    is repaired to the intended one, so the defect rate changes nothing, and at 0 both sides of a pair
+    treat a plan that stays invalid alike."""
 
     critic_accuracies: tuple[float, ...] = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
     defect_rates: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75)
