@@ -201,6 +201,8 @@ def test_report_shows_the_study_for_spin_results_only(tiny_study, tmp_path):
     section = spin_report_section({"spin": {}}, path)
     assert section.startswith('<section id="spin-study">') and "<svg" in section and "benchmarks/spin_study.py" in section
     assert spin_report_section({}, path) == "" and spin_report_section({"spin": {}}, tmp_path / "none.json") == ""
+    path.write_text(json.dumps({**tiny_study, "format": 0}), encoding="utf-8")
+    assert spin_report_section({"spin": {}}, path) == ""
     doc = build_results({"model": {"model_id": "m"}}, [], {"spin": {"records": []}})
     page = render_report(ResultsFile.from_document(doc, "r", validate=False))
     assert ('id="spin-study"' in page) == (ROOT / "benchmarks/results/spin_study.json").is_file()

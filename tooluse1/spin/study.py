@@ -419,13 +419,15 @@ REPRODUCE = ("python benchmarks/spin_study.py --out benchmarks/results/spin_stud
 def spin_report_section(document: Mapping[str, Any], study_path: Path = STUDY_PATH) -> str:
     """The HTML report's SPIN section for a results document with a `spin` section: the committed study
     (chart inline, tables, the command that reproduces it), which holds for any model; "" for a document
-    without SPIN runs or when the study file is absent or unreadable."""
+    without SPIN runs or when the study file is absent, unreadable or of another format."""
     if "spin" not in document:
         return ""
     try:
         study = json.loads(study_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ""
+    if not isinstance(study, dict) or study.get("format") != STUDY_FORMAT:
+        return ""   # another version's study: regenerate it (REPRODUCE) rather than misread it
     g = study["grid"]
     intro = (f"Scripted planners, repairers and critics with set behaviour, run through the real SPIN pipeline "
              f"on {study['n_scenarios']} scenarios x {len(g['seeds'])} seeds (no model): how many tasks early "
