@@ -354,6 +354,14 @@ def _chart_groups(run: ResultsFile, pooled: dict | None, dim: str) -> dict:
     return (run.summary if dim == "protocol" or pooled is None else pooled)["by"].get(dim, {})
 
 
+def _spin_section(results: ResultsFile) -> str:
+    """The SPIN section (spin/study.py: the committed study of when SPIN pays), for a file with SPIN runs."""
+    if "spin" not in results.document:
+        return ""
+    from tooluse1.spin.study import spin_report_section   # only files with SPIN runs need the track
+    return spin_report_section(results.document)
+
+
 def render_report(results: ResultsFile, baseline: ResultsFile | None = None, comparison: Comparison | None = None,
                   *, alpha: float = 0.05, max_drop: float | None = None, allow_different_prompts: bool = False,
                   strict: bool = False) -> str:
@@ -389,6 +397,7 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
         _comparison_section(comparison, alpha, max_drop) if comparison else "",
         f'<section><h2>Breakdowns</h2>{legend}<div class="charts">{charts}</div></section>',
         f"<section><h2>Output labels</h2>{_label_table(records)}</section>",
+        _spin_section(results),
         _items_section(records),
         _provenance_section(results, baseline),
     ]
