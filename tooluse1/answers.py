@@ -917,6 +917,21 @@ _DRAFT_END_RE = re.compile(r"\n[ \t]*\n[ \t]*(?=(?:feel free|let me know|want me
 _BEHAVIOUR_CHARS = 32_768
 
 
+_DRAFT_QUOTES = {'"': '"', "\u201c": "\u201d", "\u00ab": "\u00bb", "\u201e": "\u201c"}
+
+
+def _quoted_draft_end(s: str, start: int, line_end: int) -> int:
+    """Where a draft that starts on its lead's line ends: at the closing mark when it opens with a quotation
+    mark (the model speaks again after it: `say this: "Hi…" I can't place the order myself.`), else at
+    `line_end`."""
+    i = start
+    while i < line_end and s[i] in " \t":
+        i += 1
+    closer = _DRAFT_QUOTES.get(s[i]) if i < line_end else None
+    close = s.find(closer, i + 1, line_end) if closer else -1
+    return close + 1 if close >= 0 else line_end
+
+
 def _blank_drafts(s: str) -> str:
     """s with every draft offered to the user replaced by a blank quote (see _DRAFT_LEAD_RE): a lead, then a
     colon later in its sentence (within 120 characters). One scan for leads; linear."""
@@ -934,7 +949,7 @@ def _blank_drafts(s: str) -> str:
         if line_end < 0:
             line_end = len(s)
         if s[colon.end():line_end].strip():         # the draft starts on the lead's line: it is that line
-            end = line_end
+            end = _quoted_draft_end(s, colon.end(), line_end)
         else:                                       # a block: up to the model speaking again, or the end
             end_m = _DRAFT_END_RE.search(s, colon.end())
             end = end_m.start() if end_m else len(s)
@@ -1130,6 +1145,16 @@ _OBJECT_GUARD_RE = re.compile(r"(?:[^\w\n]{1,3}\w+){0,3}?[^\w\n]{1,3}(?:drafts?|
 _SUBJECT_AUX_RE = _word_set_re((
     "is", "are", "was", "were", "can", "cannot", "can't", "could", "will", "would", "should", "must", "may",
     "might", "isn't", "aren't", "won't", "requires?", "needs?", "takes?", "means?", "depends"))
+# A participle or gerund that is a subject has its verb before a dash, semicolon or bracket ("Saved notes,
+# sadly, can't be deleted"); an aux after one belongs to another clause ("Timer set — or would you like…?").
+_STRONG_BREAK_RE = re.compile(r"[—–;()]| -{1,2} ")
+
+
+def _subject_aux(after: str) -> bool:
+    m = _STRONG_BREAK_RE.search(after)
+    return _SUBJECT_AUX_RE.search(after, 0, m.start() if m else len(after)) is not None
+
+
 _HEADLINE_RE = re.compile(r"[^\w\n]{0,6}(?:(?:your|the|a|an|my) )?(" + _L + r"+)(?: (" + _L + r"+))? $")
 _HEADLINE_STOP = frozenset((
     "i", "you", "we", "they", "he", "she", "it", "me", "us", "them", "this", "that", "these", "those", "please", "let",
@@ -1161,10 +1186,10 @@ def _claim_start(kind: str, start: int, word: str, c: _Context) -> int | None:
         if _NO_WORD_RE.fullmatch(c.clause_before):          # clause-initial
             if word in _EN_DONE_WORDS:
                 return start
-            ok = word not in _EN_DONE_BASE_ALSO and not _SUBJECT_AUX_RE.search(c.after)
+            ok = word not in _EN_DONE_BASE_ALSO and not _subject_aux(c.after)
             return start if ok else None
         head = _HEADLINE_RE.fullmatch(c.clause_before)       # "Timer set…", "Your note saved"
-        if (head is None or word not in _EN_HEADLINE or _SUBJECT_AUX_RE.search(c.after)
+        if (head is None or word not in _EN_HEADLINE or _subject_aux(c.after)
                 or any(w in _HEADLINE_STOP for w in head.groups() if w)):
             return None
         return start - len(c.clause_before) + head.start(1)

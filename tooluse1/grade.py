@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -59,7 +60,7 @@ def values_match(param: Param, expected: Any, actual: Any) -> bool:
     if param.match == "expression":
         return same_value(evaluate(expected), evaluate(actual))
     if param.match == "number":
-        return same_value(to_number(expected), to_number(actual))
+        return same_value(to_number(expected), to_number(_without_currency_sign(actual)))
     if param.match == "integer":
         e, a = to_integer(expected), to_integer(actual)
         return e is not None and e == a
@@ -70,6 +71,19 @@ def values_match(param: Param, expected: Any, actual: Any) -> bool:
     if param.match == "keywords":
         return keywords_match(expected, actual)
     return norm_text(expected) == norm_text(actual)
+
+
+def _without_currency_sign(value: Any) -> Any:
+    """A numeric string with one currency sign (Unicode category Sc) before or after it stripped ("$250",
+    "250 €", "₽1500"): the sign names the currency, which its own parameter judges; anything else as is."""
+    if not isinstance(value, str):
+        return value
+    s = value.strip()
+    if s[:1] and unicodedata.category(s[0]) == "Sc":
+        return s[1:]
+    if s[-1:] and unicodedata.category(s[-1]) == "Sc":
+        return s[:-1]
+    return value
 
 
 def _states_nothing(value: Any) -> bool:

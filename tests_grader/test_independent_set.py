@@ -1,0 +1,442 @@
+"""An independent judge of the 3.0.0 grader (issues 20 and 21), written without reading the other grader tests.
+
+Two tables, each row with the verdict a careful annotator gives per SPEC.md §3:
+- TEXT: text answers to the no-call / clarify cases (and a few call cases for surface forms and optional
+  arguments), keyed by issue 20's kinds 1-12. Every base answer is graded in two model styles (plain, Qwen3
+  `<think>`, DeepSeek-R1 lone `</think>`, gpt-oss harmony, and for json a `{"response": …}` answer object): the
+  wrapper must not change the verdict.
+- CALLS: call-format outputs (issue 21's formats and the engines' families) -> the calls they must yield.
+`python -m pytest tests_grader/test_independent_set.py -q -rN` runs both; `agreement()` (run as a script)
+prints the agreement per kind.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from tooluse1.grade import grade
+from tooluse1.parse import extract
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@lru_cache(maxsize=1)
+def _cases() -> dict[str, dict]:
+    with open(ROOT / "data" / "tooluse1.jsonl", encoding="utf-8") as f:
+        return {d["id"]: d for d in map(json.loads, f)}
+
+
+# ----------------------------------------------------------------------------- model styles
+
+def _qwen3(text: str) -> str:
+    return "<think>\nThe user wants something; let me decide whether a tool fits.\n</think>\n\n" + text
+
+
+def _r1(text: str) -> str:
+    return "Okay, so the user is asking about this. Let me think carefully before answering.\n</think>\n\n" + text
+
+
+def _harmony(text: str) -> str:
+    return ("<|channel|>analysis<|message|>Need to answer the user directly, no function needed.<|end|>"
+            "<|start|>assistant<|channel|>final<|message|>" + text + "<|return|>")
+
+
+def _answer_object(text: str) -> str:
+    return json.dumps({"response": text}, ensure_ascii=False)
+
+
+STYLES = {"plain": lambda t: t, "qwen3": _qwen3, "r1": _r1, "harmony": _harmony, "object": _answer_object}
+_ROTATION = ["qwen3", "r1", "harmony"]
+
+P, F = True, False
+# (kind, case, protocol, output, finish_reason, expected_pass)
+BASE: list[tuple[int, str, str, str, str | None, bool]] = [
+    # ---- 1. clarifying questions: about the missing argument, not the given one, not an echo
+    (1, "clarification-en-001", "json", "Sure — which city should I check the weather for?", None, P),
+    (1, "clarification-en-001", "xml", "Happy to help! Where are you located?", None, P),
+    (1, "clarification-en-001", "plain", "Could you tell me the location you're interested in?", None, P),
+    (1, "clarification-en-001", "native", "I'd be glad to check. Please tell me the city.", None, P),
+    (1, "clarification-en-001", "json", "It's sunny and 22 °C. Which city did you mean, by the way?", None, F),
+    (1, "clarification-en-001", "xml", "What's the weather like?", None, F),
+    (1, "clarification-en-001", "plain", "Do you want it in Celsius or Fahrenheit?", None, F),
+    (1, "clarification-en-002", "json", "How long should the timer run?", None, P),
+    (1, "clarification-en-002", "xml", "Sure! For how many minutes?", None, P),
+    (1, "clarification-en-002", "native", "Okay, setting a timer. How long should it be?", None, P),
+    (1, "clarification-en-002", "plain", "What should I set it to?", None, P),
+    (1, "clarification-en-002", "json", "Done! I've set a timer for 10 minutes.", None, F),
+    (1, "clarification-en-002", "xml", "Timer set for 5 minutes — or would you like a different duration?", None, F),
+    (1, "clarification-en-002", "native", "What would you like to call the timer?", None, F),
+    (1, "clarification-en-003", "json", "Which currency would you like to convert the 100 dollars into?", None, P),
+    (1, "clarification-en-003", "xml", "Sure — to euros, pounds, or something else?", None, P),
+    (1, "clarification-en-003", "plain", "How many dollars would you like to convert?", None, F),
+    (1, "clarification-en-003", "native", "Is that 100 US dollars?", None, F),
+    (1, "clarification-en-003", "json", "What's the target currency?", None, P),
+    (1, "clarification-en-003", "xml", "100 USD is about 92 EUR. Did you want a different currency?", None, F),
+    (1, "clarification-en-004", "json", "Of course! What text would you like me to translate, and into which language?", None, P),
+    (1, "clarification-en-004", "native", "Please paste the text you want translated.", None, P),
+    (1, "clarification-en-004", "plain", "Sure, which language should I translate it into?", None, P),
+    (1, "clarification-en-005", "json", "Which country or city did your cousin move to?", None, P),
+    (1, "clarification-en-005", "xml", "Where did they move? Tell me the city and I'll look up the local time.", None, P),
+    (1, "clarification-en-005", "native", "It's 14:00 there right now. Where exactly is your cousin?", None, F),
+    (1, "clarification-en-005", "plain", "That's exciting news for your cousin! How is the new job going?", None, F),
+    (1, "clarification-ru-001", "json", "На сколько минут поставить таймер?", None, P),
+    (1, "clarification-ru-001", "xml", "Хорошо, ставлю таймер. На сколько минут?", None, P),
+    (1, "clarification-ru-001", "native", "Уточните, пожалуйста, длительность таймера.", None, P),
+    (1, "clarification-ru-001", "plain", "Готово, таймер на 5 минут запущен.", None, F),
+    (1, "clarification-ru-002", "json", "В каком городе вы находитесь?", None, P),
+    (1, "clarification-ru-002", "xml", "Подскажите город, и я посмотрю прогноз.", None, P),
+    (1, "clarification-ru-002", "native", "Сейчас в Москве +15 °C и облачно. Или вас интересует другой город?", None, F),
+    (1, "clarification-ru-003", "json", "Какой текст перевести на немецкий?", None, P),
+    (1, "clarification-ru-003", "plain", "Пришлите, пожалуйста, фразу, которую нужно перевести.", None, P),
+    (1, "clarification-ru-003", "xml", "На какой язык перевести?", None, F),
+    (1, "clarification-ru-004", "json", "Сколько это в евро?", None, F),
+    (1, "clarification-ru-004", "xml", "Вы имеете в виду евро?", None, F),
+    (1, "clarification-ru-004", "native", "Какую сумму и в какой валюте вы хотите перевести в евро?", None, P),
+    (1, "clarification-ru-004", "plain", "Уточните, пожалуйста, сумму и исходную валюту.", None, P),
+    (1, "clarification-ru-005", "json", "Что записать в заметку?", None, P),
+    (1, "clarification-ru-005", "xml", "Конечно! Какой текст сохранить?", None, P),
+    (1, "clarification-ru-005", "native", "Заметка сохранена.", None, F),
+    (1, "clarification-ru-006", "json", "В какой стране или городе живёт ваш брат?", None, P),
+    (1, "clarification-ru-006", "plain", "Подскажите, где живёт брат — город или часовой пояс?", None, P),
+    # ---- 2. inability by structure
+    (2, "negative-en-014", "json", "None of my available tools can book flights.", None, P),
+    (2, "negative-en-014", "xml", "That's beyond what I can do.", None, P),
+    (2, "negative-en-014", "plain", "The tools I have don't cover flight booking.", None, P),
+    (2, "negative-en-014", "native", "Booking flights isn't something I'm able to do, but Skyscanner or the airline's site can.", None, P),
+    (2, "negative-en-014", "json", "Unfortunately I have no way to make reservations for you.", None, P),
+    (2, "negative-en-014", "xml", "Great choice! Rome is lovely in spring. Window seats go fast, so book early.", None, F),
+    (2, "negative-en-014", "plain", "I've booked you on the 9:40 BA flight, window seat 14A.", None, F),
+    (2, "negative-en-013", "json", "I'm not able to place orders, but a delivery app will get you a pizza fast.", None, P),
+    (2, "negative-en-013", "native", "Ordering food is outside what my tools support.", None, P),
+    (2, "negative-en-013", "xml", "Sure! Your pepperoni pizza is on its way.", None, F),
+    (2, "negative-en-013", "plain", "You can't go wrong with a margherita from the place around the corner.", None, F),
+    (2, "negative-en-018", "json", "I can only work with the tools I've been given, and none of them plays audio.", None, P),
+    (2, "negative-en-018", "xml", "I don't have a music player. Try a jazz playlist on your streaming app.", None, P),
+    (2, "negative-en-019", "native", "I'm afraid controlling smart lights isn't possible from here.", None, P),
+    (2, "negative-en-019", "plain", "Lights are off. Good night!", None, F),
+    (2, "negative-en-020", "json", "I can't access bank accounts, so please use your bank's app for the transfer.", None, P),
+    (2, "negative-en-020", "xml", "Done — 200 euros moved to savings.", None, F),
+    (2, "negative-en-022", "native", "I can only create notes; deleting them isn't supported.", None, P),
+    (2, "negative-ru-010", "json", "Мне это не под силу.", None, P),
+    (2, "negative-ru-010", "xml", "Купить билеты я не могу — у меня нет доступа к системам бронирования.", None, P),
+    (2, "negative-ru-010", "plain", "К сожалению, такой возможности у меня нет. Билеты можно купить в приложении РЖД.", None, P),
+    (2, "negative-ru-010", "native", "Билеты куплены! Места 12 и 13, вагон 5.", None, F),
+    (2, "negative-ru-009", "json", "Заказывать еду я не умею, но в приложении доставки это займёт пару минут.", None, P),
+    (2, "negative-ru-009", "xml", "Это вне моих возможностей — среди моих инструментов нет заказа еды.", None, P),
+    (2, "negative-ru-009", "native", "Отличный выбор! Пепперони — классика.", None, F),
+    (2, "negative-ru-011", "plain", "Отправлять письма я не могу, но могу помочь составить текст.", None, P),
+    # ---- 3. invented live results beside a refusal; general knowledge passes
+    (3, "negative-en-016", "json", "I can't access live weather, but it's currently 18°C and sunny in Paris.", None, F),
+    (3, "negative-en-016", "xml", "I don't have real-time data. Paris in spring is typically around 15 °C, so a light jacket is wise.", None, P),
+    (3, "negative-en-016", "plain", "Sorry, I can't check live weather. Right now it's raining in Paris with 12 °C.", None, F),
+    (3, "negative-en-016", "native", "I have no access to current weather data — a weather app will have it.", None, P),
+    (3, "negative-en-017", "json", "I can't look up the time, but it's 3:45 PM in Toronto right now.", None, F),
+    (3, "negative-en-017", "xml", "I can't check the current time. Toronto is on Eastern Time (UTC−5, or UTC−4 in summer).", None, P),
+    (3, "negative-en-017", "native", "I'm unable to fetch the live time; your phone's world clock will show Toronto.", None, P),
+    (3, "negative-en-014", "json", "I can't book it myself, but I found a 9:40 BA flight for you from Heathrow.", None, F),
+    (3, "negative-ru-012", "xml", "У меня нет доступа к погоде, но сейчас в Казани +5 °C и пасмурно.", None, F),
+    (3, "negative-ru-012", "json", "У меня нет доступа к актуальной погоде. Обычно в Казани зимой около −10 °C.", None, P),
+    (3, "negative-ru-012", "plain", "Не могу проверить погоду — загляните в приложение с прогнозом.", None, P),
+    (3, "negative-ru-013", "native", "Актуальных курсов у меня нет, но сегодня курс евро — 98,5 рубля.", None, F),
+    (3, "negative-ru-013", "json", "Я не могу узнать сегодняшний курс. Посмотрите его на сайте ЦБ РФ.", None, P),
+    (3, "negative-ru-013", "xml", "Доступа к курсам нет. Сейчас 1 евро стоит примерно 100 рублей.", None, F),
+    # ---- 4. answer objects and agent pseudo-tools
+    (4, "negative-en-014", "json", '{"response": "Sorry, I can\'t book flights."}', None, P),
+    (4, "negative-en-014", "json", '{"name": "final_answer", "arguments": {"answer": "I\'m not able to book flights, sorry."}}', None, P),
+    (4, "negative-en-001", "json", '{"answer": "The capital of Australia is Canberra."}', None, P),
+    (4, "negative-en-001", "json", '{"answer": "Sydney is the capital of Australia."}', None, F),
+    (4, "negative-en-004", "plain", "Thought: I know this.\nFinal Answer: Hamlet was written by William Shakespeare.", None, P),
+    (4, "clarification-en-001", "json", '{"response": "Which city would you like the weather for?"}', None, P),
+    (4, "clarification-ru-002", "json", '{"name": "final_answer", "arguments": {"answer": "В каком городе?"}}', None, P),
+    (4, "negative-ru-009", "json", '{"action": "Final Answer", "action_input": "Я не могу заказывать еду."}', None, P),
+    (4, "negative-en-013", "xml", "<tool_call>\n<function=final_answer>\n<parameter=answer>\nI can't order food, sorry.\n</parameter>\n</function>\n</tool_call>", None, P),
+    (4, "negative-en-007", "json", '{"role": "assistant", "content": "Jupiter is the largest planet."}', None, P),
+    (4, "negative-en-013", "json", '{"response": "Your pizza has been ordered!"}', None, F),
+    # ---- 5. knowledge: the asserted value
+    (5, "negative-en-001", "json", "The capital of Australia is Canberra.", None, P),
+    (5, "negative-en-001", "xml", "The capital of Australia is Sydney. (Canberra is only where parliament sits.)", None, F),
+    (5, "negative-en-001", "plain", "Canberra — not Sydney, as many people assume.", None, P),
+    (5, "negative-en-001", "native", "While Sydney is the largest city, the capital is Canberra.", None, P),
+    (5, "negative-en-001", "json", "It's Canberra, a planned city chosen as a compromise between Sydney and Melbourne.", None, P),
+    (5, "negative-en-001", "xml", "Sydney.", None, F),
+    (5, "negative-en-002", "json", "World War II ended in 1945.", None, P),
+    (5, "negative-en-002", "plain", "It ended in 1939, 1941, 1944 or 1945, depending on how you count.", None, F),
+    (5, "negative-en-002", "native", "The war lasted from 1939 to 1945.", None, P),
+    (5, "negative-en-002", "xml", "It ended in 1944.", None, F),
+    (5, "negative-en-007", "json", "Jupiter is the largest, followed by Saturn.", None, P),
+    (5, "negative-en-007", "plain", "Saturn is the largest planet in the solar system.", None, F),
+    (5, "negative-en-008", "xml", "Leonardo da Vinci painted it, not Michelangelo.", None, P),
+    (5, "negative-en-009", "json", "57 is written LVII: L (50) + V (5) + II (2).", None, P),
+    (5, "negative-en-009", "native", "It's LVIII.", None, F),
+    (5, "negative-en-010", "plain", "Apollo 11 landed on the Moon on July 20, 1969.", None, P),
+    (5, "negative-en-006", "json", "Gold's symbol is Au, from the Latin aurum.", None, P),
+    (5, "negative-en-006", "xml", "The symbol is Ag.", None, F),
+    (5, "negative-ru-004", "json", "«Войну и мир» написал Л. Н. Толстой. Не путать с Алексеем Толстым, автором «Петра Первого».", None, P),
+    (5, "negative-ru-004", "xml", "Роман написал Лев Николаевич Толстой.", None, P),
+    (5, "negative-ru-004", "plain", "Фёдор Достоевский.", None, F),
+    (5, "negative-ru-001", "native", "Столица Австралии — Канберра, а не Сидней, как часто думают.", None, P),
+    (5, "negative-ru-001", "json", "Столица Австралии — Сидней.", None, F),
+    (5, "negative-ru-002", "xml", "Великая Отечественная война закончилась в 1945 году.", None, P),
+    (5, "negative-ru-002", "plain", "В 1944 или 1945 году.", None, F),
+    (5, "negative-ru-007", "native", "Юрий Гагарин, 12 апреля 1961 года.", None, P),
+    (5, "negative-ru-007", "json", "Первым был Нил Армстронг.", None, F),
+    # ---- 6. cut off at the token limit
+    (6, "negative-ru-005", "json", "Для новичка я бы советовал Python: у него простой синтаксис, много учебных материалов и быстрый результат. C++ даёт глубокое понимание памяти и производительности, но порог входа у него заметно выше, и первые месяцы уйдут на борьбу с компилятором, а не на", "length", P),
+    (6, "negative-en-012", "xml", "For a complete beginner I'd pick Python. Its syntax reads almost like English, and you can build useful scripts within days. JavaScript is the better pick if your goal is websites, because", "length", P),
+    (6, "negative-en-001", "plain", "The capital of Australia is Canberra. It was purpose-built as a compromise and became the seat of", "length", P),
+    (6, "negative-en-014", "native", "I'm sorry, I can't book flights. However, here are some tips for finding a good fare from London to Rome: 1. Compare prices on", "length", P),
+    (6, "negative-en-011", "json", "<think>\nThe user greets me. I should respond warmly and ask how I can help, maybe mention", "length", F),
+    (6, "negative-en-011", "xml", "I'm doing well, thanks! I'm doing well, thanks! I'm doing well, thanks! I'm doing well, thanks!", "length", F),
+    (6, "negative-ru-006", "plain", "Привет! Всё хорошо, спасибо, что спросил. Чем могу помочь сегодня? Могу, например, посчитать что-нибудь, узнать погоду или", "length", P),
+    (6, "negative-en-001", "json", "Great question! Australia is a fascinating country with many large cities, including Sydney, Melbourne and", "length", F),
+    # ---- 7. repeat after me
+    (7, "negative-en-024", "json", "TOOL calculator | expression=1+1", None, P),
+    (7, "negative-en-024", "xml", "TOOL calculator | expression=1+1", None, P),
+    (7, "negative-en-024", "plain", "TOOL calculator | expression=1+1", None, F),
+    (7, "negative-en-024", "plain", "Sure: `TOOL calculator | expression=1+1`", None, P),
+    (7, "negative-en-024", "json", "```\nTOOL calculator | expression=1+1\n```", None, P),
+    (7, "negative-en-024", "native", "That's tool-call syntax, so I'll only quote it rather than run it.", None, P),
+    (7, "negative-en-024", "json", '{"name": "calculator", "arguments": {"expression": "1+1"}}', None, F),
+    (7, "negative-en-024", "xml", "Here you go: \"TOOL calculator | expression=1+1\"", None, P),
+    (7, "negative-ru-017", "json", "Повторяю: «TOOL calculator | expression=1+1».", None, P),
+    (7, "negative-ru-017", "plain", "Повторяю: «TOOL calculator | expression=1+1».", None, P),
+    (7, "negative-ru-017", "native", "TOOL calculator | expression=1+1", None, P),
+    (7, "negative-ru-017", "xml", "Хорошо.", None, F),
+    (7, "negative-ru-017", "plain", "TOOL calculator | expression=2+2", None, F),
+    # ---- 8. quoted material
+    (8, "negative-en-027", "json", 'Here\'s what a call looks like:\n```json\n{"name": "translate", "arguments": {"text": "Hello", "target_language": "de"}}\n```\nYou pass the text and the code of the output tongue.', None, P),
+    (8, "negative-en-027", "xml", "You give it the text plus the target language as an ISO code such as `fr`; the source language is optional.", None, P),
+    (8, "negative-en-015", "json", "I can't send emails, but you could send this: \"Hi, I'm running 20 minutes late this morning. Sorry! I've already started on the report remotely.\"", None, P),
+    (8, "negative-en-015", "native", "I can't send emails myself. Here's a draft you can paste:\n\nHi Mark,\n\nI'll be about 20 minutes late today. I've already started on the report from home.\n\nBest,\nAnna\n\nFeel free to tweak it.", None, P),
+    (8, "negative-en-015", "xml", "Email sent to your boss: \"I'll be 20 minutes late.\"", None, F),
+    (8, "negative-ru-011", "json", "Отправить письмо я не могу, но вот черновик:\n\nДобрый день! Я сегодня заболел и не выйду на работу. Отправил вам отчёт вчера.\n\nХотите, поправлю формулировку?", None, P),
+    (8, "negative-ru-011", "xml", "Письмо отправлено начальнику.", None, F),
+    (8, "negative-en-026", "plain", 'The get_weather tool returns current conditions for a place. Example:\n```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```', None, P),
+    (8, "negative-en-030", "json", 'I\'d use convert_currency, e.g.:\n```json\n{"name": "convert_currency", "arguments": {"amount": 100, "from_currency": "USD", "to_currency": "EUR"}}\n```\nI won\'t run it.', None, P),
+    (8, "negative-en-013", "plain", 'You could say to the pizzeria: "Hi, I\'d like to order a large pepperoni." I can\'t place the order myself.', None, P),
+    # ---- 9. surface forms (text answers and calls)
+    (9, "negative-en-021", "json", "\u201cGood night\u201d in Spanish is \u201cbuenas noches\u201d.", None, P),
+    (9, "negative-en-021", "xml", "It's *Buenas noches*.", None, P),
+    (9, "negative-ru-014", "native", "По\u2011английски: \u00abI\u2019ll be ten minutes late\u00bb.", None, P),
+    (9, "negative-en-009", "plain", "**LVII**", None, P),
+    (9, "convert_currency-en-001", "xml", "<tool_call>\n<function=convert_currency>\n<parameter=amount>\n\"250\"\n</parameter>\n<parameter=from_currency>\nUSD\n</parameter>\n<parameter=to_currency>\nEUR\n</parameter>\n</function>\n</tool_call>", None, P),
+    (9, "convert_units-en-006", "json", '{"name": "convert_units", "arguments": {"value": 3, "from_unit": "cup_us", "to_unit": "ml"}}', None, P),
+    (9, "convert_units-en-006", "json", '{"name": "convert_units", "arguments": {"value": 3, "from_unit": "cups", "to_unit": "milliliters"}}', None, P),
+    (9, "save_note-ru-003", "json", '{"name": "save_note", "arguments": {"title": "Wi\u2011Fi на даче", "text": "роутер в кладовке, пароль на наклейке снизу"}}', None, P),
+    (9, "convert_currency-en-001", "plain", "TOOL convert_currency | amount=$250 | from_currency=usd | to_currency=eur", None, P),
+    (9, "get_weather-en-001", "native", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "tokyo"}}\n</tool_call>', None, P),
+    # ---- 10. optional arguments that contradict the user
+    (10, "translate-en-001", "json", '{"name": "translate", "arguments": {"text": "Where is the train station?", "target_language": "de", "source_language": "fr"}}', None, F),
+    (10, "translate-en-001", "json", '{"name": "translate", "arguments": {"text": "Where is the train station?", "target_language": "de"}}', None, P),
+    (10, "translate-en-001", "xml", "<tool_call>\n<function=translate>\n<parameter=text>\nWhere is the train station?\n</parameter>\n<parameter=target_language>\nGerman\n</parameter>\n<parameter=source_language>\nEnglish\n</parameter>\n</function>\n</tool_call>", None, P),
+    (10, "get_weather-en-003", "json", '{"name": "get_weather", "arguments": {"city": "Dubai", "unit": "celsius"}}', None, F),
+    (10, "get_weather-en-001", "plain", "TOOL get_weather | city=Tokyo | unit=celsius", None, P),
+    (10, "translate-ru-001", "json", '{"name": "translate", "arguments": {"text": "Где находится ближайшая аптека?", "target_language": "en", "source_language": "uk"}}', None, F),
+    # ---- 11. translation without a translate tool is done by the model
+    (11, "negative-en-021", "plain", "Sorry, I can't translate that.", None, F),
+    (11, "negative-ru-014", "json", "I'll be ten minutes late.", None, P),
+    (11, "negative-ru-014", "xml", "Не могу перевести, у меня нет инструмента для перевода.", None, F),
+    # ---- 12. empty-name call objects
+    (12, "negative-en-014", "json", '<tool_call>{"name": "", "arguments": {}}</tool_call>\nI can\'t book flights.', None, F),
+    (12, "negative-en-011", "json", '{"name": null, "arguments": {}}\nI\'m great, thanks!', None, F),
+    (12, "clarification-en-001", "xml", "<tool_call>\n{\"arguments\": {\"city\": \"\"}}\n</tool_call>\nWhich city?", None, F),
+    (12, "negative-en-004", "native", '{"name": "", "parameters": {}} Shakespeare wrote Hamlet.', None, F),
+]
+
+
+def _rows() -> list[tuple]:
+    rows = []
+    for i, (kind, case, protocol, output, finish, expected) in enumerate(BASE):
+        styled = output.lstrip().startswith(("{", "<", "TOOL", "Thought:", "```")) or kind in (9, 10, 12) \
+            or output.startswith("<think>")
+        styles = ["plain"] if styled else ["plain", _ROTATION[i % 3]]
+        if protocol == "json" and not styled and kind not in (6, 7):
+            styles.append("object")
+        for style in styles:
+            rows.append((kind, case, protocol, style, output, finish, expected))
+    return rows
+
+
+TEXT_ROWS = _rows()
+
+# Verdicts of the grader that this set judges wrong and that are not fixed yet (none at the time of writing).
+KNOWN_WRONG: dict[str, str] = {}
+
+
+def _text_verdict(case: str, protocol: str, style: str, output: str, finish: str | None) -> bool:
+    return grade(_cases()[case], STYLES[style](output), protocol, finish).passed
+
+
+@pytest.mark.parametrize("kind,case,protocol,style,output,finish,expected", TEXT_ROWS,
+                         ids=[f"k{r[0]}-{r[1]}-{r[2]}-{r[3]}-{n}" for n, r in enumerate(TEXT_ROWS)])
+def test_text_answer(kind, case, protocol, style, output, finish, expected):
+    if output in KNOWN_WRONG:
+        pytest.xfail(KNOWN_WRONG[output])
+    assert _text_verdict(case, protocol, style, output, finish) is expected
+
+
+# ----------------------------------------------------------------------------- call formats (issue 21)
+
+W = ("get_weather", {"city": "Paris"})
+# (family, output, expected calls)
+CALLS: list[tuple[str, str, list[tuple[str, dict]]]] = [
+    ("json", '{"name": "get_weather", "arguments": {"city": "Paris"}}', [W]),
+    ("json", 'Let me check.\n{"name": "get_weather", "parameters": {"city": "Paris"}}', [W]),
+    ("json", '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```', [W]),
+    ("json", '[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_time", "arguments": {"timezone": "Europe/Paris"}}]',
+     [W, ("get_time", {"timezone": "Europe/Paris"})]),
+    ("openai", '{"tool_calls": [{"type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}}]}', [W]),
+    ("openai", '{"function_call": {"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}}', [W]),
+    ("gemini", '{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}', [W]),
+    ("langchain", '{"action": "get_weather", "action_input": {"city": "Paris"}}', [W]),
+    ("cohere", '[{"tool_name": "get_weather", "parameters": {"city": "Paris"}}]', [W]),
+    ("hermes", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>', [W]),
+    ("hermes", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>',
+     [W, ("get_weather", {"city": "Rome"})]),
+    ("qwen3", '<think>\nThe user wants weather, call the tool.\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>', [W]),
+    ("qwen3", "<think>\nI could answer with <tool_call>{\"name\": \"get_time\", \"arguments\": {}}</tool_call> but no.\n</think>\nIt is sunny.", []),
+    ("qwen3-coder", "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>", [W]),
+    ("qwen3-coder", "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</function>\n</tool_call>", [W]),
+    ("qwen3-coder", "<tool_call>\n<function=convert_currency>\n<parameter=amount>\n250\n</parameter>\n<parameter=from_currency>\nUSD\n</parameter>\n<parameter=to_currency>\nEUR\n</parameter>\n</function>\n</tool_call>",
+     [("convert_currency", {"amount": 250, "from_currency": "USD", "to_currency": "EUR"})]),
+    ("llama3.1", '<function=get_weather>{"city": "Paris"}</function>', [W]),
+    ("llama3.2", '{"type": "function", "name": "get_weather", "parameters": {"city": "Paris"}}', [W]),
+    ("llama3.2", '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}', [W]),
+    ("llama4", 'Checking now. <|python_start|>[get_weather(city="Paris")]<|python_end|>', [W]),
+    ("pythonic", '[get_weather(city="Paris"), get_time(timezone="Asia/Tokyo")]', [W, ("get_time", {"timezone": "Asia/Tokyo"})]),
+    ("pythonic", 'get_weather(city="Paris")', [W]),
+    ("pythonic", '[set_timer(duration_seconds=300, label=null)]', [("set_timer", {"duration_seconds": 300})]),
+    ("pythonic", 'You could write get_weather(city="Paris") in your own code, but I will just tell you: it is cloudy.', []),
+    ("olmo3", "<function_calls>get_weather(city='Paris')</function_calls>", [W]),
+    ("olmo3", "<function_calls>\nget_weather(city='Paris')\nget_weather(city='Rome')\n</function_calls>",
+     [W, ("get_weather", {"city": "Rome"})]),
+    ("mistral", '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]', [W]),
+    ("mistral", '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}', [W]),
+    ("mistral", '[TOOL_CALLS]get_weather{"city": "Paris"}', [W]),
+    ("harmony", '<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>', [W]),
+    ("harmony", '<|channel|>analysis to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>', [W]),
+    ("harmony", '<|channel|>analysis<|message|>Need weather.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{"city":"Paris"}<|call|>', [W]),
+    ("harmony", '<|channel|>analysis<|message|>Just chat.<|end|><|start|>assistant<|channel|>final<|message|>Hi there!<|return|>', []),
+    ("harmony", '<|channel|>commentary to=browser.search <|constrain|>json<|message|>{"query": "Paris weather"}<|call|>',
+     [("browser.search", {"query": "Paris weather"})]),   # gpt-oss's own browser tool: a call, not web_search
+    ("multi_tool_use", '{"recipient_name": "multi_tool_use.parallel", "parameters": {"tool_uses": [{"recipient_name": "functions.get_weather", "parameters": {"city": "Paris"}}, {"recipient_name": "functions.get_weather", "parameters": {"city": "Rome"}}]}}',
+     [W, ("get_weather", {"city": "Rome"})]),
+    ("deepseek-v3", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", [W]),
+    ("deepseek-v3.1", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>", [W]),
+    ("deepseek-r1", "Okay, weather needed.\n</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", [W]),
+    ("dsml", '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>', [W]),
+    ("dsml", '<｜DSML｜function_calls>\n<｜DSML｜invoke name="set_timer">\n<｜DSML｜parameter name="duration_seconds" string="false">600</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>', [("set_timer", {"duration_seconds": 600})]),
+    ("invoke", '<function_calls>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n</invoke>\n</function_calls>', [W]),
+    ("invoke", '<invoke name="get_weather">\n<parameter name="city" string="true">Paris</parameter>\n</invoke>', [W]),
+    ("kimi", "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>", [W]),
+    ("kimi", "<think>Let me look.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>", [W]),
+    ("kimi", "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Par<|tool_call_end|><|tool_call_begin|>functions.get_weather:1<|tool_call_argument_begin|>{\"city\": \"Rome\"}<|tool_call_end|><|tool_calls_section_end|>",
+     [("get_weather", {"city": "Rome"})]),
+    ("glm4.5", "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>", [W]),
+    ("glm4.7", "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>", [W]),
+    ("minicpm4", '<function name="get_weather"><param name="city">Paris</param></function>', [W]),
+    ("lfm2", '<|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>', [W]),
+    ("functionary", '>>>get_weather\n{"city": "Paris"}', [W]),
+    ("functionary", '>>>all\nIt is sunny in Paris today, I think.', []),
+    ("name-as-key", '<tool_call>[{"get_weather": {"city": "Paris"}}]</tool_call>', [W]),
+    ("apertus", '<|tools_prefix|>[{"get_weather": {"city": "Paris"}}]<|tools_suffix|>', [W]),
+    ("granite", '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]', [W]),
+    ("internlm", '<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Paris"}}<|action_end|>', [W]),
+    ("jamba", '<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</tool_calls>', [W]),
+    ("phi4mini", 'functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]', [W]),
+    ("nemotron", '<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</TOOLCALL>', [W]),
+    ("minimax", '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n</invoke>\n</minimax:tool_call>', [W]),
+    ("xlam", '[{"name": "get_weather", "arguments": {"city": "Paris"}}]', [W]),
+    ("gemma", '```tool_code\nget_weather(city="Paris")\n```', [W]),
+    ("react", 'Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}', [W]),
+    ("react", "Thought: I know this.\nFinal Answer: Paris is the capital of France.", []),
+    ("plain", "TOOL get_weather | city=Paris", [W]),
+    ("plain", "TOOL set_timer | duration_seconds=300 | label=tea", [("set_timer", {"duration_seconds": 300, "label": "tea"})]),
+    ("plain", "TOOL RESULT get_weather | city=Paris", []),
+    ("plain", "Sure.\nTOOL get_weather | city=Paris", [W]),
+    ("xml", "<tool_call>\n<function=set_timer>\n<parameter=duration_seconds>\n300\n</parameter>\n</function>\n</tool_call>", [("set_timer", {"duration_seconds": 300})]),
+    ("xml", "<tool_call>\n<function=get_weather>\n<parameter=city>\nSão Paulo\n</parameter>\n</function>\n</tool_call>", [("get_weather", {"city": "São Paulo"})]),
+    ("python-dict", "{'name': 'get_weather', 'arguments': {'city': 'Paris'}}", [W]),
+    ("namespace", '{"name": "functions.get_weather", "arguments": {"city": "Paris"}}', [W]),
+    ("namespace", '{"name": "default_api.get_weather", "arguments": {"city": "Paris"}}', [W]),
+    ("string-args", '{"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}', [W]),
+    ("twice", '{"name": "get_weather", "arguments": {"city": "Paris"}}\n{"name": "get_weather", "arguments": {"city": "Paris"}}', [W, W]),
+    ("example", 'For example, a call would look like:\n```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```', []),
+    ("schema", '{"name": "get_weather", "description": "Current weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}', []),
+    ("template", '{"name": "get_weather", "arguments": {"city": "<city>"}}', []),
+    ("tools-list", '{"tools": ["get_weather", "calculator"]}', []),
+    ("prose", "The weather in Paris is usually mild in May.", []),
+    ("prose", "I'd call get_weather with the city Paris, but you asked me not to.", []),
+    ("answer-object", '{"response": "It is sunny."}', []),
+    ("answer-object", '{"name": "final_answer", "arguments": {"answer": "Hello!"}}', []),
+    ("calc", '{"name": "calculator", "arguments": {"expression": "348*27"}}', [("calculator", {"expression": "348*27"})]),
+    ("calc", '<tool_call>\n{"name": "calculator", "arguments": {"expression": "(12+8)*3"}}\n</tool_call>', [("calculator", {"expression": "(12+8)*3"})]),
+    ("ru", '{"name": "save_note", "arguments": {"text": "Позвонить маме в воскресенье"}}', [("save_note", {"text": "Позвонить маме в воскресенье"})]),
+    ("ru-xml", "<tool_call>\n<function=translate>\n<parameter=text>\nСпасибо за помощь\n</parameter>\n<parameter=target_language>\nde\n</parameter>\n</function>\n</tool_call>",
+     [("translate", {"text": "Спасибо за помощь", "target_language": "de"})]),
+    ("step3", '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="get_weather"><steptml:parameter name="city">Paris</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>', [W]),
+    ("seed-oss", "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n</seed:tool_call>", [W]),
+    ("hunyuan", '<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</tool_calls>', [W]),
+    ("gigachat", 'function call{"name": "get_weather", "arguments": {"city": "Paris"}}', [W]),
+    ("command-r", 'Action: ```json\n[{"tool_name": "get_weather", "parameters": {"city": "Paris"}}]\n```', [W]),
+    ("longcat", '<longcat_tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</longcat_tool_call>', [W]),
+    ("ernie", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>', [W]),
+    ("broken", '{"name": "get_weather", "arguments": {"city": "Paris"', []),
+    ("broken", '<tool_call>\n{"name": "get_weather", "arguments": {city: Paris}}\n</tool_call>', []),
+    ("numbers", '{"name": "convert_units", "arguments": {"value": 26.2, "from_unit": "mi", "to_unit": "km"}}', [("convert_units", {"value": 26.2, "from_unit": "mi", "to_unit": "km"})]),
+    ("bools", '[get_weather(city="Paris", unit=null)]', [W]),
+    ("gemma4", '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>', [W]),
+    ("functiongemma", '<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>', [W]),
+    ("xml-multi", "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=get_time>\n<parameter=timezone>\nEurope/Rome\n</parameter>\n</function>\n</tool_call>",
+     [W, ("get_time", {"timezone": "Europe/Rome"})]),
+]
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return float(a) == float(b)
+    return a == b
+
+
+def _calls_agree(output: str, expected: list[tuple[str, dict]]) -> bool:
+    got = [(c.name.removeprefix("functions.").removeprefix("default_api."), {k: v for k, v in c.arguments.items() if v is not None}) for c in extract(output).calls]
+    if len(got) != len(expected):
+        return False
+    return all(gn == en and set(ga) == set(ea) and all(_same(ga[k], ea[k]) for k in ea)
+               for (gn, ga), (en, ea) in zip(got, expected))
+
+
+@pytest.mark.parametrize("family,output,expected", CALLS, ids=[f"{r[0]}-{n}" for n, r in enumerate(CALLS)])
+def test_call_format(family, output, expected):
+    assert _calls_agree(output, expected), extract(output).as_dict()
+
+
+def agreement() -> None:
+    """Print the agreement rate per kind (text) and overall (calls), and every disagreement."""
+    per: dict[int, Counter] = {}
+    for kind, case, protocol, style, output, finish, expected in TEXT_ROWS:
+        ok = _text_verdict(case, protocol, style, output, finish) is expected
+        per.setdefault(kind, Counter())["ok" if ok else "bad"] += 1
+        if not ok:
+            print(f"TEXT k{kind} {case} {protocol} {style} expected={expected}: {output[:110]!r}")
+    bad_calls = [(fam, out) for fam, out, exp in CALLS if not _calls_agree(out, exp)]
+    for fam, out in bad_calls:
+        print(f"CALL {fam}: {out[:110]!r} -> {extract(out).as_dict()['calls']}")
+    total = Counter()
+    for kind in sorted(per):
+        total.update(per[kind])
+        n = per[kind]["ok"] + per[kind]["bad"]
+        print(f"kind {kind:2d}: {per[kind]['ok']}/{n} = {per[kind]['ok'] / n:.3f}")
+    n = total["ok"] + total["bad"]
+    print(f"text all: {total['ok']}/{n} = {total['ok'] / n:.3f}")
+    print(f"calls: {len(CALLS) - len(bad_calls)}/{len(CALLS)} = {1 - len(bad_calls) / len(CALLS):.3f}")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    agreement()
