@@ -734,7 +734,8 @@ _MISTAKE_STEMS = ("confus", "mistak", "misconcept", "misattribut", "myth", "пу
                   "ошибочн", "заблужд", "ошибк", "ошибаю")
 _RIVAL_STEMS = ("rival", "compromis", "соперни", "компромисс")
 _OTHERS_WORDS = ("many", "most people", "some people", "people often", "often", "commonly", "popularly",
-                 "frequently", "многие", "часто", "нередко", "иногда")
+                 "frequently", "some", "others", "многие", "часто", "нередко", "иногда", "некоторые",
+                 "кое-кто")
 _CONCESSIVE = ("while", "whereas", "although", "though", "even though", "despite", "хотя", "несмотря на",
                "в то время как")
 _CONTRAST = ("but", "however", "yet", "whereas", "но", "однако", "а", "зато")
@@ -761,6 +762,9 @@ _RANK_RE = _any_word_re(("followed by", "next", "runner up", "после", "сл
 _COMPARED_RE = _any_word_re(("larger", "bigger", "more populous", "better known", "крупнее", "больше",
                              "известнее"))
 _AND_RE = _any_word_re(("and", "и", "а также"))
+# One member of a group the sentence is about ("all the other planets, Saturn included", "включая Сатурн").
+_MEMBER_BEFORE_RE = _any_word_re(("including", "включая", "в том числе"))
+_MEMBER_AFTER_RE = re.compile(r"[^\w\n]{0,3}(?:included|тоже|в том числе)" + _END)
 _FIRST_WORDS_RE = re.compile(r"(?:[^\w\n]*\w+){0,5}")
 _CONCESSIVE_START_RE = re.compile(r"[\W\d_]*(?:" + "|".join(re.escape(w) for w in _CONCESSIVE) + ")" + _END)
 # The value's own predicate negated: "X is not", "X isn't", "X — не", "X не является", "X (…) was never".
@@ -817,6 +821,8 @@ def _is_mention(canon: str, start: int, end: int, right: Sequence[str]) -> bool:
         return True
     near_after = _FIRST_WORDS_RE.match(c.after)
     if _RANK_RE.search(clause) or (near_after and _RANK_RE.search(near_after.group(0))):
+        return True
+    if _MEMBER_BEFORE_RE.search(clause) or _MEMBER_AFTER_RE.match(c.after):
         return True
     if _CONCESSIVE_START_RE.match(clause):
         return True
@@ -1271,12 +1277,19 @@ _RESULT_NUM_RE = re.compile(
 # Words first: current weather ("it's currently sunny", "сейчас облачно") and rates ("the rate is 0.92").
 _RESULT_WORD_RE = _combine((
     ("weather", ("it's", "it is", "it will be", "currently", "right now", "at the moment", "skies are",
-                 "weather is"), r"[^.!?\n]{0,40}?" + _LEAD + _words_re((
+                 "weather is", "today"), r"[^.!?\n]{0,40}?" + _LEAD + _words_re((
         "sunny", "cloudy", "raining", "rainy", "snowing", "snowy", "overcast", "foggy", "windy", "stormy",
         "drizzling", "clear skies"), boundary=False)),
-    ("weather", ("сейчас", "на данный момент", "в данный момент", "на улице"), r"[^.!?\n]{0,40}?" + _LEAD
-     + _words_re(("солнечно", "облачно", "пасмурно", "ясно", "дождь", "дождливо", "снег", "туман", "ветрено",
-                  "гроза", "морось", "жарко", "холодно", "тепло", "прохладно"), boundary=False)),
+    # The weather judged ("The weather is lovely today", "Погода сегодня отличная"): a condition as well.
+    ("weather", ("weather is", "weather's", "weather today is"), r" (?:" + _L + r"+ ){0,2}?" + _words_re((
+        "lovely", "great", "nice", "beautiful", "gorgeous", "perfect", "terrible", "awful", "miserable",
+        "warm", "hot", "cold", "chilly", "mild", "fine"), boundary=False)),
+    ("weather", ("сейчас", "на данный момент", "в данный момент", "на улице", "сегодня"), r"[^.!?\n]{0,40}?"
+     + _LEAD + _words_re(("солнечно", "облачно", "пасмурно", "ясно", "дождь", "дождливо", "снег", "туман",
+                          "ветрено", "гроза", "морось", "жарко", "холодно", "тепло", "прохладно"), boundary=False)),
+    ("weather", ("погода",), r" (?:" + _L + r"+ ){0,2}?" + _words_re((
+        "отличная", "хорошая", "прекрасная", "чудесная", "плохая", "ужасная", "теплая", "холодная",
+        "солнечная", "дождливая", "пасмурная"), boundary=False)),
     ("rate", ("exchange rate", "rate"), r"[^.!?\n]{0,30}?" + _LEAD + _words_re(("is", "of", "at"), boundary=False)
      + r" (?:(?:about|around|approximately) )?" + _CUR + r"?[0-9]"),
     ("rate", ("курс", "курсу", "курса", "курсом"), r" (?:" + _L + r"+ ){0,2}?(?:составляет|равен|[—–:-])"
