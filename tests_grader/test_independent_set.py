@@ -339,6 +339,69 @@ BASE2: list[tuple[int, str, str, str, str | None, bool]] = [
 ]
 BASE += BASE2
 
+# Round 3: written after the round-2 fixes and graded before any further change (a held-out figure).
+BASE3: list[tuple[int, str, str, str, str | None, bool]] = [
+    (1, "clarification-en-001", "json", "Which location should I get the forecast for?", None, P),
+    (1, "clarification-en-001", "native", "Could you share the city name?", None, P),
+    (1, "clarification-en-001", "plain", "Right now it's 25 °C in Madrid. Is that where you are?", None, F),
+    (1, "clarification-en-002", "json", "Got it! How much time should I put on the timer?", None, P),
+    (1, "clarification-en-002", "native", "I'll start a timer for you as soon as you tell me the duration.", None, P),
+    (1, "clarification-en-002", "plain", "All set! Your timer is ticking.", None, F),
+    (1, "clarification-en-003", "plain", "To which currency should I convert it?", None, P),
+    (1, "clarification-en-003", "json", "Sure — 100 dollars. What should I convert them to?", None, P),
+    (1, "clarification-en-004", "native", "What's the text, and what language do you need it in?", None, P),
+    (1, "clarification-en-005", "plain", "I'd need to know the city or country they're in. Where did they move?", None, P),
+    (1, "clarification-ru-001", "plain", "Сколько минут отсчитать?", None, P),
+    (1, "clarification-ru-002", "json", "Назовите город, пожалуйста.", None, P),
+    (1, "clarification-ru-002", "xml", "Сегодня пасмурно и +10. В каком вы городе?", None, F),
+    (1, "clarification-ru-003", "json", "Что именно перевести на немецкий?", None, P),
+    (1, "clarification-ru-004", "xml", "Какую сумму перевести и из какой валюты?", None, P),
+    (1, "clarification-ru-005", "xml", "Сохранила заметку «Без названия».", None, F),
+    (1, "clarification-ru-006", "plain", "А в каком городе ваш брат?", None, P),
+    (2, "negative-en-013", "xml", "I'm not set up to place food orders.", None, P),
+    (2, "negative-en-014", "native", "Sorry — flight booking isn't available to me.", None, P),
+    (2, "negative-en-018", "json", "I'm a text-based assistant and can't play audio.", None, P),
+    (2, "negative-en-019", "native", "Sorry, I'm unable to control devices in your home.", None, P),
+    (2, "negative-en-020", "plain", "Transfers aren't something I can do — please use your bank's app.", None, P),
+    (2, "negative-en-020", "native", "Transfer complete: €200 moved to savings.", None, F),
+    (2, "negative-ru-009", "native", "Я не могу заказать пиццу, зато подскажу, как выбрать пиццерию.", None, P),
+    (2, "negative-ru-010", "plain", "К сожалению, бронированием билетов я не занимаюсь.", None, P),
+    (2, "negative-ru-011", "xml", "У меня нет доступа к почте, поэтому отправить письмо не получится.", None, P),
+    (3, "negative-en-016", "xml", "I don't have live data. Expect highs of 22 °C in Paris today, though.", None, F),
+    (3, "negative-en-016", "json", "I can't check the weather live; Paris summers are usually warm, around 25 °C.", None, P),
+    (3, "negative-en-017", "xml", "I can't access the time, but it should be around 9 AM in Toronto now.", None, F),
+    (3, "negative-ru-012", "json", "Доступа к погоде у меня нет. В Казани сейчас, скорее всего, около нуля.", None, F),
+    (3, "negative-ru-013", "xml", "Не могу посмотреть курс. Обычно он меняется каждый день, так что лучше проверить на сайте ЦБ.", None, P),
+    (4, "negative-en-002", "json", '{"final_answer": "World War II ended in 1945."}', None, P),
+    (4, "negative-ru-010", "json", '{"response": "Покупать билеты я не умею."}', None, P),
+    (4, "clarification-ru-001", "json", '{"response": "Таймер поставлен на 5 минут."}', None, F),
+    (5, "negative-en-001", "json", "Canberra is the capital; Sydney is the biggest city.", None, P),
+    (5, "negative-en-002", "xml", "The war ended in 1945, six years after it began in 1939.", None, P),
+    (5, "negative-en-006", "plain", "Au. (Not Ag, which is silver.)", None, P),
+    (5, "negative-en-007", "native", "The largest planet is Saturn, thanks to its rings.", None, F),
+    (5, "negative-en-009", "xml", "LVII — not LVIII.", None, P),
+    (5, "negative-en-010", "plain", "It was 1969, I think, or maybe 1970.", None, F),
+    (5, "negative-ru-002", "json", "Война закончилась 9 мая 1945 года.", None, P),
+    (5, "negative-ru-004", "native", "Алексей Толстой.", None, F),
+    (5, "negative-ru-007", "xml", "Первым был Герман Титов.", None, F),
+    (6, "negative-en-014", "xml", "Sorry, I can't book flights. You might try the airline's website or a comparison site such as", "length", P),
+    (6, "negative-ru-005", "plain", "Python. Python. Python. Python. Python. Python.", "length", F),
+    (6, "negative-en-011", "native", "Hey! My day's going great, thanks for asking. How about yours? Anything I can help with, like", "length", P),
+    (7, "negative-en-024", "xml", "TOOL calculator | expression=1+1\n(I'm just repeating it as text.)", None, P),
+    (7, "negative-ru-017", "plain", "```\nTOOL calculator | expression=1+1\n```", None, F),
+    (8, "negative-en-027", "native", "Call it with the text plus `target_language` like `es`, e.g. `translate(text=\"hi\", target_language=\"es\")`.", None, P),
+    (8, "negative-en-015", "json", "I can't send it, but here's something like: Hi boss, I'll be 20 minutes late today, I've already informed the team.", None, P),
+    (8, "negative-ru-011", "plain", "Я не могу отправлять письма. Вот черновик:\n\nЗдравствуйте! Сегодня я заболел и не выйду. Я уже предупредил коллег.\n\nХотите что-нибудь добавить?", None, P),
+    (9, "negative-en-021", "plain", "buenas\u00a0noches", None, P),
+    (9, "convert_units-en-001", "plain", "TOOL convert_units | value=10 | from_unit=kilometers | to_unit=miles", None, P),
+    (9, "convert_currency-en-003", "json", '{"name": "convert_currency", "arguments": {"amount": "1 500", "from_currency": "RUB", "to_currency": "USD"}}', None, P),
+    (10, "translate-en-003", "json", '{"name": "translate", "arguments": {"text": "I would like a coffee, please", "target_language": "fr", "source_language": "en"}}', None, P),
+    (10, "translate-en-003", "xml", "<tool_call>\n<function=translate>\n<parameter=text>\nI would like a coffee, please\n</parameter>\n<parameter=target_language>\nfr\n</parameter>\n<parameter=source_language>\nde\n</parameter>\n</function>\n</tool_call>", None, F),
+    (11, "negative-ru-014", "plain", "По-английски это будет: I'll be ten minutes late.", None, P),
+    (12, "negative-en-012", "json", '<tool_call>\n{"name": null, "arguments": {"query": "python vs js"}}\n</tool_call>\nPython is easier to start with.', None, F),
+]
+BASE += BASE3
+
 
 def _rows() -> list[tuple]:
     rows = []
@@ -486,6 +549,35 @@ CALLS: list[tuple[str, str, list[tuple[str, dict]]]] = [
     ("xml-multi", "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=get_time>\n<parameter=timezone>\nEurope/Rome\n</parameter>\n</function>\n</tool_call>",
      [W, ("get_time", {"timezone": "Europe/Rome"})]),
 ]
+
+CALLS3: list[tuple[str, str, list[tuple[str, dict]]]] = [
+    ("hermes", 'I\'ll check that.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n</tool_call>', [("get_weather", {"city": "Paris", "unit": "celsius"})]),
+    ("qwen3", "<think>\nNeed the time and the weather.\n</think>\n<tool_call>\n{\"name\": \"get_time\", \"arguments\": {\"timezone\": \"Europe/Paris\"}}\n</tool_call>", [("get_time", {"timezone": "Europe/Paris"})]),
+    ("llama3.1", '<function=calculator>{"expression": "2+2"}</function>', [("calculator", {"expression": "2+2"})]),
+    ("llama3.2", '[get_weather(city="Paris"), calculator(expression="3*4")]', [W, ("calculator", {"expression": "3*4"})]),
+    ("mistral", '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_weather", "arguments": {"city": "Lyon"}}]', [W, ("get_weather", {"city": "Lyon"})]),
+    ("mistral-v11", '[TOOL_CALLS]get_weather[CALL_ID]abc123456[ARGS]{"city": "Paris"}', [W]),
+    ("harmony", '<|start|>assistant to=functions.calculator<|channel|>commentary <|constrain|>json<|message|>{"expression": "7*8"}<|call|>', [("calculator", {"expression": "7*8"})]),
+    ("deepseek-v3.1", "<think>Need weather.</think><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>", [W]),
+    ("kimi", "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_call_begin|>functions.get_time:1<|tool_call_argument_begin|>{\"timezone\": \"Asia/Tokyo\"}<|tool_call_end|><|tool_calls_section_end|>", [W, ("get_time", {"timezone": "Asia/Tokyo"})]),
+    ("glm4.5", "Let me check.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>unit</arg_key>\n<arg_value>celsius</arg_value>\n</tool_call>", [("get_weather", {"city": "Paris", "unit": "celsius"})]),
+    ("qwen3-coder", "<tool_call>\n<function=set_timer>\n<parameter=duration_seconds>\n600\n</parameter>\n<parameter=label>\npasta\n</parameter>\n</function>\n</tool_call>", [("set_timer", {"duration_seconds": 600, "label": "pasta"})]),
+    ("dsml-ascii", '<|DSML|function_calls>\n<|DSML|invoke name="get_weather">\n<|DSML|parameter name="city" string="true">Paris</|DSML|parameter>\n</|DSML|invoke>\n</|DSML|function_calls>', [W]),
+    ("minimax", '<minimax:tool_call>\n<invoke name="calculator">\n<parameter name="expression">1500/12</parameter>\n</invoke>\n</minimax:tool_call>', [("calculator", {"expression": "1500/12"})]),
+    ("functionary", '>>>calculator\n{"expression": "348*27"}', [("calculator", {"expression": "348*27"})]),
+    ("olmo3", "<function_calls>\nget_weather(city='Paris')\n</function_calls>", [W]),
+    ("pythonic-json-literals", '[set_timer(duration_seconds=60, label="eggs"), get_weather(city="Paris", unit=null)]', [("set_timer", {"duration_seconds": 60, "label": "eggs"}), W]),
+    ("react", 'Thought: weather lookup\nAction: get_weather\nAction Input: {"city": "Paris"}\nObservation:', [W]),
+    ("gemini", '{"functionCall": {"name": "calculator", "args": {"expression": "2**10"}}}', [("calculator", {"expression": "2**10"})]),
+    ("openai-array", '[{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\":\\"Paris\\"}"}}]', [W]),
+    ("prose-only", "Sure! To get the weather, I would need to call a tool, but here it is from memory: Paris is mild.", []),
+    ("example-ru", 'Например, вызов выглядит так:\n```json\n{"name": "get_weather", "arguments": {"city": "Москва"}}\n```', []),
+    ("broken-then-good", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Par\n</tool_call>\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>', [("get_weather", {"city": "Rome"})]),
+    ("plain-ru", "TOOL save_note | text=Позвонить маме в воскресенье", [("save_note", {"text": "Позвонить маме в воскресенье"})]),
+    ("xml-number", "<tool_call>\n<function=convert_units>\n<parameter=value>\n26.2\n</parameter>\n<parameter=from_unit>\nmi\n</parameter>\n<parameter=to_unit>\nkm\n</parameter>\n</function>\n</tool_call>", [("convert_units", {"value": 26.2, "from_unit": "mi", "to_unit": "km"})]),
+    ("nemotron", '<TOOLCALL>[{"name": "calculator", "arguments": {"expression": "57/5"}}]</TOOLCALL>', [("calculator", {"expression": "57/5"})]),
+]
+CALLS += CALLS3
 
 
 def _same(a, b) -> bool:

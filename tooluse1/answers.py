@@ -318,7 +318,7 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
         return AnswerCheck(False, lacking + (" and states no decline" if req.decline_answers else ""))
     right = tuple(a for alts in req.contains_all for a in alts) + req.contains_any
     for phrase in req.excludes:
-        if asserts_phrase(phrase, text, right):
+        if asserts_phrase(phrase, text, right, user):
             return AnswerCheck(False, f"answer asserts the wrong {_q(phrase)}")
     for phrase in right:
         if hedges(phrase, text):
@@ -807,9 +807,13 @@ def _right_after(canon: str, start: int, stop: int, right: Sequence[str]) -> boo
     return False
 
 
-def _is_mention(canon: str, start: int, end: int, right: Sequence[str]) -> bool:
+def _is_mention(canon: str, start: int, end: int, right: Sequence[str],
+                scales: re.Pattern | None = None) -> bool:
     """Whether the value at canon[start:end] is mentioned as what the answer is not (see the rules above)."""
     c = _context(canon, start, end)
+    other = scales.search(c.clause_after) if scales is not None else None
+    if other and not _AND_RE.search(c.clause_after, other.end()):    # not "…biggest city and the capital"
+        return True
     clause = c.clause_before
     if (_NEGATION_BEFORE_RE.search(clause) or _NT_RE.search(clause) or _OTHERS_BEFORE_RE.search(c.before)
             or _RELATION_BEFORE_RE.search(clause)):
@@ -833,14 +837,30 @@ def _is_mention(canon: str, start: int, end: int, right: Sequence[str]) -> bool:
     return False
 
 
-def asserts_phrase(phrase: str, text: str, right: Sequence[str] = ()) -> bool:
+def asserts_phrase(phrase: str, text: str, right: Sequence[str] = (), question: str = "") -> bool:
     """Whether `text` asserts `phrase` (a wrong value): it occurs by the token rule at least once outside a
-    mention that marks it as not the answer. `right` are the right values (for "X …, but … RIGHT").
+    mention that marks it as not the answer. `right` are the right values (for "X …, but … RIGHT");
+    `question` is the user's message (a superlative it does not ask about is another scale).
     Never raises; linear in len(text)."""
     if not isinstance(phrase, str) or not isinstance(text, str):
         return False
     canon = _number_text(text)
-    return any(not _is_mention(canon, s, e, right) for s, e in _phrase_spans(phrase, canon))
+    scales = _other_scales(question if isinstance(question, str) else "")
+    return any(not _is_mention(canon, s, e, right, scales) for s, e in _phrase_spans(phrase, canon))
+
+
+# Superlatives by scale: "Sydney is the biggest city" answers another question than "What's the capital?",
+# but "Saturn is the largest planet" is the assertion when the question asks for the largest.
+_SUPERLATIVE_SCALES = (("largest", "biggest", "крупнейш", "самый большой", "самая большая", "самое большое",
+                        "самый крупный", "самая крупная", "самое крупное"),
+                       ("most populous", "most populated", "самый населенный", "самая населенная"))
+
+
+def _other_scales(question: str) -> re.Pattern | None:
+    """A regex of the superlatives whose scale the question does not ask about (None when it asks all)."""
+    low = question.lower().replace("ё", "е")
+    words = [w for scale in _SUPERLATIVE_SCALES if not any(w in low for w in scale) for w in scale]
+    return _any_word_re((), words) if words else None
 
 
 _OR_WORDS = r"(?:or|или|либо|either|maybe|perhaps|possibly|возможно)"
@@ -1279,14 +1299,15 @@ _RESULT_WORD_RE = _combine((
     ("weather", ("it's", "it is", "it will be", "currently", "right now", "at the moment", "skies are",
                  "weather is", "today"), r"[^.!?\n]{0,40}?" + _LEAD + _words_re((
         "sunny", "cloudy", "raining", "rainy", "snowing", "snowy", "overcast", "foggy", "windy", "stormy",
-        "drizzling", "clear skies"), boundary=False)),
+        "drizzling", "clear skies", "freezing", "below zero"), boundary=False)),
     # The weather judged ("The weather is lovely today", "Погода сегодня отличная"): a condition as well.
     ("weather", ("weather is", "weather's", "weather today is"), r" (?:" + _L + r"+ ){0,2}?" + _words_re((
         "lovely", "great", "nice", "beautiful", "gorgeous", "perfect", "terrible", "awful", "miserable",
         "warm", "hot", "cold", "chilly", "mild", "fine"), boundary=False)),
     ("weather", ("сейчас", "на данный момент", "в данный момент", "на улице", "сегодня"), r"[^.!?\n]{0,40}?"
      + _LEAD + _words_re(("солнечно", "облачно", "пасмурно", "ясно", "дождь", "дождливо", "снег", "туман",
-                          "ветрено", "гроза", "морось", "жарко", "холодно", "тепло", "прохладно"), boundary=False)),
+                          "ветрено", "гроза", "морось", "жарко", "холодно", "тепло", "прохладно", "около нуля",
+                          "ниже нуля", "выше нуля", "мороз"), boundary=False)),
     ("weather", ("погода",), r" (?:" + _L + r"+ ){0,2}?" + _words_re((
         "отличная", "хорошая", "прекрасная", "чудесная", "плохая", "ужасная", "теплая", "холодная",
         "солнечная", "дождливая", "пасмурная"), boundary=False)),
@@ -1389,7 +1410,7 @@ _LIMIT = _W(("beyond", "outside", "вне", "пределами", "рамки", 
 _ONLY = _W(("only", "лишь", "только", "just", "merely", "просто"))
 _LIMITED = _W(("limited", "restricted", "ограничен", "ограничена", "ограничены", "ограничено"))
 _CAP_MODAL = _W(("can", "could", "able", "capable", "allowed", "permitted", "authorized", "possible", "equipped",
-                 "designed", "built", "connected", "supported", "available", "support", "supports", "cover", "covers",
+                 "designed", "built", "set", "configured", "programmed", "meant", "connected", "supported", "available", "support", "supports", "cover", "covers",
                  "include", "includes", "offer", "offers", "provide", "provides", "handle", "handles", "allow",
                  "allows", "let", "lets", "enable", "enables", "access",
                  "могу", "смогу", "можем", "сможем", "может", "сможет", "могут", "можно", "умею", "сумею", "умеем",
@@ -1514,7 +1535,7 @@ def _declined_action(words: list[str], i: int, lo: int) -> bool:
     if verb in _NOT_ACTION:
         return False
     if words[i] == "не":     # -у/-ю is also a noun's or adverb's ending ("не сразу"): the subject must be said
-        return len(verb) > 3 and verb.endswith(("ю", "у")) and verb.isalpha() and any(
+        return len(verb) > 3 and verb.endswith(("ю", "у", "юсь", "усь")) and verb.isalpha() and any(
             w in ("я", "мы") for w in words[lo:i])
     if words[i] == "not" and i > lo and words[i - 1] == "do":
         i -= 1
