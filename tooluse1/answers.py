@@ -1313,9 +1313,16 @@ _RESULT_WORD_RE = _combine((
         "солнечная", "дождливая", "пасмурная"), boundary=False)),
     ("rate", ("exchange rate", "rate"), r"[^.!?\n]{0,30}?" + _LEAD + _words_re(("is", "of", "at"), boundary=False)
      + r" (?:(?:about|around|approximately) )?" + _CUR + r"?[0-9]"),
+    # A currency priced in another: "the euro costs 99 rubles", "евро сейчас стоит 99 рублей".
+    ("rate", ("euro", "dollar", "pound", "yen", "yuan", "ruble", "rouble", "евро", "доллар", "рубль", "фунт", "юань",
+              "иена"), r" (?:(?:now|today|currently|сейчас|сегодня) )?(?:costs|is worth|is trading at|trades at|is at|"
+     r"is|стоит|равен|равняется|=) (?:(?:about|around|roughly|approximately|около|примерно) )?(?:" + _CUR
+     + r"[0-9]|[0-9][0-9.,]* ?(?:" + _CUR + r"|rub|руб|dollar|долл|euro|евро|pound|фунт|yen|иен|yuan|юан|cent|цент"
+     r"|коп|usd|eur|gbp|jpy|cny))"),
     ("rate", ("курс", "курсу", "курса", "курсом"), r" (?:" + _L + r"+ ){0,2}?(?:составляет|равен|[—–:-])"
      r" ?(?:(?:около|примерно) )?[0-9]"),
 ))
+_NOW_CUE_RE = _word_set_re(("now", "right now", "currently", "at the moment", "сейчас", "в данный момент"))
 _TIME_CUE_RE = _word_set_re((
     "it's", "it is", "is", "was", "now", "currently", "right now", "at the moment", "time", "local", "there",
     "сейчас", "время", "там", "местное", "уже", "на часах", "показывают"))
@@ -1384,7 +1391,8 @@ def invents_result(text: str, live_only: bool = False) -> str | None:
                 hour = int(_HOUR_RE.match(clock).group(0))  # type: ignore[union-attr]
                 if hour > (12 if "m" in clock else 23):
                     continue
-                if not (_TIME_CUE_RE.search(c.clause_before) or _TIME_CUE_RE.search(c.clause_after)):
+                if not (_TIME_CUE_RE.search(c.clause_before) or _TIME_CUE_RE.search(c.clause_after)
+                        or _NOW_CUE_RE.search(c.before)):           # "сейчас вечер, примерно 19:00"
                     continue
             found.append((start, m.end()))
             break
