@@ -11,6 +11,7 @@ prints the agreement per kind.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections import Counter
@@ -664,25 +665,35 @@ def test_call_format(family, output, expected):
     assert _calls_agree(output, expected), extract(output).as_dict()
 
 
+def _round(base_index: int) -> int:
+    """The round a base answer was written in (1-4: each round before the fixes of the round after it)."""
+    firsts = [len(BASE) - len(BASE2) - len(BASE3) - len(BASE4), len(BASE2), len(BASE3)]
+    bounds = list(itertools.accumulate(firsts))
+    return 1 + sum(base_index >= b for b in bounds)
+
+
 def agreement() -> None:
-    """Print the agreement rate per kind (text) and overall (calls), and every disagreement."""
-    per: dict[int, Counter] = {}
-    for kind, case, protocol, style, output, finish, expected in TEXT_ROWS:
-        ok = _text_verdict(case, protocol, style, output, finish) is expected
-        per.setdefault(kind, Counter())["ok" if ok else "bad"] += 1
+    """Print every disagreement, then the agreement per round and kind (text) and overall (calls)."""
+    per: dict[tuple[str, str], Counter] = {}
+    rows = iter(TEXT_ROWS)
+    row = next(rows, None)
+    for i, base in enumerate(BASE):
+        while row is not None and row[1:3] == base[1:3] and row[4] == base[3]:
+            kind, case, protocol, style, output, finish, expected = row
+            ok = _text_verdict(case, protocol, style, output, finish) is expected
+            for key in ((str(_round(i)), str(kind)), (str(_round(i)), "text"), ("all", str(kind)), ("all", "text")):
+                per.setdefault(key, Counter())[ok] += 1
+            if not ok:
+                print(f"TEXT k{kind} {case} {protocol} {style} expected={expected}: {output[:110]!r}")
+            row = next(rows, None)
+    for n, (fam, out, exp) in enumerate(CALLS):
+        ok = _calls_agree(out, exp)
+        for key in (("1" if n < len(CALLS) - len(CALLS3) else "3", "calls"), ("all", "calls")):
+            per.setdefault(key, Counter())[ok] += 1
         if not ok:
-            print(f"TEXT k{kind} {case} {protocol} {style} expected={expected}: {output[:110]!r}")
-    bad_calls = [(fam, out) for fam, out, exp in CALLS if not _calls_agree(out, exp)]
-    for fam, out in bad_calls:
-        print(f"CALL {fam}: {out[:110]!r} -> {extract(out).as_dict()['calls']}")
-    total = Counter()
-    for kind in sorted(per):
-        total.update(per[kind])
-        n = per[kind]["ok"] + per[kind]["bad"]
-        print(f"kind {kind:2d}: {per[kind]['ok']}/{n} = {per[kind]['ok'] / n:.3f}")
-    n = total["ok"] + total["bad"]
-    print(f"text all: {total['ok']}/{n} = {total['ok'] / n:.3f}")
-    print(f"calls: {len(CALLS) - len(bad_calls)}/{len(CALLS)} = {1 - len(bad_calls) / len(CALLS):.3f}")
+            print(f"CALL {fam}: {out[:110]!r} -> {extract(out).as_dict()['calls']}")
+    for (rnd, kind), c in sorted(per.items(), key=lambda kv: (kv[0][0], len(kv[0][1]), kv[0][1])):
+        print(f"round {rnd:>3} {kind:>5}: {c[True]}/{c[True] + c[False]} = {c[True] / (c[True] + c[False]):.3f}")
 
 
 if __name__ == "__main__":
