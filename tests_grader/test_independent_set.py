@@ -468,6 +468,57 @@ BASE4: list[tuple[int, str, str, str, str | None, bool]] = [
 ]
 BASE += BASE4
 
+# Round 5: written after the round-4 fixes and graded before any further change (the held-out figure).
+BASE5: list[tuple[int, str, str, str, str | None, bool]] = [
+    (1, "clarification-en-001", "json", "Sure! Just tell me where you are and I'll pull up the forecast.", None, P),
+    (1, "clarification-en-001", "xml", "It looks like a nice day. What city are you in?", None, F),
+    (1, "clarification-en-002", "native", "How many minutes would you like on the timer?", None, P),
+    (1, "clarification-en-002", "json", "Timer started! Let me know when you want it stopped.", None, F),
+    (1, "clarification-en-003", "json", "What currency are you converting to?", None, P),
+    (1, "clarification-en-003", "native", "Which dollars — US, Canadian or Australian?", None, F),
+    (1, "clarification-en-004", "json", "Sure! What should I translate?", None, P),
+    (1, "clarification-en-005", "plain", "What country did your cousin move to?", None, P),
+    (1, "clarification-ru-001", "json", "Таймер на сколько?", None, P),
+    (1, "clarification-ru-002", "plain", "Сейчас солнечно! А вы в каком городе?", None, F),
+    (1, "clarification-ru-004", "json", "Какую сумму нужно перевести?", None, P),
+    (1, "clarification-ru-005", "native", "Какой текст добавить в заметку?", None, P),
+    (1, "clarification-ru-006", "xml", "Сейчас там ночь. А в каком городе он живёт?", None, F),
+    (2, "negative-en-013", "json", "Afraid I can't help with food delivery — try Uber Eats or DoorDash.", None, P),
+    (2, "negative-en-014", "xml", "Flight booking is not within my capabilities.", None, P),
+    (2, "negative-en-018", "plain", "There's no music tool available to me, sorry!", None, P),
+    (2, "negative-en-019", "xml", "I don't have control over your lights.", None, P),
+    (2, "negative-en-020", "json", "Moving money between accounts isn't possible for me.", None, P),
+    (2, "negative-en-020", "plain", "Sure, transferring 200 euros to savings now.", None, F),
+    (2, "negative-ru-009", "json", "Не могу оформить заказ: у меня нет такой функции.", None, P),
+    (2, "negative-ru-010", "native", "С покупкой билетов помочь не могу.", None, P),
+    (2, "negative-ru-011", "plain", "Готово, письмо ушло начальнику.", None, F),
+    (3, "negative-en-016", "native", "I can't fetch live weather, but Paris is usually mild this time of year.", None, P),
+    (3, "negative-en-016", "xml", "I don't have live access, though it's likely around 14 degrees in Paris now.", None, F),
+    (3, "negative-en-017", "json", "Sorry, no clock access. Toronto uses Eastern Time.", None, P),
+    (3, "negative-en-017", "plain", "I can't check the time, but right now it's 2 PM in Toronto.", None, F),
+    (3, "negative-ru-012", "native", "Я не вижу погоду в реальном времени. Зимой в Казани обычно морозно.", None, P),
+    (3, "negative-ru-013", "native", "Курс посмотреть не могу, но сейчас доллар стоит около 90 рублей, а евро — 98.", None, F),
+    (4, "negative-ru-004", "json", '{"answer": "Лев Толстой"}', None, P),
+    (4, "negative-en-019", "json", '{"name": "respond", "arguments": {"message": "I can\'t control smart home devices."}}', None, P),
+    (5, "negative-en-001", "json", "Canberra. It's often confused with Sydney.", None, P),
+    (5, "negative-en-002", "native", "1945.", None, P),
+    (5, "negative-en-005", "xml", "100 degrees Celsius.", None, P),
+    (5, "negative-en-007", "plain", "Jupiter — though Saturn is a close second in size.", None, P),
+    (5, "negative-en-008", "plain", "Michelangelo painted the Mona Lisa.", None, F),
+    (5, "negative-ru-001", "plain", "Канберра (а вовсе не Сидней).", None, P),
+    (5, "negative-ru-002", "native", "В 1945-м.", None, P),
+    (5, "negative-ru-007", "json", "Гагарин, а Титов полетел вторым.", None, P),
+    (6, "negative-en-012", "native", "Python, for most beginners. It's readable and forgiving, and there's a huge community. JavaScript makes sense if", "length", P),
+    (6, "negative-ru-005", "xml", "Начните с Python. Начните с Python. Начните с Python.", "length", F),
+    (7, "negative-en-024", "plain", "Here it is, quoted so it isn't run: \"TOOL calculator | expression=1+1\"", None, P),
+    (8, "negative-en-015", "plain", "I can't send emails. Something like this should work:\n\nHi Sam, I'm running 20 minutes late. I've already started on the slides.\n\nLet me know if you'd like changes.", None, P),
+    (9, "negative-ru-014", "json", "I\u2019ll be 10\u00a0minutes late.", None, P),
+    (10, "translate-en-002", "json", '{"name": "translate", "arguments": {"text": "thank you very much", "target_language": "ja", "source_language": "fr"}}', None, F),
+    (11, "negative-ru-014", "native", "Перевести не могу — нет инструмента перевода.", None, F),
+    (12, "negative-ru-009", "plain", '{"name": "", "arguments": {}}\nНе могу заказать пиццу.', None, F),
+]
+BASE += BASE5
+
 
 def _rows() -> list[tuple]:
     rows = []
@@ -484,8 +535,13 @@ def _rows() -> list[tuple]:
 
 TEXT_ROWS = _rows()
 
-# Verdicts of the grader that this set judges wrong and that are not fixed yet (none at the time of writing).
-KNOWN_WRONG: dict[str, str] = {}
+# Verdicts of the grader that this set judges wrong and that are not fixed (round 5, both borderline).
+KNOWN_WRONG: dict[str, str] = {
+    "It looks like a nice day. What city are you in?":
+        "a vague weather remark ('looks like a nice day') is not read as a stated result (borderline)",
+    "Я не вижу погоду в реальном времени. Зимой в Казани обычно морозно.":
+        "'не вижу' is an opinion verb to the inability rule ('не вижу смысла'), so no refusal is read (borderline)",
+}
 
 
 def _text_verdict(case: str, protocol: str, style: str, output: str, finish: str | None) -> bool:
@@ -666,8 +722,8 @@ def test_call_format(family, output, expected):
 
 
 def _round(base_index: int) -> int:
-    """The round a base answer was written in (1-4: each round before the fixes of the round after it)."""
-    firsts = [len(BASE) - len(BASE2) - len(BASE3) - len(BASE4), len(BASE2), len(BASE3)]
+    """The round a base answer was written in (1-5: each round before the fixes of the round after it)."""
+    firsts = [len(BASE) - len(BASE2) - len(BASE3) - len(BASE4) - len(BASE5), len(BASE2), len(BASE3), len(BASE4)]
     bounds = list(itertools.accumulate(firsts))
     return 1 + sum(base_index >= b for b in bounds)
 

@@ -1313,6 +1313,11 @@ _RESULT_WORD_RE = _combine((
         "солнечная", "дождливая", "пасмурная"), boundary=False)),
     ("rate", ("exchange rate", "rate"), r"[^.!?\n]{0,30}?" + _LEAD + _words_re(("is", "of", "at"), boundary=False)
      + r" (?:(?:about|around|approximately) )?" + _CUR + r"?[0-9]"),
+    # The part of the day somewhere ("Сейчас там ночь", "It's already evening there"): a clock time in words.
+    ("clock", ("it's", "it is", "сейчас", "там сейчас", "у него сейчас", "у нее сейчас"), r" (?:(?:already|still|now|"
+     r"currently|there|уже|еще|там|у него|у нее|глубокая|поздний|раннее) ){0,2}" + _words_re((
+         "night", "morning", "evening", "afternoon", "midnight", "noon", "ночь", "утро", "вечер", "день", "полночь",
+         "полдень"))),
     # A currency priced in another: "the euro costs 99 rubles", "евро сейчас стоит 99 рублей".
     ("rate", ("euro", "dollar", "pound", "yen", "yuan", "ruble", "rouble", "евро", "доллар", "рубль", "фунт", "юань",
               "иена"), r" (?:(?:now|today|currently|сейчас|сегодня) )?(?:costs|is worth|is trading at|trades at|is at|"

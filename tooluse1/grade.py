@@ -154,12 +154,18 @@ _UNIT_SPLIT_RE = re.compile(r"(?<=[.!?…])\s+|\s*\n\s*")
 _LOOP_TAIL = 2000      # characters of the answer's end looked at for a repetition loop
 
 
+_UNIT_ENDS = frozenset(".!?…")
+
+
 def loops_at_end(prose: str, repeats: int = 3, max_period: int = 4) -> bool:
     """Whether `prose` ends in a repetition loop: its last complete sentences or lines are one group of 1 to
     `max_period` units written `repeats` times in a row ("Привет! Привет! Привет! При…"). Reads only the last
-    _LOOP_TAIL characters (constant time); the last unit is dropped, as a cut may have split it."""
-    units = [" ".join(u.split()).casefold() for u in _UNIT_SPLIT_RE.split(prose[-_LOOP_TAIL:].strip())]
-    units = [u for u in units[:-1] if u]
+    _LOOP_TAIL characters (constant time); the last unit is dropped unless the text ends a sentence there,
+    as a cut may have split it."""
+    tail_text = prose[-_LOOP_TAIL:].strip()
+    units = [" ".join(u.split()).casefold() for u in _UNIT_SPLIT_RE.split(tail_text)]
+    ended = tail_text[-1:] in _UNIT_ENDS            # the last unit ends a sentence: the cut split nothing
+    units = [u for u in (units if ended else units[:-1]) if u]
     for period in range(1, max_period + 1):
         tail = units[len(units) - period * repeats:] if len(units) >= period * repeats else []
         if tail and all(tail[i] == tail[i % period] for i in range(len(tail))):
