@@ -154,7 +154,11 @@ the rules below in this order and reports the first that fails, as one short sen
    Clarify cases fail on any result; refusals (capability traps) fail on live data only — a clock time,
    a temperature, the weather, a rate, or a conversion with a currency — so "I can't access live
    weather, but it's currently 18°C and sunny in Paris" and "У меня нет доступа к погоде, но сейчас в
-   Казани +5 °C" fail, while "1 mile is about 1.6 km" beside a refusal does not.
+   Казани +5 °C" fail, while "1 mile is about 1.6 km" beside a refusal does not. Results in words count
+   too: the weather judged ("The weather is lovely", "Погода сегодня отличная"), a temperature in words
+   ("около нуля", "freezing"), the part of the day ("Сейчас там ночь"), a currency priced in another ("the
+   euro costs 99 rubles", "евро стоит 99 рублей"); a clock time may take its "now / сейчас" from an
+   earlier clause of its sentence ("сейчас вечер, примерно 19:00").
 
 Performance: every function is linear in the answer's length and never raises on any str. Regexes are
 precompiled and literal-first (a pattern that starts with a group, a lookbehind or a per-match template
@@ -723,8 +727,11 @@ def phrase_occurs(phrase: str, text: str) -> bool:
 # - one side of a relation: "a compromise between Sydney and Melbourne", "Sydney and Melbourne were rivals";
 # - compared on another scale in its clause: "Sydney and Melbourne are bigger", "Сидней крупнее" (not "Sydney
 #   is bigger and is the capital"; a superlative may be the predicate asked for: "Saturn is the largest");
+#   a superlative of a scale the user's question does not ask is another scale ("Canberra is the capital;
+#   Sydney is the biggest city" answering "What's the capital?");
 # - another rank named beside it (the answer to a neighbouring question): "followed by Saturn", "Saturn is
-#   second", "Сатурн — второй по величине".
+#   second", "Сатурн — второй по величине"; or one member of a group ("the other planets, Saturn included",
+#   "включая Сатурн"); a belief of others includes "some / others / некоторые" ("Some once credited Marlowe").
 # A right number given as one of several alternatives is a hedge, not an assertion (`_hedged`): "1939, 1941,
 # 1944 or 1945", "1944 or 1945", "либо 1944, либо 1945"; alternatives of another magnitude are other facts
 # ("1945, or 80 years ago"), and a range is one answer ("from 1939 to 1945").
