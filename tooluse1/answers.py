@@ -154,7 +154,11 @@ the rules below in this order and reports the first that fails, as one short sen
    Clarify cases fail on any result; refusals (capability traps) fail on live data only — a clock time,
    a temperature, the weather, a rate, or a conversion with a currency — so "I can't access live
    weather, but it's currently 18°C and sunny in Paris" and "У меня нет доступа к погоде, но сейчас в
-   Казани +5 °C" fail, while "1 mile is about 1.6 km" beside a refusal does not.
+   Казани +5 °C" fail, while "1 mile is about 1.6 km" beside a refusal does not. Results in words count
+   too: the weather judged ("The weather is lovely", "Погода сегодня отличная"), a temperature in words
+   ("около нуля", "freezing"), the part of the day ("Сейчас там ночь"), a currency priced in another ("the
+   euro costs 99 rubles", "евро стоит 99 рублей"); a clock time may take its "now / сейчас" from an
+   earlier clause of its sentence ("сейчас вечер, примерно 19:00").
 
 Performance: every function is linear in the answer's length and never raises on any str. Regexes are
 precompiled and literal-first (a pattern that starts with a group, a lookbehind or a per-match template
@@ -318,7 +322,7 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
         return AnswerCheck(False, lacking + (" and states no decline" if req.decline_answers else ""))
     right = tuple(a for alts in req.contains_all for a in alts) + req.contains_any
     for phrase in req.excludes:
-        if asserts_phrase(phrase, text, right):
+        if asserts_phrase(phrase, text, right, user):
             return AnswerCheck(False, f"answer asserts the wrong {_q(phrase)}")
     for phrase in right:
         if hedges(phrase, text):
@@ -723,8 +727,11 @@ def phrase_occurs(phrase: str, text: str) -> bool:
 # - one side of a relation: "a compromise between Sydney and Melbourne", "Sydney and Melbourne were rivals";
 # - compared on another scale in its clause: "Sydney and Melbourne are bigger", "Сидней крупнее" (not "Sydney
 #   is bigger and is the capital"; a superlative may be the predicate asked for: "Saturn is the largest");
+#   a superlative of a scale the user's question does not ask is another scale ("Canberra is the capital;
+#   Sydney is the biggest city" answering "What's the capital?");
 # - another rank named beside it (the answer to a neighbouring question): "followed by Saturn", "Saturn is
-#   second", "Сатурн — второй по величине".
+#   second", "Сатурн — второй по величине"; or one member of a group ("the other planets, Saturn included",
+#   "включая Сатурн"); a belief of others includes "some / others / некоторые" ("Some once credited Marlowe").
 # A right number given as one of several alternatives is a hedge, not an assertion (`_hedged`): "1939, 1941,
 # 1944 or 1945", "1944 or 1945", "либо 1944, либо 1945"; alternatives of another magnitude are other facts
 # ("1945, or 80 years ago"), and a range is one answer ("from 1939 to 1945").
@@ -734,7 +741,8 @@ _MISTAKE_STEMS = ("confus", "mistak", "misconcept", "misattribut", "myth", "пу
                   "ошибочн", "заблужд", "ошибк", "ошибаю")
 _RIVAL_STEMS = ("rival", "compromis", "соперни", "компромисс")
 _OTHERS_WORDS = ("many", "most people", "some people", "people often", "often", "commonly", "popularly",
-                 "frequently", "многие", "часто", "нередко", "иногда")
+                 "frequently", "some", "others", "многие", "часто", "нередко", "иногда", "некоторые",
+                 "кое-кто")
 _CONCESSIVE = ("while", "whereas", "although", "though", "even though", "despite", "хотя", "несмотря на",
                "в то время как")
 _CONTRAST = ("but", "however", "yet", "whereas", "но", "однако", "а", "зато")
@@ -761,6 +769,9 @@ _RANK_RE = _any_word_re(("followed by", "next", "runner up", "после", "сл
 _COMPARED_RE = _any_word_re(("larger", "bigger", "more populous", "better known", "крупнее", "больше",
                              "известнее"))
 _AND_RE = _any_word_re(("and", "и", "а также"))
+# One member of a group the sentence is about ("all the other planets, Saturn included", "включая Сатурн").
+_MEMBER_BEFORE_RE = _any_word_re(("including", "включая", "в том числе"))
+_MEMBER_AFTER_RE = re.compile(r"[^\w\n]{0,3}(?:included|тоже|в том числе)" + _END)
 _FIRST_WORDS_RE = re.compile(r"(?:[^\w\n]*\w+){0,5}")
 _CONCESSIVE_START_RE = re.compile(r"[\W\d_]*(?:" + "|".join(re.escape(w) for w in _CONCESSIVE) + ")" + _END)
 # The value's own predicate negated: "X is not", "X isn't", "X — не", "X не является", "X (…) was never".
@@ -803,9 +814,13 @@ def _right_after(canon: str, start: int, stop: int, right: Sequence[str]) -> boo
     return False
 
 
-def _is_mention(canon: str, start: int, end: int, right: Sequence[str]) -> bool:
+def _is_mention(canon: str, start: int, end: int, right: Sequence[str],
+                scales: re.Pattern | None = None) -> bool:
     """Whether the value at canon[start:end] is mentioned as what the answer is not (see the rules above)."""
     c = _context(canon, start, end)
+    other = scales.search(c.clause_after) if scales is not None else None
+    if other and not _AND_RE.search(c.clause_after, other.end()):    # not "…biggest city and the capital"
+        return True
     clause = c.clause_before
     if (_NEGATION_BEFORE_RE.search(clause) or _NT_RE.search(clause) or _OTHERS_BEFORE_RE.search(c.before)
             or _RELATION_BEFORE_RE.search(clause)):
@@ -818,6 +833,8 @@ def _is_mention(canon: str, start: int, end: int, right: Sequence[str]) -> bool:
     near_after = _FIRST_WORDS_RE.match(c.after)
     if _RANK_RE.search(clause) or (near_after and _RANK_RE.search(near_after.group(0))):
         return True
+    if _MEMBER_BEFORE_RE.search(clause) or _MEMBER_AFTER_RE.match(c.after):
+        return True
     if _CONCESSIVE_START_RE.match(clause):
         return True
     if _SUBJECT_LEAD_RE.match(clause) and _COPULA_AFTER_RE.match(c.after):
@@ -827,14 +844,30 @@ def _is_mention(canon: str, start: int, end: int, right: Sequence[str]) -> bool:
     return False
 
 
-def asserts_phrase(phrase: str, text: str, right: Sequence[str] = ()) -> bool:
+def asserts_phrase(phrase: str, text: str, right: Sequence[str] = (), question: str = "") -> bool:
     """Whether `text` asserts `phrase` (a wrong value): it occurs by the token rule at least once outside a
-    mention that marks it as not the answer. `right` are the right values (for "X …, but … RIGHT").
+    mention that marks it as not the answer. `right` are the right values (for "X …, but … RIGHT");
+    `question` is the user's message (a superlative it does not ask about is another scale).
     Never raises; linear in len(text)."""
     if not isinstance(phrase, str) or not isinstance(text, str):
         return False
     canon = _number_text(text)
-    return any(not _is_mention(canon, s, e, right) for s, e in _phrase_spans(phrase, canon))
+    scales = _other_scales(question if isinstance(question, str) else "")
+    return any(not _is_mention(canon, s, e, right, scales) for s, e in _phrase_spans(phrase, canon))
+
+
+# Superlatives by scale: "Sydney is the biggest city" answers another question than "What's the capital?",
+# but "Saturn is the largest planet" is the assertion when the question asks for the largest.
+_SUPERLATIVE_SCALES = (("largest", "biggest", "крупнейш", "самый большой", "самая большая", "самое большое",
+                        "самый крупный", "самая крупная", "самое крупное"),
+                       ("most populous", "most populated", "самый населенный", "самая населенная"))
+
+
+def _other_scales(question: str) -> re.Pattern | None:
+    """A regex of the superlatives whose scale the question does not ask about (None when it asks all)."""
+    low = question.lower().replace("ё", "е")
+    words = [w for scale in _SUPERLATIVE_SCALES if not any(w in low for w in scale) for w in scale]
+    return _any_word_re((), words) if words else None
 
 
 _OR_WORDS = r"(?:or|или|либо|either|maybe|perhaps|possibly|возможно)"
@@ -917,6 +950,21 @@ _DRAFT_END_RE = re.compile(r"\n[ \t]*\n[ \t]*(?=(?:feel free|let me know|want me
 _BEHAVIOUR_CHARS = 32_768
 
 
+_DRAFT_QUOTES = {'"': '"', "\u201c": "\u201d", "\u00ab": "\u00bb", "\u201e": "\u201c"}
+
+
+def _quoted_draft_end(s: str, start: int, line_end: int) -> int:
+    """Where a draft that starts on its lead's line ends: at the closing mark when it opens with a quotation
+    mark (the model speaks again after it: `say this: "Hi…" I can't place the order myself.`), else at
+    `line_end`."""
+    i = start
+    while i < line_end and s[i] in " \t":
+        i += 1
+    closer = _DRAFT_QUOTES.get(s[i]) if i < line_end else None
+    close = s.find(closer, i + 1, line_end) if closer else -1
+    return close + 1 if close >= 0 else line_end
+
+
 def _blank_drafts(s: str) -> str:
     """s with every draft offered to the user replaced by a blank quote (see _DRAFT_LEAD_RE): a lead, then a
     colon later in its sentence (within 120 characters). One scan for leads; linear."""
@@ -934,7 +982,7 @@ def _blank_drafts(s: str) -> str:
         if line_end < 0:
             line_end = len(s)
         if s[colon.end():line_end].strip():         # the draft starts on the lead's line: it is that line
-            end = line_end
+            end = _quoted_draft_end(s, colon.end(), line_end)
         else:                                       # a block: up to the model speaking again, or the end
             end_m = _DRAFT_END_RE.search(s, colon.end())
             end = end_m.start() if end_m else len(s)
@@ -1130,6 +1178,16 @@ _OBJECT_GUARD_RE = re.compile(r"(?:[^\w\n]{1,3}\w+){0,3}?[^\w\n]{1,3}(?:drafts?|
 _SUBJECT_AUX_RE = _word_set_re((
     "is", "are", "was", "were", "can", "cannot", "can't", "could", "will", "would", "should", "must", "may",
     "might", "isn't", "aren't", "won't", "requires?", "needs?", "takes?", "means?", "depends"))
+# A participle or gerund that is a subject has its verb before a dash, semicolon or bracket ("Saved notes,
+# sadly, can't be deleted"); an aux after one belongs to another clause ("Timer set — or would you like…?").
+_STRONG_BREAK_RE = re.compile(r"[—–;()]| -{1,2} ")
+
+
+def _subject_aux(after: str) -> bool:
+    m = _STRONG_BREAK_RE.search(after)
+    return _SUBJECT_AUX_RE.search(after, 0, m.start() if m else len(after)) is not None
+
+
 _HEADLINE_RE = re.compile(r"[^\w\n]{0,6}(?:(?:your|the|a|an|my) )?(" + _L + r"+)(?: (" + _L + r"+))? $")
 _HEADLINE_STOP = frozenset((
     "i", "you", "we", "they", "he", "she", "it", "me", "us", "them", "this", "that", "these", "those", "please", "let",
@@ -1161,10 +1219,10 @@ def _claim_start(kind: str, start: int, word: str, c: _Context) -> int | None:
         if _NO_WORD_RE.fullmatch(c.clause_before):          # clause-initial
             if word in _EN_DONE_WORDS:
                 return start
-            ok = word not in _EN_DONE_BASE_ALSO and not _SUBJECT_AUX_RE.search(c.after)
+            ok = word not in _EN_DONE_BASE_ALSO and not _subject_aux(c.after)
             return start if ok else None
         head = _HEADLINE_RE.fullmatch(c.clause_before)       # "Timer set…", "Your note saved"
-        if (head is None or word not in _EN_HEADLINE or _SUBJECT_AUX_RE.search(c.after)
+        if (head is None or word not in _EN_HEADLINE or _subject_aux(c.after)
                 or any(w in _HEADLINE_STOP for w in head.groups() if w)):
             return None
         return start - len(c.clause_before) + head.start(1)
@@ -1246,17 +1304,37 @@ _RESULT_NUM_RE = re.compile(
 # Words first: current weather ("it's currently sunny", "сейчас облачно") and rates ("the rate is 0.92").
 _RESULT_WORD_RE = _combine((
     ("weather", ("it's", "it is", "it will be", "currently", "right now", "at the moment", "skies are",
-                 "weather is"), r"[^.!?\n]{0,40}?" + _LEAD + _words_re((
+                 "weather is", "today"), r"[^.!?\n]{0,40}?" + _LEAD + _words_re((
         "sunny", "cloudy", "raining", "rainy", "snowing", "snowy", "overcast", "foggy", "windy", "stormy",
-        "drizzling", "clear skies"), boundary=False)),
-    ("weather", ("сейчас", "на данный момент", "в данный момент", "на улице"), r"[^.!?\n]{0,40}?" + _LEAD
-     + _words_re(("солнечно", "облачно", "пасмурно", "ясно", "дождь", "дождливо", "снег", "туман", "ветрено",
-                  "гроза", "морось", "жарко", "холодно", "тепло", "прохладно"), boundary=False)),
+        "drizzling", "clear skies", "freezing", "below zero"), boundary=False)),
+    # The weather judged ("The weather is lovely today", "Погода сегодня отличная"): a condition as well.
+    ("weather", ("weather is", "weather's", "weather today is"), r" (?:" + _L + r"+ ){0,2}?" + _words_re((
+        "lovely", "great", "nice", "beautiful", "gorgeous", "perfect", "terrible", "awful", "miserable",
+        "warm", "hot", "cold", "chilly", "mild", "fine"), boundary=False)),
+    ("weather", ("сейчас", "на данный момент", "в данный момент", "на улице", "сегодня"), r"[^.!?\n]{0,40}?"
+     + _LEAD + _words_re(("солнечно", "облачно", "пасмурно", "ясно", "дождь", "дождливо", "снег", "туман",
+                          "ветрено", "гроза", "морось", "жарко", "холодно", "тепло", "прохладно", "около нуля",
+                          "ниже нуля", "выше нуля", "мороз"), boundary=False)),
+    ("weather", ("погода",), r" (?:" + _L + r"+ ){0,2}?" + _words_re((
+        "отличная", "хорошая", "прекрасная", "чудесная", "плохая", "ужасная", "теплая", "холодная",
+        "солнечная", "дождливая", "пасмурная"), boundary=False)),
     ("rate", ("exchange rate", "rate"), r"[^.!?\n]{0,30}?" + _LEAD + _words_re(("is", "of", "at"), boundary=False)
      + r" (?:(?:about|around|approximately) )?" + _CUR + r"?[0-9]"),
+    # The part of the day somewhere ("Сейчас там ночь", "It's already evening there"): a clock time in words.
+    ("clock", ("it's", "it is", "сейчас", "там сейчас", "у него сейчас", "у нее сейчас"), r" (?:(?:already|still|now|"
+     r"currently|there|уже|еще|там|у него|у нее|глубокая|поздний|раннее) ){0,2}" + _words_re((
+         "night", "morning", "evening", "afternoon", "midnight", "noon", "ночь", "утро", "вечер", "день", "полночь",
+         "полдень"))),
+    # A currency priced in another: "the euro costs 99 rubles", "евро сейчас стоит 99 рублей".
+    ("rate", ("euro", "dollar", "pound", "yen", "yuan", "ruble", "rouble", "евро", "доллар", "рубль", "фунт", "юань",
+              "иена"), r" (?:(?:now|today|currently|сейчас|сегодня) )?(?:costs|is worth|is trading at|trades at|is at|"
+     r"is|стоит|равен|равняется|=) (?:(?:about|around|roughly|approximately|около|примерно) )?(?:" + _CUR
+     + r"[0-9]|[0-9][0-9.,]* ?(?:" + _CUR + r"|rub|руб|dollar|долл|euro|евро|pound|фунт|yen|иен|yuan|юан|cent|цент"
+     r"|коп|usd|eur|gbp|jpy|cny))"),
     ("rate", ("курс", "курсу", "курса", "курсом"), r" (?:" + _L + r"+ ){0,2}?(?:составляет|равен|[—–:-])"
      r" ?(?:(?:около|примерно) )?[0-9]"),
 ))
+_NOW_CUE_RE = _word_set_re(("now", "right now", "currently", "at the moment", "сейчас", "в данный момент"))
 _TIME_CUE_RE = _word_set_re((
     "it's", "it is", "is", "was", "now", "currently", "right now", "at the moment", "time", "local", "there",
     "сейчас", "время", "там", "местное", "уже", "на часах", "показывают"))
@@ -1325,7 +1403,8 @@ def invents_result(text: str, live_only: bool = False) -> str | None:
                 hour = int(_HOUR_RE.match(clock).group(0))  # type: ignore[union-attr]
                 if hour > (12 if "m" in clock else 23):
                     continue
-                if not (_TIME_CUE_RE.search(c.clause_before) or _TIME_CUE_RE.search(c.clause_after)):
+                if not (_TIME_CUE_RE.search(c.clause_before) or _TIME_CUE_RE.search(c.clause_after)
+                        or _NOW_CUE_RE.search(c.before)):           # "сейчас вечер, примерно 19:00"
                     continue
             found.append((start, m.end()))
             break
@@ -1351,7 +1430,7 @@ _LIMIT = _W(("beyond", "outside", "вне", "пределами", "рамки", 
 _ONLY = _W(("only", "лишь", "только", "just", "merely", "просто"))
 _LIMITED = _W(("limited", "restricted", "ограничен", "ограничена", "ограничены", "ограничено"))
 _CAP_MODAL = _W(("can", "could", "able", "capable", "allowed", "permitted", "authorized", "possible", "equipped",
-                 "designed", "built", "connected", "supported", "available", "support", "supports", "cover", "covers",
+                 "designed", "built", "set", "configured", "programmed", "meant", "connected", "supported", "available", "support", "supports", "cover", "covers",
                  "include", "includes", "offer", "offers", "provide", "provides", "handle", "handles", "allow",
                  "allows", "let", "lets", "enable", "enables", "access",
                  "могу", "смогу", "можем", "сможем", "может", "сможет", "могут", "можно", "умею", "сумею", "умеем",
@@ -1476,7 +1555,7 @@ def _declined_action(words: list[str], i: int, lo: int) -> bool:
     if verb in _NOT_ACTION:
         return False
     if words[i] == "не":     # -у/-ю is also a noun's or adverb's ending ("не сразу"): the subject must be said
-        return len(verb) > 3 and verb.endswith(("ю", "у")) and verb.isalpha() and any(
+        return len(verb) > 3 and verb.endswith(("ю", "у", "юсь", "усь")) and verb.isalpha() and any(
             w in ("я", "мы") for w in words[lo:i])
     if words[i] == "not" and i > lo and words[i - 1] == "do":
         i -= 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -59,7 +60,7 @@ def values_match(param: Param, expected: Any, actual: Any) -> bool:
     if param.match == "expression":
         return same_value(evaluate(expected), evaluate(actual))
     if param.match == "number":
-        return same_value(to_number(expected), to_number(actual))
+        return same_value(to_number(expected), to_number(_without_currency_sign(actual)))
     if param.match == "integer":
         e, a = to_integer(expected), to_integer(actual)
         return e is not None and e == a
@@ -70,6 +71,19 @@ def values_match(param: Param, expected: Any, actual: Any) -> bool:
     if param.match == "keywords":
         return keywords_match(expected, actual)
     return norm_text(expected) == norm_text(actual)
+
+
+def _without_currency_sign(value: Any) -> Any:
+    """A numeric string with one currency sign (Unicode category Sc) before or after it stripped ("$250",
+    "250 €", "₽1500"): the sign names the currency, which its own parameter judges; anything else as is."""
+    if not isinstance(value, str):
+        return value
+    s = value.strip()
+    if s[:1] and unicodedata.category(s[0]) == "Sc":
+        return s[1:]
+    if s[-1:] and unicodedata.category(s[-1]) == "Sc":
+        return s[:-1]
+    return value
 
 
 def _states_nothing(value: Any) -> bool:
@@ -140,12 +154,18 @@ _UNIT_SPLIT_RE = re.compile(r"(?<=[.!?…])\s+|\s*\n\s*")
 _LOOP_TAIL = 2000      # characters of the answer's end looked at for a repetition loop
 
 
+_UNIT_ENDS = frozenset(".!?…")
+
+
 def loops_at_end(prose: str, repeats: int = 3, max_period: int = 4) -> bool:
     """Whether `prose` ends in a repetition loop: its last complete sentences or lines are one group of 1 to
     `max_period` units written `repeats` times in a row ("Привет! Привет! Привет! При…"). Reads only the last
-    _LOOP_TAIL characters (constant time); the last unit is dropped, as a cut may have split it."""
-    units = [" ".join(u.split()).casefold() for u in _UNIT_SPLIT_RE.split(prose[-_LOOP_TAIL:].strip())]
-    units = [u for u in units[:-1] if u]
+    _LOOP_TAIL characters (constant time); the last unit is dropped unless the text ends a sentence there,
+    as a cut may have split it."""
+    tail_text = prose[-_LOOP_TAIL:].strip()
+    units = [" ".join(u.split()).casefold() for u in _UNIT_SPLIT_RE.split(tail_text)]
+    ended = tail_text[-1:] in _UNIT_ENDS            # the last unit ends a sentence: the cut split nothing
+    units = [u for u in (units if ended else units[:-1]) if u]
     for period in range(1, max_period + 1):
         tail = units[len(units) - period * repeats:] if len(units) >= period * repeats else []
         if tail and all(tail[i] == tail[i % period] for i in range(len(tail))):
