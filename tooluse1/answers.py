@@ -602,7 +602,9 @@ def _nfkc(s: str) -> str:
     random code points) even when one character needed it. Cut before stable code points, the pieces that are
     already normalised are kept as they are, and only small pieces around the others are normalised.
     """
-    if len(s) <= _NFKC_CHUNKS[1] or s.isascii() or unicodedata.is_normalized("NFKC", s):
+    if s.isascii() or unicodedata.is_normalized("NFKC", s):
+        return s                          # what normalize returns then, without its second quick check
+    if len(s) <= _NFKC_CHUNKS[1]:
         return unicodedata.normalize("NFKC", s)
     parts: list[str] = []
     for piece in _stable_pieces(s, _NFKC_CHUNKS[0]):
