@@ -1,4 +1,5 @@
-"""answers._nfkc normalises by pieces cut before stable code points; it must equal NFKC of the whole text."""
+"""Fast paths that must give exactly what the plain computation gives: answers._nfkc (NFKC by pieces cut
+before stable code points) and parse.strip_thinking over runs of one lone end marker."""
 from __future__ import annotations
 
 import random
@@ -7,6 +8,7 @@ import unicodedata
 import pytest
 
 from tooluse1.answers import _nfkc
+from tooluse1.parse import strip_thinking
 
 # Combining marks, Hangul jamo and syllables, starters that compose with a following starter (Oriya, Kannada),
 # compatibility characters (ligatures, fullwidth, superscripts, no-break hyphen), ASCII, private use,
@@ -32,3 +34,15 @@ def test_cut_never_splits_a_composition() -> None:
     # wrong cut; the cut is only ever before the stable code point itself.
     s = "ж" * 1023 + "e" + "\u0301" + "ﬁ" * 50 + "가" + "\u11a8" + "x" * 2000
     assert _nfkc(s) == unicodedata.normalize("NFKC", s)
+
+
+@pytest.mark.parametrize("text, visible, thinking", [
+    ("</think></think></think>Paris.", "Paris.", ""),
+    ("plan</think></think>more</think>Paris.", "Paris.", "plan\nmore"),
+    ("</think>" * 2000 + "<think>again</think>Answer", "Answer", "again"),
+    ("a<|end_of_thinking|><|end_of_thinking|>>b", ">b", "a"),
+    ("x</think> </think>y", "y", "x"),
+    ("assistantfinal" * 50 + "Done", "Done", ""),
+])
+def test_runs_of_lone_end_markers(text: str, visible: str, thinking: str) -> None:
+    assert strip_thinking(text) == (visible, thinking)
