@@ -1,0 +1,48 @@
+"""Fast paths that must give exactly what the plain computation gives: answers._nfkc (NFKC by pieces cut
+before stable code points) and parse.strip_thinking over runs of one lone end marker."""
+from __future__ import annotations
+
+import random
+import unicodedata
+
+import pytest
+
+from tooluse1.answers import _nfkc
+from tooluse1.parse import strip_thinking
+
+# Combining marks, Hangul jamo and syllables, starters that compose with a following starter (Oriya, Kannada),
+# compatibility characters (ligatures, fullwidth, superscripts, no-break hyphen), ASCII, private use,
+# unassigned code points and a lone surrogate: every way a cut could go wrong.
+_ALPHABET = [chr(c) for c in (*range(0x300, 0x370), *range(0x1100, 0x1200), *range(0xAC00, 0xAC40),
+                              0x0B47, 0x0B3E, 0x0B56, 0x0B57, 0x0CC6, 0x0CC2, 0x0CD5, 0x09C7, 0x09BE,
+                              0xFB01, 0xFF21, 0xFF10, 0x00B2, 0x2011, 0x212B, 0x1E0A, 0x0323,
+                              *range(0x20, 0x7F), 0xE000, 0x40000, 0xD800, 0x0451, 0x0435, 0x0308)]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pieces_equal_whole(seed: int) -> None:
+    rng = random.Random(seed)
+    for size in (1, 40, 700, 3000):
+        mixed = "".join(rng.choices(_ALPHABET, k=size))
+        anything = "".join(map(chr, rng.choices(range(0x110000), k=size)))
+        for s in (mixed, anything):
+            assert _nfkc(s) == unicodedata.normalize("NFKC", s)
+
+
+def test_cut_never_splits_a_composition() -> None:
+    # A base letter ending one 1024-character piece and its combining mark after an ASCII run would be a
+    # wrong cut; the cut is only ever before the stable code point itself.
+    s = "ж" * 1023 + "e" + "\u0301" + "ﬁ" * 50 + "가" + "\u11a8" + "x" * 2000
+    assert _nfkc(s) == unicodedata.normalize("NFKC", s)
+
+
+@pytest.mark.parametrize("text, visible, thinking", [
+    ("</think></think></think>Paris.", "Paris.", ""),
+    ("plan</think></think>more</think>Paris.", "Paris.", "plan\nmore"),
+    ("</think>" * 2000 + "<think>again</think>Answer", "Answer", "again"),
+    ("a<|end_of_thinking|><|end_of_thinking|>>b", ">b", "a"),
+    ("x</think> </think>y", "y", "x"),
+    ("assistantfinal" * 50 + "Done", "Done", ""),
+])
+def test_runs_of_lone_end_markers(text: str, visible: str, thinking: str) -> None:
+    assert strip_thinking(text) == (visible, thinking)
