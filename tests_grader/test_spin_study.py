@@ -25,6 +25,7 @@ from tooluse1.spin.plan import RULES, lenient_plan, parse_plan, rule_incidence, 
 from tooluse1.spin.prompts import build_repair_prompt, critic_prompt_text, planner_prompt_text
 from tooluse1.spin.runner import SpinRunner, make_prompt
 from tooluse1.spin.scenarios import load_scenarios
+from tooluse1.spin.scoring import SIDE_EFFECT_TOOLS
 from tooluse1.spin.scripted import Behaviour, ScriptedSpinBackend, draft_plan, inject_defect, intended_plan
 from tooluse1.spin.store import ACCOMPLISHED
 from tooluse1.spin.study import StudyGrid, run_study, spin_report_section, study_markdown, study_svg
@@ -115,20 +116,26 @@ def test_repair_fixes_a_reported_defect_at_the_rate_it_is_told(rate):
 
 @pytest.mark.parametrize("accuracy", [0.5, 0.7, 0.9, 1.0])
 def test_critic_is_right_at_the_rate_it_is_told(accuracy):
-    """Right = accepting exactly the prefixes that hold every required call (the intended plan starts with
-    them, so that is k >= the number of required calls), judged through the real parser and stopping rule."""
+    """Right = accepting exactly the prefixes that hold every required call and no unrequested side effect
+    (the intended plan is the reference plan, then the tempting calls: so k >= the number of required calls
+    and no tempting note or timer of a kind the scenario does not ask for among the first k steps; the
+    scoring lowers such a run's outcome), judged through the real parser and stopping rule."""
     right = total = 0
-    for seed in range(6):
+    for seed in range(12):   # 2,304 verdicts: the binomial sd of the rate is at most 0.011, a quarter of the margin
         b = Behaviour(seed=seed, critic_accuracy=accuracy, tempting_rate=1.0)
         backend = ScriptedSpinBackend(TEST, b)
         for s in TEST:
             plan = intended_plan(s, b)
+            asked = {rc.name for rc in s.reference_calls}
+            n_ref = len(s.reference_calls)
+            harmful = [n_ref + i for i, c in enumerate(s.tempting_calls, 1)
+                       if c.name in SIDE_EFFECT_TOOLS - asked]   # step numbers of unrequested side effects
             for k in range(1, len(plan) + 1):
                 outputs = [rc.output for rc in s.reference_calls[:k]] + [""] * max(0, k - len(s.reference_calls))
                 verdict = parse_critic_output(ask(backend, prompt(s.id, "critic", k, critic_prompt_text(
                     s.question, plan, k, outputs))))
                 assert verdict.parse_ok
-                right += accepts(verdict) == (k >= len(s.required_calls))
+                right += accepts(verdict) == (k >= len(s.required_calls) and not any(h <= k for h in harmful))
                 total += 1
     assert total > 1000
     assert abs(right / total - accuracy) < 0.04 if accuracy < 1 else right == total
@@ -170,10 +177,16 @@ def test_perfect_critic_never_loses_a_coin_flip_critic_does(tiny_study):
 
 def test_repair_buys_what_the_defects_cost(tiny_study):
     cell = {(c["defect_rate"], c["repair_rate"]): c for c in tiny_study["repair"]}
-    assert cell[(0.0, 0.0)]["accomplished"]["rate"] == 1.0 == cell[(0.0, 1.0)]["accomplished"]["rate"]
+    # Without defects the full plan's outcome is what its tempting steps leave, repaired or not: with every
+    # tempting step planned, exactly the scenarios that tempt a note or timer nobody asked for lose it.
+    clean = cell[(0.0, 0.0)]["accomplished"]["rate"]
+    tempted = sum(any(c.name in SIDE_EFFECT_TOOLS - {rc.name for rc in s.reference_calls} for c in s.tempting_calls)
+                  for s in TEST)
+    assert 0 < tempted < len(TEST)
+    assert clean == cell[(0.0, 1.0)]["accomplished"]["rate"] == pytest.approx(1 - tempted / len(TEST))
     no_repair, repair = cell[(0.5, 0.0)], cell[(0.5, 1.0)]
     assert 0.35 < no_repair["no_valid_plan"]["rate"] < 0.65    # the defective plans, never repaired
-    assert repair["no_valid_plan"]["k"] == 0 and repair["accomplished"]["rate"] == 1.0
+    assert repair["no_valid_plan"]["k"] == 0 and repair["accomplished"]["rate"] == clean
     # Repair buys at most the plans that stayed invalid (all of them while such a run is an Error; fewer once
     # the last repair is executed leniently, as BASE executes its plan), and never loses against BASE.
     gain = repair["vs_no_repair"]["accomplished_diff"]["mean"]

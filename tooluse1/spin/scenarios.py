@@ -11,7 +11,8 @@ uses (`depends_on`, the plan's `#S<n>`), come in three lists:
                     and may depend on them
     tempting_calls  superfluous steps the question invites (a separate unit conversion when the tool takes
                     a unit, a conditional follow-up whose condition the World makes false); executing them
-                    costs tasks and tool calls but never the outcome
+                    costs tasks and tool calls, and an executed side effect among them (a note or a timer
+                    the user did not ask for) also lowers the outcome (spin/scoring.py)
 
 required + allowed is the *reference plan*: the shape is checked on it, the plan-level score compares a
 planner's plan with it, the scripted oracle plans it. Later calls carry the values the World really
