@@ -7,6 +7,10 @@ scenario by id from the `--offset`-th (`--n` of them) it prints the question, th
 allowed and tempting calls and the reference answer, then for each variant the run's outcome and reason, its
 executed calls (identical ones folded as "xN", at most 6 shown) and its answer: what a reader needs to say
 whether the outcome is right.
+
+A fresh review is blind: `--blind` leaves out each run's outcome and reason, and `--agreement LABELS.json`
+(a reviewer's {"SCENARIO|VARIANT": "Accomplished" | "Partially accomplished" | "Not accomplished"}) prints
+how many of the sample's graded runs the reviewer's labels agree with, and lists the disagreements.
 """
 from __future__ import annotations
 
@@ -22,7 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 from tooluse1.spin.runner import VARIANTS  # noqa: E402
 from tooluse1.spin.scenarios import load_scenarios  # noqa: E402
-from tooluse1.spin.scoring import regrade_section  # noqa: E402
+from tooluse1.spin.scoring import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY, regrade_section  # noqa: E402
+
+OUTCOMES = (ACCOMPLISHED, PARTIALLY, NOT_ACCOMPLISHED)   # the outcomes a reviewer labels
 
 
 def _calls(record: dict) -> str:
@@ -40,6 +46,8 @@ def main() -> int:
     ap.add_argument("--every", type=int, default=4)
     ap.add_argument("--n", type=int, default=15)
     ap.add_argument("--offset", type=int, default=0, help="start at this test scenario (another sample)")
+    ap.add_argument("--blind", action="store_true", help="leave out the outcomes and reasons (a fresh review)")
+    ap.add_argument("--agreement", metavar="LABELS.json", help="compare a reviewer's labels with the outcomes")
     args = ap.parse_args()
     opener = gzip.open if args.results.endswith(".gz") else open
     with opener(args.results, "rt", encoding="utf-8") as f:
@@ -48,6 +56,8 @@ def main() -> int:
     section = regrade_section(section, scenarios, VARIANTS)
     by = {(r["scenario_id"], r["variant"]): r for r in section["records"]}
     sample = sorted(sid for sid, s in scenarios.items() if s.split == "test")[args.offset::args.every][:args.n]
+    if args.agreement:
+        return _agreement(json.loads(Path(args.agreement).read_text(encoding="utf-8")), by, sample)
     for sid in sample:
         s = scenarios[sid]
         print("=" * 100)
@@ -59,9 +69,27 @@ def main() -> int:
         for v in VARIANTS:
             r = by.get((sid, v))
             if r is not None:
-                print(f"  -- {v}: {r['outcome']} | {r['reason'][:200]}")
+                print(f"  -- {v}:" if args.blind else f"  -- {v}: {r['outcome']} | {r['reason'][:200]}")
                 print("     calls:", _calls(r))
                 print("     answer:", (r["answer"] or "")[:300].replace("\n", " "))
+    return 0
+
+
+def _agreement(labels: dict[str, str], by: dict[tuple[str, str], dict], sample: list[str]) -> int:
+    """Print agreement of a reviewer's labels with the graded outcomes over the sample's graded runs (runs
+    with no outcome to judge, e.g. no valid plan, are not in the denominator); exit 1 when a run is unlabelled."""
+    graded = [(sid, v) for sid in sample for v in VARIANTS
+              if (sid, v) in by and by[(sid, v)]["outcome"] in OUTCOMES]
+    unlabelled = [f"{sid}|{v}" for sid, v in graded if f"{sid}|{v}" not in labels]
+    if unlabelled:
+        print(f"{len(unlabelled)} graded run(s) have no label: {', '.join(unlabelled[:5])}", file=sys.stderr)
+        return 1
+    differ = [(sid, v) for sid, v in graded if labels[f"{sid}|{v}"] != by[(sid, v)]["outcome"]]
+    print(f"agree on {len(graded) - len(differ)} of {len(graded)} graded runs "
+          f"({(len(graded) - len(differ)) / max(len(graded), 1):.1%})")
+    for sid, v in differ:
+        print(f"  {sid} {v}: reviewer {labels[f'{sid}|{v}']}, grader {by[(sid, v)]['outcome']} "
+              f"({by[(sid, v)]['reason'][:160]})")
     return 0
 
 
