@@ -10,18 +10,10 @@ from fractions import Fraction
 import pytest
 
 from tooluse1.corpus import load_corpus
-from tooluse1.tools import CITIES, CURRENCIES, TIMEZONES, TOOLS, UNITS, Call, norm_text
-from tooluse1.world import (
-    CONDITIONS_RU,
-    RATES,
-    TRANSLATIONS,
-    UNIT_FACTORS,
-    WEATHER,
-    ToolResult,
-    World,
-    format_number,
-    numbers_in,
-)
+from tooluse1.aliases import CITIES, CURRENCIES, TIMEZONES, UNITS, norm_text
+from tooluse1.toolbox import CONDITIONS_RU, RATES, TRANSLATIONS, UNIT_FACTORS, WEATHER, format_number
+from tooluse1.tools import TOOLS, Call
+from tooluse1.world import ToolResult, World, numbers_in
 
 
 def run(name: str, **arguments) -> ToolResult:
@@ -302,7 +294,7 @@ def test_timer_and_note_ids_count_per_world() -> None:
     assert w.execute(Call("timer", {"duration_seconds": "5400"})).output == "Timer timer-2 started: 5400 s (1:30:00)."
     assert w.execute(Call("save_note", {"text": "buy milk", "title": "Shop"})).output == \
         'Note note-1 saved with title "Shop": "buy milk"'
-    assert [n["text"] for n in w.notes] == ["buy milk"] and len(w.timers) == 2
+    assert [n["text"] for n in w.records["save_note"]] == ["buy milk"] and len(w.records["set_timer"]) == 2
     assert World(sleep=False).execute(Call("save_note", {"text": "x"})).output == 'Note note-1 saved: "x"'
 
 

@@ -78,8 +78,11 @@ from tooluse1.corpus import (
 )
 from tooluse1.answers import AnswerRequirement, check_answer
 from tooluse1.evaluator import same_value
-from tooluse1.tools import TOOL_NAMES, TOOLS, Call, norm_text, to_number
-from tooluse1.world import REFERENCE_UTC, World, numbers_in
+from tooluse1.aliases import norm_text
+from tooluse1.matching import to_number
+from tooluse1.toolbox import REFERENCE_UTC
+from tooluse1.tools import TOOL_NAMES, TOOLS, Call
+from tooluse1.world import World, numbers_in
 from tooluse1.yamlload import Problems, display_path, line_of, load_yaml_entries
 
 __all__ = [
