@@ -214,7 +214,7 @@ def test_norm_text_distinguishes(a, b):
     assert norm_text(a) != norm_text(b)
 
 
-# ============================================================================= 2.0 rules (tools.py docstring)
+# ============================================================================= 2.0 rules (aliases.py docstring)
 # Each table: realistic model values that must read as the canonical value (EN and RU), and near misses
 # that must not. `matches` is the grader's comparison; `lookup` is what the world and the corpus use.
 

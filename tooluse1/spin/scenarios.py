@@ -295,7 +295,7 @@ def _read_facts(rc: dict, name: str, label: str, where: str, cl: int, probs: Pro
     args = rc.get("arguments") if isinstance(rc.get("arguments"), dict) else {}
     for arg, phrases in raw.items():
         param = TOOLS[name].param_index.get(arg)
-        if param is None or param.match not in ("text", "keywords"):
+        if param is None or not param.comparison.free_text:
             probs.add(where, fl, f"{label}: facts can grade only a free-text argument of {name}, not {arg!r}")
             continue
         if not isinstance(phrases, list) or not phrases or not all(isinstance(p, str) and p.strip() for p in phrases):
