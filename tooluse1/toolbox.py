@@ -47,7 +47,7 @@ from tooluse1.toolspec import Param, Tool, ToolFailure
 __all__ = ["BUILTIN_TOOLS", "CONDITIONS_RU", "RATES", "REFERENCE_UTC", "SEARCH_TOPICS", "TRANSLATIONS",
            "UNIT_FACTORS", "WEATHER", "WEATHER_UNITS", "SearchTopic", "format_number"]
 
-# ----------------------------------------------------------------------------- output helpers
+# ----------------------------------------------------------------------------- numbers in outputs
 
 def format_number(x: float | Fraction | Decimal, places: int = 6) -> str:
     """`x` rounded half-up to `places` decimals, trailing zeros and a trailing point dropped, no '-0'."""
@@ -63,14 +63,6 @@ def format_number(x: float | Fraction | Decimal, places: int = 6) -> str:
     return "0" if s in ("-0", "") else s
 
 
-def _quantity(number: str, unit: str) -> str:
-    """"14°C", "287.15 K", "45 min": degree symbols attach to the number as in weather outputs."""
-    symbol = _UNIT_SYMBOL.get(unit, unit)
-    return f"{number}{symbol}" if symbol.startswith("°") else f"{number} {symbol}"
-
-
-def _money(d: Decimal) -> str:
-    return format(d.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP), "f")
 # ----------------------------------------------------------------------------- shared clarification terms
 
 # Written as what people say when asking for that argument; the tool's noun on its own ("timer", "note")
@@ -386,6 +378,10 @@ RATES: dict[str, Decimal] = {code: Decimal(rate) for code, rate in {
 }.items()}
 
 
+def _money(d: Decimal) -> str:
+    return format(d.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP), "f")
+
+
 def _convert_currency(_records: list[dict[str, Any]], amount: float, from_currency: str, to_currency: str) -> str:
     src, dst = CURRENCIES.lookup(from_currency), CURRENCIES.lookup(to_currency)
     for given, canon in ((from_currency, src), (to_currency, dst)):
@@ -432,6 +428,12 @@ UNIT_FACTORS: dict[str, dict[str, Fraction]] = {dim: {u: Fraction(f) for u, f in
 _TEMPERATURES = ("celsius", "fahrenheit", "kelvin")
 _UNIT_DIMENSION = {u: dim for dim, table in UNIT_FACTORS.items() for u in table}
 _UNIT_SYMBOL = {"celsius": "°C", "fahrenheit": "°F", "kelvin": "K"}
+
+
+def _quantity(number: str, unit: str) -> str:
+    """"14°C", "287.15 K", "45 min": degree symbols attach to the number as in weather outputs."""
+    symbol = _UNIT_SYMBOL.get(unit, unit)
+    return f"{number}{symbol}" if symbol.startswith("°") else f"{number} {symbol}"
 
 
 def _convert_units(_records: list[dict[str, Any]], value: float, from_unit: str, to_unit: str) -> str:
