@@ -106,6 +106,10 @@ def test_a_taken_name_is_refused() -> None:
         box.register(_tool(_city(), name_aliases=("calc",)))
     with pytest.raises(ValueError, match="other name 'get_time' already names 'get_time'"):
         box.register(_tool(_city(), name_aliases=("get time",)))
+    with pytest.raises(ValueError, match="tool 'calc': the name is another name of 'calculator'"):
+        box.register(Tool("calc", "Calc.", ()))
+    with pytest.raises(ValueError, match="get_forecast: other name '' must be a name"):
+        box.register(_tool(_city(), name_aliases=("",)))
     assert "get_forecast" not in box
 
 

@@ -165,6 +165,8 @@ class Tool:
         if isinstance(self.latency_s, bool) or not isinstance(self.latency_s, (int, float)) \
                 or not math.isfinite(self.latency_s) or self.latency_s < 0:
             out.append(f"{self.name}: latency_s must be a non-negative number of seconds")
+        out += [f"{self.name}: other name {a!r} must be a name (letters, digits, spaces, _ or -)"
+                for a in self.name_aliases if not isinstance(a, str) or not _NAME_RE.fullmatch(_name_key(a))]
         out += [f"{self.name}.{p.name}: {problem}" for p in self.params for problem in p.problems()]
         return out
 
@@ -268,6 +270,8 @@ class Toolbox(MutableMapping[str, Tool]):
     def __setitem__(self, name: str, tool: Tool) -> None:
         if name != tool.name:
             raise ValueError(f"tool {tool.name!r} registered under another name {name!r}")
+        if self._aliases.get(name, name) != name:   # an exact name wins: it would take the other tool's name
+            raise ValueError(f"tool {name!r}: the name is another name of {self._aliases[name]!r}")
         others = {k: v for k, v in self._tools.items() if k != name}
         for alias in map(_name_key, tool.name_aliases):
             if alias in others or self._aliases.get(alias, name) != name:
