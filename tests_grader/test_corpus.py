@@ -16,7 +16,8 @@ import pytest
 from tooluse1.corpus import (CALL_CATEGORIES, CASES_DIR, DATA_DIR, JSONL_NAME, MANIFEST_NAME, NEGATIVE_KINDS,
                              ROOT, Case, CorpusError, StaleCorpusError, check_fresh, load_cases, load_corpus)
 from tooluse1.build import build
-from tooluse1.tools import TOOL_NAMES, TOOLS, norm_text
+from tooluse1.aliases import norm_text
+from tooluse1.tools import TOOL_NAMES, TOOLS
 
 
 @pytest.fixture(scope="module")

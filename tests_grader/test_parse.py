@@ -11,7 +11,7 @@ from tooluse1 import tools
 from tooluse1.corpus import load_corpus
 from tooluse1.grade import grade
 from tooluse1.parse import Extraction, extract, strip_thinking
-from tooluse1.tools import Param, Tool
+from tooluse1.toolspec import Param, Tool
 
 
 def calls_of(text: str) -> list[tuple[str, dict]]:

@@ -30,8 +30,10 @@ from tooluse1.spin.scenarios import (
     uses_output,
 )
 from tooluse1.spin.scoring import score_run
-from tooluse1.tools import TOOLS, Call, norm_text
-from tooluse1.world import WEATHER, World, numbers_in
+from tooluse1.aliases import norm_text
+from tooluse1.toolbox import WEATHER
+from tooluse1.tools import TOOLS, Call
+from tooluse1.world import World, numbers_in
 
 SCENARIOS = load_scenario_files()
 BY_ID = {s.id: s for s in SCENARIOS}

@@ -11,7 +11,9 @@ from tooluse1.corpus import load_corpus
 from tooluse1.evaluator import evaluate
 from tooluse1.grade import grade
 from tooluse1.prompts import PROTOCOLS, format_call
-from tooluse1.tools import UNITS, Call, keywords_match, norm_text, to_number
+from tooluse1.aliases import UNITS, norm_text
+from tooluse1.matching import keywords_match, to_number
+from tooluse1.tools import Call
 
 CASES = {c.id: c for c in load_corpus()[0]}
 

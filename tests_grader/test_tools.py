@@ -1,10 +1,12 @@
-"""The nine tools' contract, the alias tables (EN + RU) and typing by schema (tooluse1.tools)."""
+"""The nine tools' contract, the alias tables (EN + RU, tooluse1.aliases) and typing by schema (tooluse1.tools)."""
 from __future__ import annotations
 
 import pytest
 
-from tooluse1.tools import (CITIES, CURRENCIES, LANGUAGES, TIMEZONES, TOOL_NAME_ALIASES, TOOLS, UNITS,
-                            canonical_tool_name, coerce_value, norm_text, to_integer, to_number)
+from tooluse1 import aliases
+from tooluse1.aliases import CITIES, CURRENCIES, LANGUAGES, TIMEZONES, UNITS, AliasTable, CurrencyTable, norm_text
+from tooluse1.matching import keywords_match, to_integer, to_number, word_matches
+from tooluse1.tools import TOOLS, canonical_tool_name, coerce_value
 
 ALL_TABLES = (CITIES, LANGUAGES, CURRENCIES, UNITS, TIMEZONES)
 
@@ -139,8 +141,10 @@ def test_every_form_maps_to_its_own_canonical(table):
 
 
 def test_every_tool_name_alias_resolves():
-    for alias, tool in TOOL_NAME_ALIASES.items():
-        assert tool in TOOLS and canonical_tool_name(alias) == tool
+    for tool in TOOLS.values():
+        for alias in tool.name_aliases:
+            assert canonical_tool_name(alias) == tool.name
+            assert canonical_tool_name("functions." + alias.upper()) == tool.name
 
 
 def test_unknown_values_compare_equal_only_to_themselves():
@@ -210,7 +214,7 @@ def test_norm_text_distinguishes(a, b):
     assert norm_text(a) != norm_text(b)
 
 
-# ============================================================================= 2.0 rules (tools.py docstring)
+# ============================================================================= 2.0 rules (aliases.py docstring)
 # Each table: realistic model values that must read as the canonical value (EN and RU), and near misses
 # that must not. `matches` is the grader's comparison; `lookup` is what the world and the corpus use.
 
@@ -511,20 +515,18 @@ def test_timezone_lookup_gives_a_loadable_zone(value, zone):
 
 
 def test_timezone_samples_cover_the_fixed_reference_years_not_the_clock():
-    from tooluse1 import tools
-    assert tools.TZ_REFERENCE_YEARS == (2026, 2027)
-    assert {t.year for t in tools._SAMPLES} == {2026, 2027}
-    assert len(tools._SAMPLES) == 730 and len({t.date() for t in tools._SAMPLES}) == 730
+    assert aliases.TZ_REFERENCE_YEARS == (2026, 2027)
+    assert {t.year for t in aliases._SAMPLES} == {2026, 2027}
+    assert len(aliases._SAMPLES) == 730 and len({t.date() for t in aliases._SAMPLES}) == 730
 
 
 def test_timezone_data_names_zones_of_places():
     """Every zone the tables name (countries, cities, regions) is a place's zone in the tz database."""
-    from tooluse1 import tools
-    db = tools._tzdb()
-    zones = {c.zone for c in tools._COUNTRIES if c.zone} | {c.zone for c in tools._CITY_DATA + tools._OTHER_CITY_DATA}
-    zones |= set(tools._TZ_REGION_DATA)
+    db = aliases._tzdb()
+    zones = {c.zone for c in aliases._COUNTRIES if c.zone}
+    zones |= {c.zone for c in aliases._CITY_DATA + aliases._OTHER_CITY_DATA} | set(aliases._TZ_REGION_DATA)
     for zone in zones:
-        assert zone in db.located and tools._zone_offsets(zone) is not None, zone
+        assert zone in db.located and aliases._zone_offsets(zone) is not None, zone
 
 
 # ----------------------------------------------------------------------------- ambiguity check
@@ -537,13 +539,11 @@ def test_timezone_data_names_zones_of_places():
     {"A": ["B"], "B": []},                                     # a form that is another canonical value
 ])
 def test_an_ambiguous_table_is_refused_at_construction(entries):
-    from tooluse1.tools import AliasTable
     with pytest.raises(ValueError, match="ambiguous"):
         AliasTable("test", entries)
 
 
 def test_plural_rule_is_part_of_the_ambiguity_check():
-    from tooluse1.tools import CurrencyTable
     with pytest.raises(ValueError, match="ambiguous"):
         CurrencyTable("test", {"A": ["dollars"], "B": ["dollar"]})
 
@@ -570,9 +570,6 @@ def test_lookups_are_memoised():
 
 
 # ----------------------------------------------------------------------------- web_search keywords
-
-from tooluse1.tools import keywords_match, word_matches  # noqa: E402
-
 
 @pytest.mark.parametrize("expected,query,ok", [
     # alternatives per keyword

@@ -180,7 +180,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tooluse1.tools import TOOLS, AliasTable
+from tooluse1.aliases import AliasTable
+from tooluse1.tools import TOOLS
 
 __all__ = ["ASK_TERMS", "AnswerCheck", "AnswerRequirement", "asks_about", "asserts_phrase", "check_answer",
            "claims_action", "hedges", "invents_result", "phrase_occurs", "states_decline", "states_inability",
@@ -1759,79 +1760,11 @@ def _is_question(low: str, start: int, end: int) -> bool:
     return bool(_QUESTION_START_RE.match(low, start, end) or _REQUEST_RE.search(low, start, end))
 
 
-# Terms per required parameter: EN + RU, `*` = stem, `A ... B` = A then B later in the sentence.
-# Written as what people say when asking for that argument; the tool's noun on its own ("timer", "note")
-# is deliberately absent, since "Shall I save a note?" does not ask what the note says.
-_CITY_EN = ("city", "cities", "town*", "where", "whereabouts", "location*", "place", "area", "region*", "country",
-            "countries", "zip", "postcode", "postal code")
-_CITY_RU = ("город*", "где", "куда", "мест*", "местоположени*", "населенн* пункт*", "локаци*", "регион*",
-            "район*", "стран*", "област*")
-_TARGET_EN = ("into what", "into which", "to what", "to which")
-ASK_TERMS: dict[str, tuple[str, ...]] = {
-    "calculator.expression": (
-        "expression*", "calculat*", "comput*", "equation*", "formula*", "math*", "number*", "numbers", "sum",
-        "what ... work out", "what ... solve",
-        "выражени*", "вычисл*", "посчита*", "подсчита*", "рассчита*", "пример*", "формул*", "уравнени*", "числ*",
-        "что ... посчита*", "что ... счита*"),
-    "get_weather.city": _CITY_EN + _CITY_RU,
-    "web_search.query": (
-        "what ... search*", "what ... look up", "what ... look for", "what ... find", "what ... google",
-        "query", "queries", "topic*", "subject", "keyword*", "search term*",
-        "что ... найти", "что ... найду", "что ... искать", "что ... поиск*", "что ... загугл*", "запрос*",
-        "тема", "тему", "теме", "темы", "ключев* слов*", "о чем"),
-    "translate.text": (
-        "text*", "phrase*", "sentence*", "word*", "message*", "passage*", "what ... translat*", "what ... say",
-        "translat* what",
-        "текст*", "фраз*", "предложени*", "слов*", "сообщени*", "что ... перев*"),
-    "translate.target_language": (
-        "language*", "translat* ... into", "translat* it to") + _TARGET_EN + (
-        "язык*", "на какой", "на каком", "во что"),
-    "convert_currency.amount": (
-        "how much", "how many", "what amount", "amount*", "sum", "quantity", "value",
-        "сколько", "сумм*", "количеств*"),
-    "convert_currency.from_currency": (
-        "currenc*", "from what", "from which", "what ... from", "which ... from", "валют*", "из какой", "из каких",
-        "из чего"),
-    "convert_currency.to_currency": (
-        "currenc*", "convert* ... into", "convert* ... to", "exchange* ... for", "exchange* ... into",
-        "change* ... into") + _TARGET_EN + (
-        "валют*", "во что", "в какую", "в какие", "в какой", "перевест* ... в", "конверт* ... в"),
-    "convert_units.value": (
-        "how much", "how many", "what value", "value*", "amount*", "number", "quantity",
-        "сколько", "значени*", "количеств*", "числ*", "величин*"),
-    "convert_units.from_unit": (
-        "unit*", "from what", "from which", "what ... from", "measure*",
-        "единиц*", "из каких", "из какой", "из чего", "в чем", "в каких"),
-    "convert_units.to_unit": (
-        "unit*", "convert* ... into", "convert* ... to") + _TARGET_EN + (
-        "единиц*", "во что", "в какие", "в какую", "в какой", "перевест* ... в"),
-    "set_timer.duration_seconds": (
-        "how long", "duration*", "length", "how much time", "what time", "the time", "amount of time", "period",
-        "interval", "until when", "go off", "ring", "when should", "what ... set ... to", "what ... set ... for",
-        "minute*", "mins", "second*", "secs", "hour*",
-        "на сколько", "насколько", "сколько времени", "какое время", "на какое время", "на какой срок", "срок*",
-        "длительн*", "продолжительн*", "минут*", "мин", "секунд*", "сек", "час", "часа", "часов", "часик*", "время",
-        "через сколько", "до скольки", "сработа*", "прозвен*"),
-    "save_note.text": (
-        "text", "content*", "wording", "what ... say", "what ... write", "what ... save", "what ... note down",
-        "what ... to note",
-        "what ... record", "what ... include", "what ... contain", "what ... about", "what ... remember",
-        "what ... jot", "what ... add", "what ... put", "what ... in the note", "what ... in it",
-        "текст*", "содержани*", "содержим*", "о чем", "про что", "что ... запис*", "что ... запиш*",
-        "что ... сохран*", "что ... напис*", "что ... напиш*", "что ... заметк*", "что ... внест*",
-        "что ... внес*", "что ... добав*", "что ... помет*", "что ... запомн*"),
-    "get_time.timezone": _CITY_EN + (
-        "time zone*", "timezone*", "zone", "part of the world", "utc", "gmt", "offset") + _CITY_RU + (
-        "часов* пояс*", "пояс*"),
-}
-
-_PARAM_LABELS = {
-    "calculator.expression": "expression", "get_weather.city": "city", "web_search.query": "search query",
-    "translate.text": "text", "translate.target_language": "target language", "convert_currency.amount": "amount",
-    "convert_currency.from_currency": "source currency", "convert_currency.to_currency": "target currency",
-    "convert_units.value": "value", "convert_units.from_unit": "source unit", "convert_units.to_unit": "target unit",
-    "set_timer.duration_seconds": "duration", "save_note.text": "note text", "get_time.timezone": "time zone",
-}
+# Terms per parameter ("tool.param"), from the tools' declarations (`Param.ask`, every language in turn):
+# EN + RU, `*` = stem, `A ... B` = A then B later in the sentence. How a failure reason names each one.
+ASK_TERMS: dict[str, tuple[str, ...]] = {f"{t.name}.{p.name}": p.ask_terms for t in TOOLS.values() for p in t.params
+                                         if p.ask_terms}
+_PARAM_LABELS = {f"{t.name}.{p.name}": p.what for t in TOOLS.values() for p in t.params}
 
 
 def _term_regex(term: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from tooluse1.answers import AnswerRequirement
-from tooluse1.tools import TOOL_NAMES, TOOLS, Call, keywords_example, to_integer, to_number
+from tooluse1.tools import TOOL_NAMES, TOOLS, Call
 from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, Lang,
                             NegativeKind)
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
@@ -67,12 +67,12 @@ class Expectation:
                                  decline_answers=self.decline_answers)
 
     def right_call(self) -> Call:
-        """A call a right answer makes: the expected call, with each `keywords` argument (web_search's query,
-        which may list alternatives `a|b`) written as a query a user would type (its first alternatives)."""
+        """A call a right answer makes: the expected call, each argument as its comparison kind writes it (a
+        `keywords` argument, web_search's query, which may list alternatives `a|b`, as a query a user would
+        type: its first alternatives)."""
         assert self.call is not None
-        tool = TOOLS[self.call.name]
-        return Call(self.call.name, {k: keywords_example(v) if tool.param_index[k].match == "keywords" else v
-                                     for k, v in self.call.arguments.items()})
+        params = TOOLS[self.call.name].param_index
+        return Call(self.call.name, {k: params[k].comparison.written(v) for k, v in self.call.arguments.items()})
 
     def describe(self) -> str:
         """One line saying what a right answer is (failure messages, reports)."""
@@ -195,24 +195,9 @@ def check_arguments(tool: str, args: Any, where: str, line: int, probs: Problems
         if p is None:
             probs.add(where, line, f"{tool}: unknown argument {name!r} (known: {', '.join(spec.param_index)})")
             continue
-        if p.match == "expression":
-            from tooluse1.evaluator import evaluate
-            if not isinstance(value, str) or evaluate(value) is None:
-                probs.add(where, line, f"{tool}.{name}: {value!r} is not an evaluable arithmetic expression")
-        elif p.match == "number":
-            if to_number(value) is None or isinstance(value, str):
-                probs.add(where, line, f"{tool}.{name}: wrong type, expected a number, got {value!r}")
-        elif p.match == "integer":
-            if isinstance(value, str) or to_integer(value) is None:
-                probs.add(where, line, f"{tool}.{name}: wrong type, expected an integer, got {value!r}")
-        elif not isinstance(value, str) or not value.strip():
-            probs.add(where, line, f"{tool}.{name}: wrong type, expected a non-empty string, got {value!r}")
-        elif p.aliases is not None:
-            allowed = p.enum or p.aliases.canonicals
-            if value not in allowed:
-                hint = p.aliases.lookup(value)
-                probs.add(where, line, f"{tool}.{name}: {value!r} is not a canonical {p.aliases.name}"
-                          + (f" (did you mean {hint!r}?)" if hint else ""))
+        wrong = p.comparison.check_expected(p, value)
+        if wrong is not None:
+            probs.add(where, line, f"{tool}.{name}: {wrong}")
 
 
 def _check_messages(msgs: Any, where: str, line: int, probs: Problems) -> None:

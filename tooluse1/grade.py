@@ -2,8 +2,8 @@
 
 Call cases pass only with exactly one call — counted over every format in the output, an example call
 included (in a call case it is read as the call the user asked for), and no broken call attempt beside it — of the expected tool (aliases
-accepted) whose arguments match the expected ones parameter by parameter (tools.py says how each parameter
-compares); extra arguments are tolerated and flagged. No-call and clarify cases pass only when the output
+accepted) whose arguments match the expected ones parameter by parameter (tooluse1.matching says how each
+parameter compares); extra arguments are tolerated and flagged. No-call and clarify cases pass only when the output
 makes no call (a call shown as an example is not one), is not malformed, and its text meets the case's
 answer requirement (tooluse1.answers): the fact, the refusal, or a question about the missing argument —
 read with the calls it shows as examples (quoted material) and against the user's last message.
@@ -16,17 +16,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tooluse1.answers import AnswerCheck, check_answer, with_quoted_calls
 from tooluse1.corpus import Case, as_case
-from tooluse1.evaluator import evaluate, same_value
 from tooluse1.parse import Extraction, extract
 from tooluse1.prompts import format_call
-from tooluse1.tools import (TOOLS, Call, Param, canonical_tool_name, keywords_match, norm_text, to_integer,
-                            to_number)
+from tooluse1.tools import TOOLS, Call, canonical_tool_name
 from tooluse1.types import ExpectationKind, Label
 
 
@@ -55,37 +52,6 @@ class Verdict:
 
 # ----------------------------------------------------------------------------- argument comparison
 
-def values_match(param: Param, expected: Any, actual: Any) -> bool:
-    """True when a model's value for `param` means the expected value (see tools.py for each kind)."""
-    if param.match == "expression":
-        return same_value(evaluate(expected), evaluate(actual))
-    if param.match == "number":
-        return same_value(to_number(expected), to_number(_without_currency_sign(actual)))
-    if param.match == "integer":
-        e, a = to_integer(expected), to_integer(actual)
-        return e is not None and e == a
-    if isinstance(actual, (dict, list, bool)) or actual is None:
-        return False
-    if param.match == "alias" and param.aliases is not None:
-        return param.aliases.matches(expected, actual)
-    if param.match == "keywords":
-        return keywords_match(expected, actual)
-    return norm_text(expected) == norm_text(actual)
-
-
-def _without_currency_sign(value: Any) -> Any:
-    """A numeric string with one currency sign (Unicode category Sc) before or after it stripped ("$250",
-    "250 €", "₽1500"): the sign names the currency, which its own parameter judges; anything else as is."""
-    if not isinstance(value, str):
-        return value
-    s = value.strip()
-    if s[:1] and unicodedata.category(s[0]) == "Sc":
-        return s[1:]
-    if s[-1:] and unicodedata.category(s[-1]) == "Sc":
-        return s[:-1]
-    return value
-
-
 def _states_nothing(value: Any) -> bool:
     """null or a blank string: an optional argument written this way is left out (`"source_language": ""`)."""
     return value is None or (isinstance(value, str) and not value.strip())
@@ -104,10 +70,10 @@ def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, li
     for name, exp_value in expected.items():
         param = spec.param_index[name]
         if name not in actual or (not param.required and _states_nothing(actual[name])):
-            if param.inferable or (param.default is not None and values_match(param, param.default, exp_value)):
+            if param.inferable or (param.default is not None and param.matches(param.default, exp_value)):
                 continue
             mismatches.append(f"missing {name} (expected {exp_value!r})")
-        elif not values_match(param, exp_value, actual[name]):
+        elif not param.matches(exp_value, actual[name]):
             mismatches.append(f"{name}: expected {exp_value!r}, got {actual[name]!r}")
     extra = sorted(k for k in actual if k not in expected)
     return not mismatches, mismatches, extra

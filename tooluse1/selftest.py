@@ -34,7 +34,7 @@ from tooluse1.evaluator import evaluate
 from tooluse1.grade import grade
 from tooluse1.metrics import GradedItem, compute
 from tooluse1.prompts import PROTOCOLS, format_call
-from tooluse1.tools import TOOL_NAME_ALIASES, TOOLS, Call
+from tooluse1.tools import TOOLS, Call
 
 
 def oracle_output(case: Case, protocol: str) -> str:
@@ -69,36 +69,23 @@ def double_output(case: Case, protocol: str) -> str:
     return format_call(call, protocol) + "\n\n" + format_call(call, other)
 
 
-_PLAUSIBLE = {"expression": "2+2", "city": "London", "query": "latest news", "text": "hello",
-              "target_language": "en", "amount": 1, "from_currency": "USD", "to_currency": "EUR", "value": 1,
-              "from_unit": "km", "to_unit": "mi", "duration_seconds": 60, "timezone": "UTC"}
-
-
 def always_call_output(case: Case, protocol: str) -> str:
+    """The oracle on call cases; elsewhere a plausible call (its required arguments' example values)."""
     if case.expect.kind == "call":
         return oracle_output(case, protocol)
     tool = TOOLS["web_search"] if "web_search" in case.tools else TOOLS[case.tools[0]]
-    return format_call(Call(tool.name, {p: _PLAUSIBLE[p] for p in tool.required}), protocol)
+    return format_call(Call(tool.name, {p.name: p.example for p in tool.params if p.required}), protocol)
 
 
 def _alias_value(tool: str, args: dict) -> dict | None:
-    """The same arguments with one value written in another accepted form: an alias of a canonical value
-    (preferred), a number as a string (100 vs "100"), or an equivalent expression."""
+    """The same arguments with one value written in another form its comparison accepts: an alias of a
+    canonical value (preferred), a number as a string (100 vs "100"), or an equivalent expression."""
     params = TOOLS[tool].param_index
-    for name, value in args.items():
-        table = params[name].aliases
-        forms = [f for f in table.forms(value) if table.lookup(f) == value] if table else []
-        if forms:
-            return {**args, name: forms[0]}
-    for name, value in args.items():
-        if params[name].match in ("number", "integer"):
-            return {**args, name: str(value)}
-        if params[name].match == "expression":
-            return {**args, name: f"({value}) * 1"}
+    for name in sorted(args, key=lambda n: params[n].aliases is None):   # stable: alias values first
+        other = params[name].comparison.variant(params[name], args[name])
+        if other is not None:
+            return {**args, name: other}
     return None
-
-
-_EXTRA_VALUES = {"unit": "celsius", "num_results": 5, "label": "timer", "title": "Note", "source_language": "en"}
 
 
 def variant_outputs(case: Case, protocol: str) -> list[tuple[str, str]]:
@@ -119,15 +106,15 @@ def variant_outputs(case: Case, protocol: str) -> list[tuple[str, str]]:
         ("thinking-first", f"<think>I need the {call.name} tool.</think>\n{format_call(call, protocol)}"),
         ("prose-around", f"Sure, let me check.\n{format_call(call, protocol)}"),
     ]
-    alias = next((a for a, t in sorted(TOOL_NAME_ALIASES.items()) if t == call.name), None)
+    alias = min(TOOLS[call.name].name_aliases, default=None)
     if alias:
         out.append(("tool-alias", format_call(Call(alias, args), protocol)))
     aliased = _alias_value(call.name, args)
     if aliased:
         out.append(("aliased-value", format_call(Call(call.name, aliased), protocol)))
-    extra = next((p.name for p in TOOLS[call.name].params if not p.required and p.name not in args), None)
+    extra = next((p for p in TOOLS[call.name].params if not p.required and p.name not in args), None)
     if extra:
-        out.append(("extra-optional-arg", format_call(Call(call.name, {**args, extra: _EXTRA_VALUES[extra]}),
+        out.append(("extra-optional-arg", format_call(Call(call.name, {**args, extra.name: extra.example}),
                                                       protocol)))
     if call.name == "calculator":
         value = evaluate(args["expression"])
@@ -176,16 +163,7 @@ def _wrong_optional(call: Call) -> Call | None:
     for p in TOOLS[call.name].params:
         if p.required or p.name not in call.arguments:
             continue
-        value = call.arguments[p.name]
-        if p.match == "integer":
-            other: object = int(value) + 1
-        elif p.enum:
-            other = next(v for v in p.enum if v != value)
-        elif p.aliases is not None:
-            other = next(v for v in ("fr", "de", "es") if not p.aliases.matches(value, v))
-        else:
-            other = f"{value} (copy)"
-        return Call(call.name, {**call.arguments, p.name: other})
+        return Call(call.name, {**call.arguments, p.name: p.comparison.other(p, call.arguments[p.name])})
     return None
 
 

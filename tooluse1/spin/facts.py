@@ -31,8 +31,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tooluse1.spin.scenarios import Scenario
-from tooluse1.tools import CURRENCIES, UNITS, Call, to_number
-from tooluse1.world import UNIT_FACTORS, World
+from tooluse1.aliases import CURRENCIES, UNITS
+from tooluse1.matching import to_number
+from tooluse1.toolbox import UNIT_FACTORS
+from tooluse1.tools import Call
+from tooluse1.world import World
 
 __all__ = ["Quantity", "clock_times", "contradicted_quantities", "contradicted_sky", "quantities"]
 

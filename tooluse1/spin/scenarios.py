@@ -78,8 +78,11 @@ from tooluse1.corpus import (
 )
 from tooluse1.answers import AnswerRequirement, check_answer
 from tooluse1.evaluator import same_value
-from tooluse1.tools import TOOL_NAMES, TOOLS, Call, norm_text, to_number
-from tooluse1.world import REFERENCE_UTC, World, numbers_in
+from tooluse1.aliases import norm_text
+from tooluse1.matching import to_number
+from tooluse1.toolbox import REFERENCE_UTC
+from tooluse1.tools import TOOL_NAMES, TOOLS, Call
+from tooluse1.world import World, numbers_in
 from tooluse1.yamlload import Problems, display_path, line_of, load_yaml_entries
 
 __all__ = [
@@ -292,7 +295,7 @@ def _read_facts(rc: dict, name: str, label: str, where: str, cl: int, probs: Pro
     args = rc.get("arguments") if isinstance(rc.get("arguments"), dict) else {}
     for arg, phrases in raw.items():
         param = TOOLS[name].param_index.get(arg)
-        if param is None or param.match not in ("text", "keywords"):
+        if param is None or not param.comparison.free_text:
             probs.add(where, fl, f"{label}: facts can grade only a free-text argument of {name}, not {arg!r}")
             continue
         if not isinstance(phrases, list) or not phrases or not all(isinstance(p, str) and p.strip() for p in phrases):
