@@ -2,15 +2,15 @@
 
 Generates --n outputs of at most 16 KB (seeded, so the same outputs every run) and grades each through
 the public `tooluse1.grade.grade(case, output, protocol)` against a case of the real corpus
-(`tooluse1.corpus.load_corpus()`) in a random protocol. The mix: realistic calls in every format real
-models use (with prose, thinking, examples, Russian and English text, two calls in two formats, broken and
-truncated calls), realistic text answers, random Unicode (lone surrogates and NUL included), soups of
-call-format fragments, deep nesting, runs of one opener and huge numbers, and text answers of six kinds
-(clarifying questions, refusals, knowledge, chit-chat, repeats and quotes with drafts and example calls,
-invented results and pretended look-ups; EN and RU, 100 characters to 16 KB) graded against cases of
-their kind, so every answer check runs. Then grades 1 MB outputs: the extraction kinds against a call
-case, and each text kind (plus hostile texts: one word, negations, colons, quotes) against a case of its
-kind.
+(`tooluse1.corpus.load_corpus()`) in a random protocol (json, xml, plain, native). The mix: realistic calls
+in every format real models use (with prose, thinking, examples, Russian and English text, two calls in two
+formats, broken and truncated calls), realistic text answers, random Unicode (lone surrogates and NUL
+included), soups of call-format fragments, deep nesting, runs of one opener and huge numbers, and text
+answers of seven kinds (clarifying questions, refusals, knowledge, chit-chat, repeats and quotes with
+drafts and example calls, invented results and pretended look-ups, answers written as JSON or agent
+objects; EN and RU, 100 characters to 16 KB) graded against cases of their kind, so every answer check
+runs. Then grades 1 MB outputs: the extraction kinds against a call case, and each text kind (plus hostile
+texts: one word, negations, colons, quotes) against a case of its kind.
 
 Reports exceptions (the contract: none), the latency per output (CPU time of the grading thread, robust on
 a shared machine; wall-clock alongside) as p50/p99/max per kind and overall, and the time of each 1 MB
@@ -44,8 +44,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tooluse1.corpus import Case, load_corpus  # noqa: E402
 from tooluse1.grade import grade  # noqa: E402
-from tooluse1.prompts import PROTOCOLS, format_call  # noqa: E402
+from tooluse1.prompts import format_call  # noqa: E402
 from tooluse1.tools import Call  # noqa: E402
+from tooluse1.types import ALL_PROTOCOLS as PROTOCOLS  # noqa: E402
 
 MAX_CHARS = 16_384
 MB = 1_000_000
@@ -194,13 +195,25 @@ TEXT_POOLS: dict[str, list[str]] = {
                  "У меня нет доступа к погоде, но сейчас в Казани +5 °C.", "Сегодня курс евро — 98,5 рубля.",
                  "I found a 9:40 BA flight for you.", "Paris in spring is typically around 15 °C.",
                  "100 dollars is about 92 euros.", "It's 14:00 there right now."],
+    # Answers written as JSON or agent objects (SPEC §3.1: their text payload is the answer), and a call
+    # object with an empty name beside them (a broken attempt).
+    "answer-object": ['{"response": "Sorry, I can\'t book flights."}', '{"role": "assistant", "content": "Which city?"}',
+                      '{"thought": "No tool fits.", "answer": "Столица Австралии — Канберра."}',
+                      '{"tool": null, "answer": "I can\'t access live weather."}',
+                      '{"name": "final_answer", "arguments": {"answer": "На сколько минут поставить таймер?"}}',
+                      '{"action": "Final Answer", "action_input": "Мне это не под силу."}',
+                      "Final Answer: The capital of Australia is Canberra.",
+                      "Action: Final Answer\nAction Input: How long should the timer be?",
+                      "<function=final_answer><parameter=answer>Это вне моих возможностей.</parameter></function>",
+                      '<tool_call>{"name": "", "arguments": {}}</tool_call>'],
 }
 TEXT_CASES = {"clarify": lambda c: c.expect.kind == "clarify",
               "refusal": lambda c: c.kind == "capability_trap",
               "knowledge": lambda c: c.kind == "knowledge",
               "chit-chat": lambda c: c.kind == "chit_chat",
               "repeat-quote": lambda c: c.kind == "instruction_trap",
-              "invented": lambda c: c.kind == "capability_trap" or c.expect.kind == "clarify"}
+              "invented": lambda c: c.kind == "capability_trap" or c.expect.kind == "clarify",
+              "answer-object": lambda c: c.expect.kind != "call"}
 TEXT_SIZES, TEXT_SIZE_WEIGHTS = [100, 400, 1_500, 4_000, MAX_CHARS], [0.3, 0.3, 0.2, 0.12, 0.08]
 
 
