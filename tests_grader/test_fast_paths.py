@@ -1,5 +1,6 @@
 """Fast paths that must give exactly what the plain computation gives: answers._nfkc (NFKC by pieces cut
-before stable code points) and parse.strip_thinking over runs of one lone end marker."""
+before stable code points), parse.strip_thinking over runs of one lone end marker, and parse._wrapper_before
+(the wrapper search skipped unless the window's last character can end markup)."""
 from __future__ import annotations
 
 import random
@@ -8,7 +9,7 @@ import unicodedata
 import pytest
 
 from tooluse1.answers import _nfkc
-from tooluse1.parse import strip_thinking
+from tooluse1.parse import _WRAP_BEFORE, _wrapper_before, strip_thinking
 
 # Combining marks, Hangul jamo and syllables, starters that compose with a following starter (Oriya, Kannada),
 # compatibility characters (ligatures, fullwidth, superscripts, no-break hyphen), ASCII, private use,
@@ -46,3 +47,21 @@ def test_cut_never_splits_a_composition() -> None:
 ])
 def test_runs_of_lone_end_markers(text: str, visible: str, thinking: str) -> None:
     assert strip_thinking(text) == (visible, thinking)
+
+
+_WRAPPER_PIECES = ["<tool_call>", "<|tool_call|>", "[TOOL_CALLS]", "<|python_tag|>", "functools", "<|python_start|>",
+                   "<|tool_calls_section_begin|>", "<｜tool▁calls▁begin｜>", "<|action_start|> <|plugin|>",
+                   "function call<|role_sep|>", "<minimax:tool_call>", " ", "\n", "\u2003", "\x85", "s", ">", "]",
+                   "x", "tools", "<", "|", "Sure:", "```json"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_wrapper_before_is_the_search(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(500):
+        text = "".join(rng.choices(_WRAPPER_PIECES, k=rng.randint(0, 12)))
+        end = rng.randint(0, len(text))
+        lo = rng.randint(0, end)
+        want = _WRAP_BEFORE.search(text, lo, end)
+        got = _wrapper_before(text, lo, end)
+        assert (got and got.span()) == (want and want.span()), (text, lo, end)
