@@ -1566,7 +1566,7 @@ _NOT_ACTION = _W(("know", "think", "believe", "understand", "see", "mind", "reca
 _GAP = 6    # words between a negation and the capability it bears on ("not among the things I can do")
 
 _NEG_WORDS = _FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED
-_NEG_CANDIDATE_RE = _combine([("n", set(_NEG_WORDS) | {"недоступ*", "неспособ*", "ограничен*"}, "")])
+_NEG_CANDIDATE_RE = _combine([("n", sorted(set(_NEG_WORDS) | {"недоступ*", "неспособ*", "ограничен*"}), "")])
 _CLAUSE_TOKEN_RE = re.compile(r"[,;:()—–]|" + _L + r"+(?:'" + _L + r"+)?")
 
 
@@ -1948,7 +1948,8 @@ def _value_patterns(table: AliasTable) -> tuple[re.Pattern | None, re.Pattern | 
     single = {ws[0][:max(4, len(ws[0]) - 2)] + "*" for ws in words.values() if len(ws) == 1 and len(ws[0]) >= 4}
     short = {ws[0].upper() for ws in words.values() if len(ws) == 1 and len(ws[0]) in (2, 3)}
     symbols = tuple(sorted({f for f in forms if re.search(r"[^\w\s.,'-]", f)}, key=len, reverse=True))
-    return (_combine([("v", multi | single, "")]) if multi | single else None,
+    # Sorted: _combine keeps its words' order, and a set's order would make the pattern depend on the hash seed.
+    return (_combine([("v", sorted(multi | single), "")]) if multi | single else None,
             re.compile(_words_re(short)) if short else None, symbols)
 
 
