@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from tooluse1.answers import AnswerRequirement
+from tooluse1.errors import ToolUse1Error
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call, keywords_example, to_integer, to_number
 from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, Lang,
                             NegativeKind)
@@ -426,7 +427,7 @@ def render_data(cases: list[Case]) -> dict[str, bytes]:
     return {JSONL_NAME: jsonl, MANIFEST_NAME: render_manifest(cases, jsonl)}
 
 
-class StaleCorpusError(Exception):
+class StaleCorpusError(ToolUse1Error):
     """data/ does not match cases/; the message says which command fixes it."""
 
 

@@ -42,6 +42,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from fractions import Fraction
 from typing import Any, Mapping
 
+from tooluse1.errors import ToolUse1Error
 from tooluse1.evaluator import evaluate
 from tooluse1.tools import (
     CITIES,
@@ -307,7 +308,7 @@ class ToolResult:
         return asdict(self)
 
 
-class _Bad(Exception):
+class _Bad(ToolUse1Error):
     """A user-caused failure inside a tool implementation; turned into ToolResult(ok=False)."""
 
 
