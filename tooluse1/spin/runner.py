@@ -113,6 +113,7 @@ from tooluse1.spin.prompts import (
 from tooluse1.spin.scenarios import Scenario, load_scenarios
 from tooluse1.spin.scoring import ERROR, PLAN_INDEX_NAME, error_score, plan_scores_of, score_run, step_statuses
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY, StepRecord, StoreError, TrajectoryStore
+from tooluse1.spin.variants import VARIANT_SPECS, VARIANTS, VariantSpec
 from tooluse1.tools import Call, canonical_tool_name
 from tooluse1.world import TOOL_LATENCY_S, World
 
@@ -161,29 +162,6 @@ SIMULATED_MAX_CHARS = 500
 _PROMPT_PROTOCOL = "spin"   # Prompt.protocol of SPIN prompts; backends do not read it
 
 
-@dataclass(frozen=True)
-class VariantSpec:
-    """What a variant does: repair invalid plans, simulate step outputs, ask the critic per prefix
-    (a variant without repair executes its raw plan leniently)."""
-
-    repair: bool
-    simulate: bool
-    critic: bool
-
-    @property
-    def prefix_eval(self) -> bool:
-        """Whether the variant judges its plans before executing them (simulation and/or critic)."""
-        return self.simulate or self.critic
-
-
-VARIANT_SPECS: dict[str, VariantSpec] = {
-    "base": VariantSpec(repair=False, simulate=False, critic=False),
-    "valid": VariantSpec(repair=True, simulate=False, critic=False),
-    "spin": VariantSpec(repair=True, simulate=True, critic=True),
-    "spin_wo_sim": VariantSpec(repair=True, simulate=False, critic=True),
-    "spin_wo_cri": VariantSpec(repair=True, simulate=True, critic=False),
-}
-VARIANTS: tuple[str, ...] = tuple(VARIANT_SPECS)   # in table order: how results and options list them
 
 
 def parse_variants(spec: str | Sequence[str]) -> tuple[str, ...]:
