@@ -8,7 +8,7 @@ the package: any module may import it without an arrow running upward.
 """
 from __future__ import annotations
 
-__all__ = ["BackendError", "ResumeMismatch", "ToolUse1Error"]
+__all__ = ["BackendError", "ResumeMismatch", "StaleCorpusError", "ToolUse1Error"]
 
 
 class ToolUse1Error(Exception):
@@ -22,3 +22,8 @@ class BackendError(ToolUse1Error, RuntimeError):
 class ResumeMismatch(ToolUse1Error):
     """A resume log (`--resume`, `--spin-resume`) belongs to another run key (model, settings, data) or is
     not a resume log at all; the message names the flag, the file and what differs."""
+
+
+class StaleCorpusError(ToolUse1Error):
+    """A built dataset in data/ (the corpus, the SPIN scenarios) does not match its source; the message says
+    which command fixes it."""

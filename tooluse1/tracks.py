@@ -3,13 +3,13 @@
 
 A track is a module that defines ``TRACK: Track``; `TRACK_MODULES` lists them (registering a track is one
 line there). Its commands are added to `python -m tooluse1`, and a results file's section named after it
-is re-scored by it on `regrade`. Track modules are imported by name, so no core module imports a track.
+is re-scored by it on `regrade` and shown by it in the HTML report. Track modules are imported by name, so no core module imports a track.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -28,12 +28,14 @@ class Track:
     setting ``fn`` (called with the parsed args, and with the unknown arguments too when it also sets
     ``passthrough=True``); `regrade_section(section)` re-scores a saved section with the current code and
     data (KeyError, whose first argument is the message, when the section names something that no
-    longer exists); `format_summary(section)` is its text summary."""
+    longer exists); `format_summary(section)` is its text summary; `report_section(document)` its part of
+    the HTML report of a results document holding its section ("" when it has nothing to show)."""
 
     name: str
     add_commands: Callable[[Subcommands], None]
     regrade_section: Callable[[dict], dict]
     format_summary: Callable[[dict], str]
+    report_section: Callable[[Mapping[str, Any]], str]
 
 
 @cache

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from tooluse1.spin.variants import VARIANTS
 from tooluse1.tracks import Subcommands, Track, default_results_path, passthrough_parser
@@ -81,4 +83,11 @@ def format_summary(section: dict) -> str:
     return format_spin_summary(section)
 
 
-TRACK = Track(name=SECTION, add_commands=add_commands, regrade_section=regrade_section, format_summary=format_summary)
+def report_section(document: Mapping[str, Any]) -> str:
+    """The committed study of when SPIN pays (spin/study.py), for the HTML report."""
+    from tooluse1.spin.study import spin_report_section
+    return spin_report_section(document)
+
+
+TRACK = Track(name=SECTION, add_commands=add_commands, regrade_section=regrade_section, format_summary=format_summary,
+              report_section=report_section)
