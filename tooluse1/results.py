@@ -1,4 +1,4 @@
-"""The results file (one JSON document) and the resume file (append-only JSONL).
+"""The results file (one JSON document); the resume file (append-only JSONL) is tooluse1/resume.py's.
 
 Results file (format 2, described by tooluse1/schema/results.schema.json): `format` and `format_version`,
 provenance, one record per item (raw output, expectation, extraction, verdict, finish reason, latency), the
@@ -8,13 +8,8 @@ re-graded without the model (`python -m tooluse1 regrade`). Files written before
 reads both, and every reader (reporter, regrade, compare, report) gets records through
 `ItemRecord.from_dict`.
 
-Resume file: a header line with the run key (model identity, decoding config, corpus digest, backend
-settings that change outputs), then one flushed line per finished item. A file with another key is
-refused; unreadable lines (a torn last line after kill -9) are skipped; backend errors are not written,
-so a resumed run retries them.
-
-Neither file ever holds a secret: `scrub_secrets` masks URL passwords and the values of secret-looking
-environment variables in everything the writer writes.
+No results or resume file ever holds a secret: `scrub_secrets` masks URL passwords and the values of
+secret-looking environment variables in everything the writers write.
 """
 from __future__ import annotations
 

@@ -4,8 +4,10 @@ Line 1 is a header: the format's field (e.g. ``"tooluse1_resume": 2``), the run 
 further line is one finished record, written and fsync'd as it finishes, so ``kill -9`` loses at most the
 line being written. Opening a log written under another key is refused with `ResumeMismatch` (resuming it
 would mix two configurations in one result); unreadable lines (a torn last line) are skipped, counted in
-`skipped_lines`, and their work is done again. What a record is - a core Completion, a SPIN run - is the
-caller's `LogFormat`; this module knows only lines.
+`skipped_lines`, and their work is done again. What a record is - a core Completion (harness.COMPLETION_LOG),
+a SPIN run (spin/plugin.SPIN_RUN_LOG) - is the caller's `LogFormat`; this module knows only lines. Callers
+append only finished work: an item or run that failed on a backend error is not written, so a resumed run
+retries it.
 """
 from __future__ import annotations
 

@@ -40,6 +40,7 @@ from tooluse1.models import default_cache_dir
 from tooluse1.plugin import progress
 from tooluse1.results import now_iso
 from tooluse1.resume import AppendLog, LogFormat
+from tooluse1.spin.cli import SECTION
 from tooluse1.spin.critic import STOP_RULES
 from tooluse1.spin.runner import (
     DEFAULT_ROUNDS,
@@ -60,7 +61,6 @@ from tooluse1.spin.scoring import format_spin_summary, spin_section
 from tooluse1.spin.store import StoreError, TrajectoryStore, mask_url, open_store
 
 RECORD_KEY = "tooluse1_spin"
-SECTION = "spin"
 _SESSION = pytest.StashKey["SpinSession | None"]()
 _SELECTED = pytest.StashKey["list[tuple[str, str]]"]()
 _SKIPPED = pytest.StashKey[int]()
