@@ -874,7 +874,8 @@ def test_the_runner_uses_what_a_backend_declares():
     streamed = SpinRunner(declared)
     [run] = streamed.run([(EARLY, "spin")])
     assert streamed.streamed is True and streamed.generate_calls == 1
-    assert (run.outcome, run.executed_plan, run.answer) == (in_rounds.outcome, in_rounds.executed_plan, in_rounds.answer)
+    assert (run.outcome, run.executed_plan, run.answer) == (
+        in_rounds.outcome, in_rounds.executed_plan, in_rounds.answer)
     # each request carries its role's cap, and only a critic's carries the stop test
     by_role = {role_of(r.prompt)[0]: r for r in declared.requests}
     assert {role: r.max_new_tokens for role, r in by_role.items()} == {

@@ -122,7 +122,8 @@ def test_the_log_resumes_skips_a_torn_line_and_refuses_another_key(tmp_path: Pat
     assert set(again.done) == {"one", "two"} and again.skipped_lines == 1 and again.done["one"]["text"] == "ü"
     again.append({"id": "three"})
     assert set(AppendLog(path, {"model": "a"}, _FMT).done) == {"one", "two", "three"}
-    with pytest.raises(ResumeMismatch, match=r"--x-resume .* was written by another run \(differs in: model\); use a new path"):
+    with pytest.raises(ResumeMismatch,
+                       match=r"--x-resume .* was written by another run \(differs in: model\); use a new path"):
         AppendLog(path, {"model": "b"}, _FMT)
     header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
     path.write_text(json.dumps({**header, "x_resume": 2}) + "\n", encoding="utf-8")

@@ -37,9 +37,10 @@ class LogFormat(Generic[T]):
     """What one track keeps in its log, and how its messages name it.
 
     `version`: the header's format number, checked when `check_version` (else the version is part of the
-    run key, and a log of another version differs in its key). `encode` gives a record's JSON object (its key order is the
-    line's), `decode` reads one back (KeyError, TypeError or ValueError for a line it cannot read), `key`
-    names the record (a later record of the same key replaces an earlier one in `done`)."""
+    run key, and a log of another version differs in its key). `encode` gives a record's JSON object (its
+    key order is the line's), `decode` reads one back (KeyError, TypeError or ValueError for a line it
+    cannot read), `key` names the record (a later record of the same key replaces an earlier one in
+    `done`)."""
 
     flag: str                  # the option that names the file: "--resume"
     header_field: str          # the header's format field: "tooluse1_resume"

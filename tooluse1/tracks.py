@@ -3,7 +3,8 @@
 
 A track is a module that defines ``TRACK: Track``; `TRACK_MODULES` lists them (registering a track is one
 line there). Its commands are added to `python -m tooluse1`, and a results file's section named after it
-is re-scored by it on `regrade` and shown by it in the HTML report. Track modules are imported by name, so no core module imports a track.
+is re-scored by it on `regrade` and shown by it in the HTML report. Track modules are imported by name,
+so no core module imports a track.
 """
 from __future__ import annotations
 

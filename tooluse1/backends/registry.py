@@ -36,11 +36,17 @@ class Target:
 
 @dataclass(frozen=True)
 class BackendEntry:
-    """One backend. `options`: the run options it reads (nothing else reaches it); `checkpoint`: `--model` is a
-    local checkpoint resolved with models.resolve_model; `in_process`: the model lives in this process
-    (each pytest-xdist worker would load its own copy); `claims(model, options)`: whether `--backend auto`
-    picks it, asked in `auto_rank` order (lowest first: the most specific claim); `identity(target)`: the model's identity for resume
-    keys and provenance (the caller scrubs secrets from it); `open(target)`: the backend, checked and ready (BackendError says what to fix)."""
+    """One backend.
+
+    options:    the run options it reads (RunConfig fields; nothing else reaches it)
+    checkpoint: `--model` is a local checkpoint, resolved once with models.resolve_model
+    in_process: the model lives in this process (each pytest-xdist worker would load its own copy)
+    claims:     claims(model, options): whether `--backend auto` picks it; entries are asked in
+                `auto_rank` order, lowest (the most specific claim) first
+    identity:   identity(target): the model's identity for resume keys and provenance (the caller scrubs
+                secrets from it)
+    open:       open(target): the backend, checked and ready; BackendError says what to fix
+    """
 
     name: str
     options: tuple[str, ...]
