@@ -14,7 +14,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tooluse1.results import (RESULTS_FORMAT_VERSION, SCHEMA_PATH, ItemRecord, RecordError, ResultsFile,
+from tooluse1.recordschema import SCHEMA_PATH, schema_text
+from tooluse1.types import Label   # noqa: F401 (resolves the string annotations of a Verdict subclass below)
+from tooluse1.results import (RESULTS_FORMAT_VERSION, ItemRecord, RecordError, ResultsFile,
                               ResultsFileError, build_results, load_results, schema_errors, scrub_secrets,
                               secret_values, write_json_atomic)
 
@@ -55,6 +57,30 @@ def test_schema_is_valid_and_the_writer_conforms(runs):
         assert doc["format"] == "tooluse1-results" and doc["format_version"] == RESULTS_FORMAT_VERSION
         assert schema_errors(doc) == []
         assert all(r["expect"] is not None for r in doc["records"])
+
+
+def test_the_committed_schema_is_the_one_the_record_types_generate():
+    """tooluse1/schema/results.schema.json is recordschema's output: regenerate it with
+    `python -m tooluse1.recordschema` after changing a record type."""
+    assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text()
+
+
+def test_schema_follows_the_record_types():
+    """A field added to Verdict is in the schema (required, closed object) without editing any JSON."""
+    import dataclasses
+    from tooluse1 import grade, recordschema
+
+    @dataclasses.dataclass
+    class Verdict(grade.Verdict):
+        new_flag: bool = False
+        new_label: Label = "text"
+
+    gen = recordschema._Generator()
+    assert gen.schema_of(Verdict) == {"$ref": "#/$defs/Verdict"}
+    d = gen.defs["Verdict"]
+    assert d["required"][-2:] == ["new_flag", "new_label"] and d["additionalProperties"] is False
+    assert d["properties"]["new_label"] == {"enum": ["call", "malformed", "text"]}
+    assert d["properties"]["n_calls"] == {"type": "integer", "minimum": 0}
 
 
 def test_schema_is_strict_about_every_record_field(runs):

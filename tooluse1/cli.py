@@ -149,7 +149,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
         from tooluse1.spin.scoring import regrade_section
         try:
             sections["spin"] = regrade_section(sections["spin"], {s.id: s for s in load_scenarios()[0]}, VARIANTS)
-        except KeyError as e:
+        except (KeyError, ValueError) as e:   # a scenario gone, or a section SPIN cannot read
             return _usage_error(f"{args.results_file}: {e.args[0]}")
     new = build_results(provenance, records, sections)
     if records:

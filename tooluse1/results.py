@@ -1,8 +1,10 @@
 """The results file (one JSON document) and the resume file (append-only JSONL).
 
-Results file (format 2, described by tooluse1/schema/results.schema.json): `format` and `format_version`,
-provenance, one record per item (raw output, expectation, extraction, verdict, finish reason, latency), the
-summary, and any section a track contributes (SPIN's `spin`). It holds raw outputs so a run can be
+Results file (format 2, described by the JSON Schema tooluse1.recordschema generates from the record types,
+written out as tooluse1/schema/results.schema.json): `format` and `format_version`, provenance, one record per
+item (raw output, expectation, extraction, verdict, finish reason, latency), the summary, and any section a
+track contributes (SPIN's `spin`, which the track validates). A reader recomputes the summary from the records,
+so a metric added later never makes an older file unreadable. It holds raw outputs so a run can be
 re-graded without the model (`python -m tooluse1 regrade`). Files written before format 2 (no
 `format_version`, a `tooluse1_results: 1` marker, records without `expect`) are format 1; `load_results`
 reads both, and every reader (reporter, regrade, compare, report) gets records through
@@ -40,13 +42,12 @@ from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
 from tooluse1.parse import Extraction
 from tooluse1.prompts import ALL_PROTOCOLS, PROTOCOLS, digest_of_prompt_hashes
+from tooluse1.recordschema import RESULTS_FORMAT, RESULTS_FORMAT_VERSION, results_schema_document
 from tooluse1.tools import Call
+from tooluse1.types import EXPECTATIONS
 
-RESULTS_FORMAT = "tooluse1-results"
-RESULTS_FORMAT_VERSION = 2
 RESUME_FORMAT = 2   # 2: each line carries its prompt's sha256 (and structured tool calls); the key no
                     # longer holds the corpus digest (prompts are checked per item)
-SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "results.schema.json"
 
 
 def now_iso() -> str:
@@ -161,9 +162,17 @@ def _known_fields(cls: type, d: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k in names}
 
 
+# The keys Expectation.as_dict writes: its kind as a key (`call: {...}`, `no_call: true`, `clarify: true`) and
+# its other fields by name (the class is the one definition of a stored expectation; the schema leaves it open).
+_EXPECT_KEYS = frozenset(EXPECTATIONS) | {f.name for f in dataclasses.fields(Expectation)} - {"kind"}
+
+
 def _expectation_from(kind: str, stored: Mapping[str, Any] | None) -> Expectation:
     if stored is None:   # format 1: only the kind was kept
         return Expectation(kind)
+    unknown = sorted(set(stored) - _EXPECT_KEYS)
+    if unknown:
+        raise ValueError(f"expect has unknown field(s) {unknown}")
     return Expectation.from_dict(dict(stored))
 
 
@@ -312,15 +321,16 @@ class ResultsFileError(ValueError):
 
 @lru_cache(maxsize=1)
 def results_schema() -> dict:
-    """The JSON Schema of the current results format (tooluse1/schema/results.schema.json)."""
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    """The JSON Schema of the current results format, generated from the record types (tooluse1.recordschema;
+    tooluse1/schema/results.schema.json is the same document written out)."""
+    return results_schema_document()
 
 
-def schema_errors(document: Any, limit: int = 5) -> list[str]:
-    """Where `document` breaks the results schema, as `path: message` lines (at most `limit`); empty when
-    it conforms."""
+def schema_errors(document: Any, limit: int = 5, schema: Mapping[str, Any] | None = None) -> list[str]:
+    """Where `document` breaks the results schema (or `schema`, e.g. a track's section schema), as
+    `path: message` lines (at most `limit`); empty when it conforms."""
     import jsonschema
-    validator = jsonschema.Draft202012Validator(results_schema())
+    validator = jsonschema.Draft202012Validator(results_schema() if schema is None else schema)
     out = []
     for err in sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path)):
         path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
@@ -381,6 +391,7 @@ class ResultsFile:
 
     @property
     def summary(self) -> dict:
+        """The summary of the records, recomputed by this version when the file was read (see from_document)."""
         return self.document["summary"]
 
     @property
@@ -400,8 +411,9 @@ class ResultsFile:
 
     @classmethod
     def from_document(cls, document: Any, source: str = "results", validate: bool = True) -> "ResultsFile":
-        """Check `document` (format 1 or 2) against the schema and read its records. Raises
-        ResultsFileError whose message starts with `source`. `validate=False` skips the schema check, for a
+        """Check `document` (format 1 or 2) against the schema and read its records; the summary is recomputed
+        from the records (the stored one is only checked to be rates). Raises ResultsFileError whose message
+        starts with `source`. Track sections are the tracks' to check. `validate=False` skips the schema check, for a
         document this process has just built (the writer is checked against the schema by the tests; a
         finished run must not fail on it)."""
         try:
@@ -419,6 +431,9 @@ class ResultsFile:
         if len(set(ids)) != len(ids):
             dup = next(i for i in ids if ids.count(i) > 1)
             raise ResultsFileError(f"{source}: record {dup!r} appears more than once")
+        # The summary is a function of the records: recomputed with this version's metrics, so a file written
+        # before a metric existed has it too, and every reader sees one set of metrics whatever the file's age.
+        doc = {**doc, "summary": summarise(r.graded_item() for r in records)}
         return cls(source, doc, records, version)
 
 
