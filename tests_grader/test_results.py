@@ -147,6 +147,9 @@ def test_from_dict_names_the_item_and_field_of_a_bad_record(runs):
         ItemRecord.from_dict({**d, "passed": False})
     with pytest.raises(RecordError, match="no verdict and no backend error"):
         ItemRecord.from_dict({**d, "verdict": None})
+    # `expect` is what corpus.Expectation writes: a key that class does not know is refused, not dropped
+    with pytest.raises(RecordError, match=rf"{d['item_id']}.*unknown field.*'answer_regex'"):
+        ItemRecord.from_dict({**d, "expect": {**d["expect"], "answer_regex": "x"}})
 
 
 def test_format_1_files_are_read_and_keep_their_numbers(runs, tmp_path):
@@ -241,6 +244,23 @@ def test_regrade_bad_input_is_one_message(tmp_path):
     bad.write_text("[1, 2", encoding="utf-8")
     proc = run_cli("regrade", str(bad))
     assert proc.returncode == 2 and str(bad) in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_track_section_is_the_tracks_to_check(runs, tmp_path):
+    """The core schema accepts any named section holding an object; SPIN checks its own (spin/scoring.py), and
+    regrade refuses a spin section SPIN cannot read with one message."""
+    from tooluse1.spin.scoring import section_errors
+    doc = json.loads(runs["oracle"].read_text(encoding="utf-8"))
+    assert schema_errors({**doc, "some_track": {"anything": 1}}) == []
+    assert schema_errors({**doc, "some_track": [1]})             # a section is an object
+    broken = {"format": 2, "provenance": {}, "n_runs": 0, "variants": {}, "paired": {}}
+    assert any("records" in e for e in section_errors(broken))
+    path = tmp_path / "spin.json"
+    path.write_text(json.dumps({**doc, "spin": broken}, ensure_ascii=False), encoding="utf-8")
+    assert load_results(path).document["spin"] == broken        # the core reads it ...
+    proc = run_cli("regrade", str(path))                          # ... SPIN refuses it
+    assert proc.returncode == 2 and "not a valid spin section" in proc.stderr and "'records'" in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 # ----------------------------------------------------------------------------- secrets

@@ -44,6 +44,7 @@ from typing import Any
 
 from tooluse1.grade import compare_arguments
 from tooluse1.metrics import Rate
+from tooluse1.results import schema_errors
 from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, StepRun, lenient_plan, parse_plan, rule_incidence
 from tooluse1.spin.facts import contradicted_quantities
 from tooluse1.spin.scenarios import RequiredCall, Scenario, call_signature, text_meets
@@ -694,7 +695,6 @@ SECTION_SCHEMA: dict[str, Any] = {
 
 def section_errors(section: Any) -> list[str]:
     """Where a stored `spin` section breaks SECTION_SCHEMA, as `path: message` lines; empty when it conforms."""
-    from tooluse1.results import schema_errors
     return schema_errors(section, schema=SECTION_SCHEMA)
 
 
