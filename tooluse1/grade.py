@@ -18,10 +18,9 @@ import dataclasses
 import re
 import unicodedata
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from tooluse1.answers import AnswerCheck, check_answer, with_quoted_calls
-from tooluse1.backends.base import Completion
 from tooluse1.corpus import Case, as_case
 from tooluse1.evaluator import evaluate, same_value
 from tooluse1.parse import Extraction, extract, extract_completion
@@ -267,7 +266,31 @@ def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | Non
     return _grade_text(c, without_echoes(c, ex, protocol), cut_off)
 
 
-def grade_completion(case: Case | dict, completion: Completion, protocol: str
+class Answer(Protocol):
+    """What grading reads of a model's answer: a backend Completion (tooluse1.backends.base; not imported, so
+    the grader stays below the backends), or `TextAnswer`."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def finish_reason(self) -> str: ...
+    @property
+    def error(self) -> str | None: ...
+    @property
+    def tool_calls(self) -> list[dict] | None: ...
+
+
+@dataclass(frozen=True)
+class TextAnswer:
+    """A raw output as an `Answer` (no structured calls, no backend error)."""
+
+    text: str
+    finish_reason: str = "stop"
+    error: None = None
+    tool_calls: None = None
+
+
+def grade_completion(case: Case | dict, completion: Answer, protocol: str
                      ) -> tuple[Extraction, Verdict] | tuple[None, None]:
     """Extract and grade one backend Completion of a case in a protocol: the one path from a model's answer
     to its Verdict (the harness behind the pytest plugin, `regrade`, the selftest and `grade` take it). The
@@ -282,6 +305,6 @@ def grade_completion(case: Case | dict, completion: Completion, protocol: str
 
 def grade(case: Case | dict, output: str, protocol: str, finish_reason: str | None = None) -> Verdict:
     """Grade one raw model output for one case (a Case or a corpus JSONL dict). Never raises on output."""
-    _, verdict = grade_completion(case, Completion("", output, finish_reason or "stop"), protocol)
+    _, verdict = grade_completion(case, TextAnswer(output, finish_reason or "stop"), protocol)
     assert verdict is not None   # a completion without an error is always graded
     return verdict
