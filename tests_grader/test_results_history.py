@@ -103,6 +103,22 @@ def test_a_new_metric_breaks_no_earlier_file(monkeypatch):
     assert schema_errors(bad)
 
 
+def test_a_new_verdict_or_extraction_field_breaks_no_earlier_file():
+    """A file written before a Verdict or Extraction field existed lacks it (the schema, generated from the
+    classes, requires it): the reader gives it the field's default, and leaves the document it was given as it
+    was."""
+    name, raw = next((n, r) for n, r in archived() if n.startswith("757b823") and n.endswith("smollm2.json"))
+    doc = json.loads(raw)
+    for r in doc["records"]:
+        del r["verdict"]["cut_off"], r["verdict"]["arg_mismatches"], r["extraction"]["broken"]
+    assert schema_errors(doc)                                 # as written today, the fields are required ...
+    results = ResultsFile.from_document(doc, name)            # ... and an older file still loads
+    assert all(r.verdict.cut_off is False and r.verdict.arg_mismatches == [] and r.extraction.broken == []
+               for r in results.records)
+    assert results.summary["overall"]["truncated_rate"]["k"] == 0
+    assert "cut_off" not in doc["records"][0]["verdict"]
+
+
 def _git(*args: str) -> str:
     return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, check=True).stdout.decode()
 

@@ -42,7 +42,7 @@ from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
 from tooluse1.parse import Extraction
 from tooluse1.prompts import ALL_PROTOCOLS, PROTOCOLS, digest_of_prompt_hashes
-from tooluse1.recordschema import RESULTS_FORMAT, RESULTS_FORMAT_VERSION, results_schema_document
+from tooluse1.recordschema import NOT_STORED, RESULTS_FORMAT, RESULTS_FORMAT_VERSION, results_schema_document
 from tooluse1.tools import Call
 from tooluse1.types import EXPECTATIONS
 
@@ -343,36 +343,53 @@ def schema_errors(document: Any, limit: int = 5, schema: Mapping[str, Any] | Non
 def upgrade_document(document: dict) -> tuple[dict, int]:
     """(the document in the current format, the format version it was written in). A format-1 document
     (no `format_version`; `tooluse1_results: 1`) gets the format fields and `expect: null` in its records
-    (format 1 did not store the expectation). Raises ResultsFileError for a document that is neither."""
+    (format 1 did not store the expectation). In every record, a verdict or extraction field the file does
+    not hold (written before the field existed) gets its dataclass default. The input is not changed. Raises
+    ResultsFileError for a document that is neither format."""
     if not isinstance(document, dict):
         raise ResultsFileError("not a ToolUse.1 results file (the JSON document is not an object)")
     version = document.get("format_version")
     if version is None and document.get("tooluse1_results") == 1:
         doc = {k: v for k, v in document.items() if k != "tooluse1_results"}
         doc = {"format": RESULTS_FORMAT, "format_version": RESULTS_FORMAT_VERSION, **doc}
-        if isinstance(doc.get("records"), list):
-            doc["records"] = [_upgrade_record(r) if isinstance(r, dict) else r for r in doc["records"]]
-        return doc, 1
-    if version is None:
+        version = 1
+    elif version is None:
         raise ResultsFileError("not a ToolUse.1 results file (no format_version and no tooluse1_results marker)")
-    if version != RESULTS_FORMAT_VERSION:
+    elif version != RESULTS_FORMAT_VERSION:
         raise ResultsFileError(f"results format_version {version!r} is not supported by this tooluse1 "
                                f"(it reads 1 and {RESULTS_FORMAT_VERSION})")
-    return document, RESULTS_FORMAT_VERSION
+    else:
+        doc = dict(document)
+    if isinstance(doc.get("records"), list):
+        doc["records"] = [_upgrade_record(r, version) if isinstance(r, dict) else r for r in doc["records"]]
+    return doc, version
 
 
-# What format-1 records lack, filled with the value a 1.x run had (no examples, nothing broken, no structured
-# calls, no prompt hash, never cut off: 1.x graded cut-off answers like any other).
-_FORMAT_1_DEFAULTS = {"record": {"expect": None, "tool_calls": None, "prompt_sha256": None},
-                      "extraction": {"examples": [], "broken": []},
-                      "verdict": {"n_examples": 0, "cut_off": False}}
+# What format-1 records lack besides verdict and extraction fields: no structured calls, no prompt hash, and
+# the expectation itself was not stored.
+_FORMAT_1_RECORD = {"expect": None, "tool_calls": None, "prompt_sha256": None}
 
 
-def _upgrade_record(r: dict) -> dict:
-    out = {**_FORMAT_1_DEFAULTS["record"], **r}
-    for part in ("extraction", "verdict"):
+def _stored_defaults(cls: type) -> dict[str, Any]:
+    """The stored fields of a dataclass that have a default, with a fresh copy of it: what a record written
+    before the field existed reads as (format 1 had no examples, nothing broken, and was never cut off: 1.x
+    graded cut-off answers like any other). So a field added to Verdict or Extraction breaks no older file."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name in NOT_STORED.get(cls, ()):
+            continue
+        if f.default is not dataclasses.MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            out[f.name] = f.default_factory()
+    return out
+
+
+def _upgrade_record(r: dict, version: int) -> dict:
+    out = {**_FORMAT_1_RECORD, **r} if version == 1 else dict(r)
+    for part, cls in (("extraction", Extraction), ("verdict", Verdict)):
         if isinstance(out.get(part), dict):
-            out[part] = {**_FORMAT_1_DEFAULTS[part], **out[part]}
+            out[part] = {**_stored_defaults(cls), **out[part]}
     return out
 
 
