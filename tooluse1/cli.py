@@ -70,9 +70,8 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     one and --allow-corpus-change is not given."""
     from pathlib import Path
     from tooluse1.corpus import SPEC_VERSION, CorpusError, StaleCorpusError, load_corpus
-    from tooluse1.grade import grade_extraction
+    from tooluse1.grade import grade_completion
     from tooluse1.metrics import format_summary
-    from tooluse1.parse import extract_completion
     from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
                                   track_sections, write_json_atomic)
     try:
@@ -98,12 +97,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     records = []
     for r in old.records:
         case = cases[r.case.id]
-        if r.is_error:
-            records.append(ItemRecord(case, r.protocol, r.completion, None, None))
-            continue
-        ex = extract_completion(r.completion, r.protocol)
-        records.append(ItemRecord(case, r.protocol, r.completion, ex,
-                                  grade_extraction(case, ex, r.completion.finish_reason, r.protocol)))
+        records.append(ItemRecord(case, r.protocol, r.completion, *grade_completion(case, r.completion, r.protocol)))
     original = {"spec_version": prov["spec_version"], "corpus": prov["corpus"]}
     if prov.get("prompt_sha256"):
         original["prompt_sha256"] = prov["prompt_sha256"]
@@ -118,7 +112,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     for track in graded:
         try:
             sections[track.name] = track.regrade_section(sections[track.name])
-        except KeyError as e:
+        except (KeyError, ValueError) as e:   # a scenario gone, or a section the track cannot read
             return _usage_error(f"{args.results_file}: {e.args[0]}")
     new = build_results(provenance, records, sections)
     if records:
