@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Sequence
 
-from tooluse1.tracks import default_results_path, passthrough_parser, tracks
+from tooluse1.tracks import default_results_path, passthrough_parser, pytest_session, tracks
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
@@ -55,12 +55,9 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
 
 def _cmd_run(args: argparse.Namespace, passthrough: list[str]) -> int:
     """`run` is a thin wrapper: the same pytest session, so the same results file and exit codes."""
-    import pytest
-    from tooluse1.corpus import ROOT
     results = args.results or default_results_path(args.model)
-    argv = [str(ROOT / "test_tooluse1.py"), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
-            "--model", args.model, "--protocol", args.protocol, "--results", results, "-q", "-rN"]
-    return int(pytest.main(argv + passthrough))
+    return pytest_session("test_tooluse1.py", ["--model", args.model, "--protocol", args.protocol,
+                                               "--results", results], passthrough)
 
 
 def _cmd_regrade(args: argparse.Namespace) -> int:
