@@ -71,6 +71,8 @@ def _cmd_run(args: argparse.Namespace, passthrough: list[str]) -> int:
     from tooluse1.corpus import ROOT
     argv = [str(ROOT / "test_tooluse1.py"), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
             "--model", args.model, "--protocol", args.protocol, "--results", args.results, "-q", "-rN"]
+    if args.suite:
+        argv += ["--suite", args.suite]
     return int(pytest.main(argv + passthrough))
 
 
@@ -106,22 +108,39 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     from pathlib import Path
     from tooluse1.corpus import SPEC_VERSION, CorpusError, StaleCorpusError, load_corpus
     from tooluse1.grade import grade_extraction
+    from tooluse1.suite import SuiteError, load_suite, suite_of
     from tooluse1.metrics import format_summary
     from tooluse1.parse import extract_completion
     from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
                                   track_sections, write_json_atomic)
     try:
         old = load_results(args.results_file)
-        cases_list, manifest = load_corpus()
-    except (ResultsFileError, CorpusError, StaleCorpusError) as e:
+    except ResultsFileError as e:
         return _usage_error(str(e))
     prov = old.provenance
+    used = suite_of(prov)
+    if used and not args.suite:
+        return _usage_error(f"{args.results_file} is a run of suite {used['name']!r} ({used['path']}): pass "
+                            f"--suite {used['path']} (or where that suite is now) to re-grade it")
+    if args.suite and not used:
+        return _usage_error(f"{args.results_file} is a run of the built-in corpus, not of a suite: drop --suite")
+    try:
+        if args.suite:
+            suite = load_suite(args.suite)
+            cases_list, manifest = list(suite.cases), suite.manifest
+        else:
+            cases_list, manifest = load_corpus()
+    except (CorpusError, SuiteError) as e:
+        return _usage_error(f"invalid {'suite ' + args.suite if args.suite else 'cases'}:\n" + "\n".join(e.problems))
+    except StaleCorpusError as e:
+        return _usage_error(str(e))
     cases = {c.id: c for c in cases_list}
     corpus_changed = prov["corpus"]["sha256"] != manifest["sha256"]
     spec_changed = prov["spec_version"] != SPEC_VERSION
     if corpus_changed:
-        msg = (f"{args.results_file} was graded against corpus {prov['corpus']['sha256'][:12]}…, the current corpus "
-               f"is {manifest['sha256'][:12]}…")
+        now = f"suite {args.suite} is now" if args.suite else "the current corpus is"
+        msg = (f"{args.results_file} was graded against {'suite ' if used else 'corpus '}"
+               f"{prov['corpus']['sha256'][:12]}…, {now} {manifest['sha256'][:12]}… (its tools or cases changed)")
         if not args.allow_corpus_change:
             return _usage_error(msg + "; its expectations may differ. Pass --allow-corpus-change to re-grade "
                                       "the stored outputs against the current cases anyway")
@@ -145,7 +164,8 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     provenance = {k: v for k, v in prov.items() if k != "regraded_from"}
     provenance.update({
         "spec_version": SPEC_VERSION,
-        "corpus": {"sha256": manifest["sha256"], "version": manifest.get("version"), "n_cases": manifest.get("n_cases")},
+        "corpus": {"sha256": manifest["sha256"], "version": manifest.get("version"), "n_cases": manifest.get("n_cases"),
+                   **({"suite": manifest["suite"]} if "suite" in manifest else {})},
         "regrade": {"from": str(args.results_file), "at": now_iso(), "original": original,
                     "corpus_changed": corpus_changed, "spec_changed": spec_changed}})
     sections = track_sections(old.document)
@@ -266,7 +286,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      "--backend openai --base-url URL --batch-size 16 -k xml --resume FILE")
     run.add_argument("--model", required=True)
     run.add_argument("--protocol", default="all")
-    run.add_argument("--results", default=None, help="results file (default results/tooluse1-<model>.json)")
+    run.add_argument("--results", default=None,
+                     help="results file (default results/tooluse1-<model>.json; with --suite, tooluse1-<suite>-<model>)")
+    run.add_argument("--suite", default=None, help="a suite of your own (a folder with tools.yaml and cases/)")
     run.set_defaults(fn=_cmd_run)
     plan = sub.add_parser("plan", help="run the SPIN planning track (a pytest session over test_plan.py)",
                           description="Everything after the known options is passed to pytest, e.g. "
@@ -283,6 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     regrade = sub.add_parser("regrade", help="re-grade a results file's raw outputs without the model")
     regrade.add_argument("results_file")
     regrade.add_argument("--out", default=None, help="write the re-graded results file here")
+    regrade.add_argument("--suite", default=None, help="the suite the run used (a folder with tools.yaml and cases/)")
     regrade.add_argument("--allow-corpus-change", action="store_true",
                          help="re-grade although the file was graded against another corpus (its digest differs)")
     regrade.set_defaults(fn=_cmd_regrade)
@@ -322,7 +345,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("run", "plan"):
         if args.results is None:
             slug = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in args.model.strip("/"))[-60:]
-            args.results = f"results/tooluse1-{'spin-' if args.command == 'plan' else ''}{slug}.json"
+            if args.command == "plan":
+                track = "spin-"
+            else:   # a suite's runs are named after its folder, so they never overwrite the built-in corpus's
+                from pathlib import Path
+                track = f"{Path(args.suite).resolve().name}-" if args.suite else ""
+            args.results = f"results/tooluse1-{track}{slug}.json"
         return args.fn(args, passthrough)
     if passthrough:
         parser.error(f"unrecognized arguments: {' '.join(passthrough)}")

@@ -192,7 +192,9 @@ class BenchmarkRun:
         return {
             "spec_version": SPEC_VERSION,
             "corpus": {"sha256": self.manifest["sha256"], "version": self.manifest.get("version"),
-                       "n_cases": self.manifest.get("n_cases")},
+                       "n_cases": self.manifest.get("n_cases"),
+                       # a suite of one's own names itself, so that regrade can ask for it (tooluse1.suite)
+                       **({"suite": self.manifest["suite"]} if "suite" in self.manifest else {})},
             "model": self.identity(), "backend": backend_info,
             "decoding": self.config.decoding.as_dict(),
             # the effective value: with no --batch-size the transformers backend picks its own default
