@@ -23,7 +23,8 @@ What a suite means by the built-in words:
   (their digests differ);
 - a tool needs no simulated implementation: the tool-calling track grades calls, it does not execute them.
 
-One suite is active in a process at a time: loading one replaces the tools of the suite loaded before.
+One suite is active in a process at a time: loading one first unloads the suite loaded before
+(`unload_suite`), whether or not the new one loads.
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ from tooluse1.tools import TOOLS
 from tooluse1.toolspec import Tool
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, read_yaml_list
 
-__all__ = ["CASES_DIR_NAME", "TOOLS_FILE", "Suite", "SuiteError", "load_suite", "suite_of"]
+__all__ = ["CASES_DIR_NAME", "TOOLS_FILE", "Suite", "SuiteError", "load_suite", "suite_of", "unload_suite"]
 
 TOOLS_FILE = "tools.yaml"
 CASES_DIR_NAME = "cases"
@@ -77,7 +78,8 @@ _ACTIVE: list[str] = []
 def load_suite(directory: str | Path) -> Suite:
     """The suite in `directory`, validated and its tools registered in TOOLS. Raises SuiteError listing
     every problem (a missing file, a YAML error, an incomplete tool, a bad case, a case whose own right
-    answer fails its grader); the registry then holds no tool of this suite."""
+    answer fails its grader); the registry then holds no suite's tool."""
+    unload_suite()
     root = Path(directory)
     tools_path, cases_dir = root / TOOLS_FILE, root / CASES_DIR_NAME
     missing = [p for p in (tools_path, cases_dir) if not p.exists()]
@@ -92,10 +94,10 @@ def load_suite(directory: str | Path) -> Suite:
         if problems:
             raise SuiteError(problems)
     except CorpusError as e:
-        _deactivate()
+        unload_suite()
         raise SuiteError(e.problems) from None
     except SuiteError:
-        _deactivate()
+        unload_suite()
         raise
     return Suite(root.resolve().name, root, tools, tuple(cases), _manifest(root, declarations, cases))
 
@@ -125,7 +127,7 @@ def _read_tools(path: Path) -> tuple[list[dict], tuple[Tool, ...]]:
             probs.add(where, line_of(raw, "name"), f"two tools are named {name!r}")
     if probs.items:
         raise SuiteError(probs.items)
-    return [dict(d) for d in docs or ()], tuple(tools)
+    return list(docs or ()), tuple(tools)
 
 
 def _problem_line(raw: dict, problem: str) -> int:
@@ -140,9 +142,8 @@ def _problem_line(raw: dict, problem: str) -> int:
 
 
 def _activate(tools: tuple[Tool, ...], path: Path, declarations: list[dict]) -> None:
-    """Register `tools` in place of the previously active suite's; SuiteError (nothing registered) when a
-    name of one is taken (a built-in tool's name or other name, or another tool's of this suite)."""
-    _deactivate()
+    """Register `tools`; SuiteError (nothing registered) when a name of one is taken (a built-in tool's name
+    or other name, or another tool's of this suite)."""
     probs = Problems()
     for tool, raw in zip(tools, declarations):
         try:
@@ -152,11 +153,12 @@ def _activate(tools: tuple[Tool, ...], path: Path, declarations: list[dict]) -> 
             continue
         _ACTIVE.append(tool.name)
     if probs.items:
-        _deactivate()
+        unload_suite()
         raise SuiteError(probs.items)
 
 
-def _deactivate() -> None:
+def unload_suite() -> None:
+    """Remove the active suite's tools from the registry (TOOLS then holds the built-in tools only)."""
     while _ACTIVE:
         del TOOLS[_ACTIVE.pop()]
 
