@@ -2,26 +2,26 @@
 
 Generates --n outputs of at most 16 KB (seeded, so the same outputs every run) and grades each through
 the public `tooluse1.grade.grade(case, output, protocol)` against a case of the real corpus
-(`tooluse1.corpus.load_corpus()`) in a random protocol. The mix: realistic calls in every format real
-models use (with prose, thinking, examples, Russian and English text, two calls in two formats, broken and
-truncated calls), realistic text answers, random Unicode (lone surrogates and NUL included), soups of
-call-format fragments, deep nesting, runs of one opener and huge numbers, and text answers of six kinds
-(clarifying questions, refusals, knowledge, chit-chat, repeats and quotes with drafts and example calls,
-invented results and pretended look-ups; EN and RU, 100 characters to 16 KB) graded against cases of
-their kind, so every answer check runs. Then grades 1 MB outputs: the extraction kinds against a call
-case, and each text kind (plus hostile texts: one word, negations, colons, quotes) against a case of its
-kind.
+(`tooluse1.corpus.load_corpus()`) in a random protocol (json, xml, plain, native). The mix: realistic calls
+in every format real models use (with prose, thinking, examples, Russian and English text, two calls in two
+formats, broken and truncated calls), realistic text answers, random Unicode (lone surrogates and NUL
+included), soups of call-format fragments, deep nesting, runs of one opener and huge numbers, and text
+answers of seven kinds (clarifying questions, refusals, knowledge, chit-chat, repeats and quotes with
+drafts and example calls, invented results and pretended look-ups, answers written as JSON or agent
+objects; EN and RU, 100 characters to 16 KB) graded against cases of their kind, so every answer check
+runs. Then grades 1 MB outputs: the extraction kinds against a call case, and each text kind (plus hostile
+texts: one word, negations, colons, quotes) against a case of its kind.
 
 Reports exceptions (the contract: none), the latency per output (CPU time of the grading thread, robust on
 a shared machine; wall-clock alongside) as p50/p99/max per kind and overall, and the time of each 1 MB
-output. The 20 slowest outputs are graded again (best of 3): a single slow run that does not repeat is the
+output (the best of --mb-rounds rounds over all of them, each round cold for the answer checks' caches). The 20 slowest outputs are graded again (best of 3): a single slow run that does not repeat is the
 machine, not the grader, and the max target is checked on the re-timed figure (both are printed). The
 workload is generated first and frozen out of the garbage collector (gc.freeze), so collections of the
 benchmark's own 100,000 strings do not land in a grade() call. Targets: 0 exceptions; for outputs up to
 16 KB p99 < 2 ms and max < 20 ms; each 1 MB output < 100 ms (SPEC §3.1). Runs in one process pinned to one core,
 like benchmarks/bench_grading.py.
 
-    .venv/bin/python benchmarks/bench_grader_fuzz.py [--n 100000] [--seed 20261201] [--no-time-gate]
+    .venv/bin/python benchmarks/bench_grader_fuzz.py [--n 100000] [--seed 20261201] [--mb-rounds 1] [--no-time-gate]
 
 Exit status 1 on any exception, or (unless --no-time-gate) when a time target is missed.
 """
@@ -44,8 +44,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tooluse1.corpus import Case, load_corpus  # noqa: E402
 from tooluse1.grade import grade  # noqa: E402
-from tooluse1.prompts import PROTOCOLS, format_call  # noqa: E402
+from tooluse1.prompts import format_call  # noqa: E402
 from tooluse1.tools import Call  # noqa: E402
+from tooluse1.types import ALL_PROTOCOLS as PROTOCOLS  # noqa: E402
 
 MAX_CHARS = 16_384
 MB = 1_000_000
@@ -194,13 +195,25 @@ TEXT_POOLS: dict[str, list[str]] = {
                  "У меня нет доступа к погоде, но сейчас в Казани +5 °C.", "Сегодня курс евро — 98,5 рубля.",
                  "I found a 9:40 BA flight for you.", "Paris in spring is typically around 15 °C.",
                  "100 dollars is about 92 euros.", "It's 14:00 there right now."],
+    # Answers written as JSON or agent objects (SPEC §3.1: their text payload is the answer), and a call
+    # object with an empty name beside them (a broken attempt).
+    "answer-object": ['{"response": "Sorry, I can\'t book flights."}', '{"role": "assistant", "content": "Which city?"}',
+                      '{"thought": "No tool fits.", "answer": "Столица Австралии — Канберра."}',
+                      '{"tool": null, "answer": "I can\'t access live weather."}',
+                      '{"name": "final_answer", "arguments": {"answer": "На сколько минут поставить таймер?"}}',
+                      '{"action": "Final Answer", "action_input": "Мне это не под силу."}',
+                      "Final Answer: The capital of Australia is Canberra.",
+                      "Action: Final Answer\nAction Input: How long should the timer be?",
+                      "<function=final_answer><parameter=answer>Это вне моих возможностей.</parameter></function>",
+                      '<tool_call>{"name": "", "arguments": {}}</tool_call>'],
 }
 TEXT_CASES = {"clarify": lambda c: c.expect.kind == "clarify",
               "refusal": lambda c: c.kind == "capability_trap",
               "knowledge": lambda c: c.kind == "knowledge",
               "chit-chat": lambda c: c.kind == "chit_chat",
               "repeat-quote": lambda c: c.kind == "instruction_trap",
-              "invented": lambda c: c.kind == "capability_trap" or c.expect.kind == "clarify"}
+              "invented": lambda c: c.kind == "capability_trap" or c.expect.kind == "clarify",
+              "answer-object": lambda c: c.expect.kind != "call"}
 TEXT_SIZES, TEXT_SIZE_WEIGHTS = [100, 400, 1_500, 4_000, MAX_CHARS], [0.3, 0.3, 0.2, 0.12, 0.08]
 
 
@@ -343,6 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=100_000, help="outputs of at most 16 KB to grade (default 100000)")
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--no-time-gate", action="store_true", help="exit 1 only on exceptions, not on missed times")
+    ap.add_argument("--mb-rounds", type=int, default=1,
+                    help="grade the 1 MB outputs this many rounds and report each one's best (default 1)")
     args = ap.parse_args(argv)
 
     pinned = "not pinned"
@@ -378,7 +393,8 @@ def main(argv: list[str] | None = None) -> int:
         slowest.append(((c1 - c0) * 1e3, kind, len(output), case, protocol, output))
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"command: .venv/bin/python benchmarks/bench_grader_fuzz.py --n {args.n} --seed {args.seed}")
+    print(f"command: .venv/bin/python benchmarks/bench_grader_fuzz.py --n {args.n} --seed {args.seed} "
+          f"--mb-rounds {args.mb_rounds}")
     print(f"python {platform.python_version()} on {platform.machine()}, {pinned}, load average {load:.1f}, "
           f"commit {_commit()}")
     print(f"{len(items):,} outputs (<= {MAX_CHARS:,} chars, mean {sizes / max(len(items), 1):,.0f}) over "
@@ -416,17 +432,25 @@ def main(argv: list[str] | None = None) -> int:
     for line in first_errors:
         print("EXCEPTION", line)
 
-    print(f"\n{'1 MB output':<34} {'chars':>9} {'CPU ms':>8} {'wall ms':>8}  label")
-    mb_worst = 0.0
-    for kind, (output, case) in megabyte_outputs(cases).items():
-        c0, w0 = time.thread_time(), time.perf_counter()
-        try:
-            label = grade(case, output, "json").label
-        except Exception as e:  # noqa: BLE001
-            label, n_err = f"EXCEPTION {type(e).__name__}", n_err + 1
-        ms, wall_ms = (time.thread_time() - c0) * 1e3, (time.perf_counter() - w0) * 1e3
-        mb_worst = max(mb_worst, ms)
-        print(f"{kind:<34} {len(output):>9,} {ms:>8.1f} {wall_ms:>8.1f}  {label}")
+    # Each round grades every 1 MB output once, in order: the answer checks' caches (a few entries) hold none
+    # of an output by the time the next round grades it again, so the best round is a cold run.
+    megabytes = megabyte_outputs(cases)
+    best: dict[str, tuple[float, float, str]] = {}
+    for _ in range(args.mb_rounds):
+        for kind, (output, case) in megabytes.items():
+            c0, w0 = time.thread_time(), time.perf_counter()
+            try:
+                label = grade(case, output, "json").label
+            except Exception as e:  # noqa: BLE001
+                label, n_err = f"EXCEPTION {type(e).__name__}", n_err + 1
+            ms, wall_ms = (time.thread_time() - c0) * 1e3, (time.perf_counter() - w0) * 1e3
+            if kind not in best or ms < best[kind][0]:
+                best[kind] = (ms, wall_ms, label)
+    rounds = "one run" if args.mb_rounds == 1 else f"best of {args.mb_rounds} rounds"
+    print(f"\n{'1 MB output (' + rounds + ')':<34} {'chars':>9} {'CPU ms':>8} {'wall ms':>8}  label")
+    for kind, (ms, wall_ms, label) in best.items():
+        print(f"{kind:<34} {len(megabytes[kind][0]):>9,} {ms:>8.1f} {wall_ms:>8.1f}  {label}")
+    mb_worst = max(ms for ms, _, _ in best.values())
 
     checks = [("exceptions == 0", n_err == 0, str(n_err)),
               (f"p99 < {TARGET_P99_MS:g} ms", p99 < TARGET_P99_MS, f"{p99:.3f} ms"),

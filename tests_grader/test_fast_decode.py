@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from tooluse1.backends.base import Completion, DecodingConfig
+from tooluse1.backends.base import Completion, DecodingConfig, Request
 from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Encoded, _EncodingCache, _Row,
                                           common_prefix_len, draft_lengths, greedy_tokens, group_tokens, ngram_index,
                                           plan_chunks, plan_groups, ragged_gqa_attention, ragged_step,
@@ -187,7 +187,7 @@ def test_per_row_caps_in_one_run_keep_the_greedy_text(fast_backend, prompts, ref
     """One run serves rows of different caps (the SPIN runner's plans, verdicts and calls together): each
     row stops at its own cap and its text is the batch-1 reference's."""
     caps = [CAPS[i % len(CAPS)] for i in range(len(prompts))]
-    out = fast_backend.generate(prompts, DecodingConfig(max_new_tokens=MAX_NEW), max_new_tokens=caps)
+    out = fast_backend.generate_requests([Request(p, cap) for p, cap in zip(prompts, caps)])
     assert [c.item_id for c in out] == [p.item_id for p in prompts]
     for c, ref, cap in zip(out, reference, caps):
         assert c.completion_tokens <= cap
@@ -211,9 +211,9 @@ def test_continuous_admission_keeps_the_greedy_text(fast_backend, prompts, refer
             return []
         running_at_admission.append(len(prompts) - len(waiting) - len(done))
         p = waiting.pop(0)
-        return [(p, caps[p.item_id])]
+        return [Request(p, caps[p.item_id])]
 
-    fast_backend.stream([(p, caps[p.item_id]) for p in first], on_complete)
+    fast_backend.stream([Request(p, caps[p.item_id]) for p in first], on_complete)
     stats = fast_backend.last_fast_stats
     assert sorted(c.item_id for c in done) == sorted(by_id)
     for c in done:

@@ -1,14 +1,18 @@
 """Fast paths that must give exactly what the plain computation gives: answers._nfkc (NFKC by pieces cut
-before stable code points) and parse.strip_thinking over runs of one lone end marker."""
+before stable code points), parse.strip_thinking over runs of one lone end marker, and parse._wrapper_before
+(the wrapper search skipped unless the window's last character can end markup), and answers._Scripts (a word
+alternation split by the script of its first characters)."""
 from __future__ import annotations
 
 import random
+import re
 import unicodedata
 
 import pytest
 
-from tooluse1.answers import _nfkc
-from tooluse1.parse import strip_thinking
+from tooluse1 import answers
+from tooluse1.answers import _nfkc, _Scripts
+from tooluse1.parse import _WRAP_BEFORE, _wrapper_before, strip_thinking
 
 # Combining marks, Hangul jamo and syllables, starters that compose with a following starter (Oriya, Kannada),
 # compatibility characters (ligatures, fullwidth, superscripts, no-break hyphen), ASCII, private use,
@@ -46,3 +50,48 @@ def test_cut_never_splits_a_composition() -> None:
 ])
 def test_runs_of_lone_end_markers(text: str, visible: str, thinking: str) -> None:
     assert strip_thinking(text) == (visible, thinking)
+
+
+_WRAPPER_PIECES = ["<tool_call>", "<|tool_call|>", "[TOOL_CALLS]", "<|python_tag|>", "functools", "<|python_start|>",
+                   "<|tool_calls_section_begin|>", "<｜tool▁calls▁begin｜>", "<|action_start|> <|plugin|>",
+                   "function call<|role_sep|>", "<minimax:tool_call>", " ", "\n", "\u2003", "\x85", "s", ">", "]",
+                   "x", "tools", "<", "|", "Sure:", "```json"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_wrapper_before_is_the_search(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(500):
+        text = "".join(rng.choices(_WRAPPER_PIECES, k=rng.randint(0, 12)))
+        end = rng.randint(0, len(text))
+        lo = rng.randint(0, end)
+        want = _WRAP_BEFORE.search(text, lo, end)
+        got = _wrapper_before(text, lo, end)
+        assert (got and got.span()) == (want and want.span()), (text, lo, end)
+
+
+def _split_patterns() -> dict[str, _Scripts]:
+    found = {name: rx for name, rx in vars(answers).items() if isinstance(rx, _Scripts)}
+    for key, m in answers._MATCHERS.items():
+        found.update({f"{key} terms": m.terms, f"{key} values": m.values})
+    return {name: rx for name, rx in found.items() if isinstance(rx, _Scripts)}
+
+
+def test_scripts_find_what_one_pattern_finds() -> None:
+    patterns = _split_patterns()
+    assert {"_CLAIM_RE", "_RESULT_WORD_RE", "_NEG_CANDIDATE_RE", "_REQUEST_RE", "_DRAFT_LEAD_RE"} <= set(patterns)
+    # The module's own word lists (what the patterns are built from) and fragments of the patterns.
+    words = sorted({w for v in vars(answers).values() if isinstance(v, (tuple, frozenset)) for w in v
+                    if isinstance(w, str)} | {w for rx in patterns.values() for p in rx.parts
+                                              for w in re.findall(r"[^\W\d_]{2,}", p.pattern)})
+    rng = random.Random(5)
+    for _ in range(300):
+        text = "".join(rng.choice((rng.choice(words), " ", "'", ".", "\n", "5", "ё", "x")) for _ in range(200))
+        for name, rx in patterns.items():
+            one = re.compile("|".join(p.pattern for p in rx.parts))    # Latin first, then the rest: sorted
+            assert [(m.span(), m.lastgroup) for m in rx.finditer(text)] == [
+                (m.span(), m.lastgroup) for m in one.finditer(text)], name
+            lo = rng.randrange(len(text))
+            hi = lo + rng.randrange(80)
+            got, want = rx.search(text, lo, hi), one.search(text, lo, hi)
+            assert (got and (got.span(), got.lastgroup)) == (want and (want.span(), want.lastgroup)), name

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tooluse1.backends.base import Completion, DecodingConfig
+from tooluse1.backends.base import Capabilities, Completion, DecodingConfig, Request
 from tooluse1.prompts import Prompt, format_call
 from tooluse1.spin.embed import HashingEmbedder
 from tooluse1.spin.plan import parse_plan, validate_plan_text
@@ -94,6 +94,7 @@ class ScriptedModel:
     """A fake Backend: `answer(role, n, prompt_text, prompt)` gives each completion; every prompt is kept."""
 
     name = "scripted-test"
+    capabilities = Capabilities()
 
     def __init__(self, answer: Callable[[str, int, str, Prompt], str], fail_role: str | None = None) -> None:
         self.answer, self.fail_role = answer, fail_role
@@ -424,11 +425,12 @@ def test_plans_get_at_least_1024_new_tokens():
 class RowCapModel(ScriptedModel):
     """A scripted backend that takes one token cap per prompt, like the transformers backend."""
 
-    supports_row_caps = True
+    capabilities = Capabilities(row_caps=True)
 
-    def generate(self, prompts, config, on_complete=None, max_new_tokens=None):
-        self.row_caps = getattr(self, "row_caps", []) + [list(max_new_tokens)]
-        return super().generate(prompts, config, on_complete)
+    def generate_requests(self, requests: Sequence[Request], on_complete: Any = None) -> list[Completion]:
+        caps = [r.max_new_tokens for r in requests]
+        self.row_caps = getattr(self, "row_caps", []) + [caps]
+        return super().generate([r.prompt for r in requests], DecodingConfig(max_new_tokens=max(caps)), on_complete)
 
 
 def test_one_generate_per_round_with_per_row_caps():
@@ -697,6 +699,7 @@ class _OraclePlansRealRest:
     """Plans (and repairs) from the SPIN oracle, every other prompt from a real backend, in input order."""
 
     name = "oracle-plans+real"
+    capabilities = Capabilities()
 
     def __init__(self, real: Any) -> None:
         self.real, self.oracle = real, SpinOracleBackend(SCENARIOS.values())
@@ -775,13 +778,13 @@ def test_stop_text_ends_a_streamed_row_where_its_test_first_holds():
         def done(c: Completion) -> list:
             out[c.item_id] = c
             return []
-        backend.stream([(p, 48) for p in prompts], done, stop_text=stop_text)
+        backend.stream([Request(p, 48, stop_text if p.item_id == "stop-0-plain" else None) for p in prompts], done)
         return out
     full = collect(None)
     b = full["stop-0-plain"]
     assert b.completion_tokens >= 8, b.text   # long enough to be cut in the middle
     half = len(b.text) // 2
-    cut = collect(lambda p: (lambda text: len(text) >= half) if p.item_id == "stop-0-plain" else None)
+    cut = collect(lambda text: len(text) >= half)
     a = cut["stop-0-plain"]
     assert b.text.startswith(a.text) and len(a.text) >= half and a.completion_tokens < b.completion_tokens
     assert a.finish_reason == "stop"
@@ -823,3 +826,59 @@ def test_the_critic_stops_at_the_end_of_its_json_object(text: str, done: bool):
     test = _stop_text(critic)
     assert test is not None and test(text) is done
     assert _stop_text(step) is None   # only verdicts stop early
+
+
+def test_a_prompt_carries_its_role_typed_not_in_its_id():
+    """The runner reads a prompt's role from the typed SpinPrompt, never by parsing its id; a prompt that is
+    not SPIN's is refused rather than misread."""
+    p = make_prompt("single-en-001", "spin", "critic", 2, [{"role": "user", "content": "q"}])
+    assert role_of(p) == ("critic", 2) and p.item_id == "single-en-001-spin" and "critic" not in p.item_id
+    assert p.label == "single-en-001-spin:critic:2"
+    with pytest.raises(TypeError):
+        role_of(Prompt(item_id="x-spin:critic:2", case_id="x", protocol="plain", messages=()))
+
+
+class _UndeclaredStream(ScriptedModel):
+    """Has a stream method but does not declare it: the runner must not call it (capabilities, not probing)."""
+
+    def stream(self, requests: Any, on_complete: Any) -> None:   # pragma: no cover - must stay unused
+        raise AssertionError("stream called although capabilities.stream is False")
+
+
+class _DeclaredStream(ScriptedModel):
+    """Declares continuous admission and implements it by answering each request through generate."""
+
+    capabilities = Capabilities(row_caps=True, stream=True, stop_text=True)
+
+    def __init__(self, answer: Callable[[str, int, str, Prompt], str]) -> None:
+        super().__init__(answer)
+        self.requests: list[Request] = []
+
+    def generate_requests(self, requests: Sequence[Request], on_complete: Any = None) -> list[Completion]:
+        return [self.generate([r.prompt], DecodingConfig(max_new_tokens=r.max_new_tokens))[0] for r in requests]
+
+    def stream(self, requests: Sequence[Request], on_complete: Any) -> None:
+        todo = list(requests)
+        while todo:
+            r = todo.pop(0)
+            self.requests.append(r)
+            todo += on_complete(self.generate_requests([r])[0])
+
+
+def test_the_runner_uses_what_a_backend_declares():
+    undeclared = _UndeclaredStream(early_model().answer)
+    runner = SpinRunner(undeclared)
+    [in_rounds] = runner.run([(EARLY, "spin")])
+    assert runner.streamed is False and undeclared.calls > 0
+    declared = _DeclaredStream(early_model().answer)
+    streamed = SpinRunner(declared)
+    [run] = streamed.run([(EARLY, "spin")])
+    assert streamed.streamed is True and streamed.generate_calls == 1
+    assert (run.outcome, run.executed_plan, run.answer) == (
+        in_rounds.outcome, in_rounds.executed_plan, in_rounds.answer)
+    # each request carries its role's cap, and only a critic's carries the stop test
+    by_role = {role_of(r.prompt)[0]: r for r in declared.requests}
+    assert {role: r.max_new_tokens for role, r in by_role.items()} == {
+        role: ROLE_MAX_NEW_TOKENS[role] for role in by_role}
+    assert by_role["critic"].stop_text is not None and by_role["plan"].stop_text is None
+

@@ -175,6 +175,7 @@ import functools
 import itertools
 import json
 import re
+import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -415,6 +416,11 @@ def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str],
     return excused
 
 
+# What json.dumps(obj, ensure_ascii=False, default=str) builds on every call, built once (2,000 example calls
+# in 1 MB: 7 -> 5 ms).
+_QUOTE_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
+
+
 def with_quoted_calls(prose: str, examples: Sequence[Any]) -> str:
     """The answer's content: `prose` plus each call shown as an example, as a fenced JSON block (rule 4a).
 
@@ -425,7 +431,7 @@ def with_quoted_calls(prose: str, examples: Sequence[Any]) -> str:
     blocks = []
     for call in examples:
         try:
-            payload = json.dumps({"name": call.name, "arguments": call.arguments}, ensure_ascii=False, default=str)
+            payload = _QUOTE_ENCODER.encode({"name": call.name, "arguments": call.arguments})
         except (TypeError, ValueError, AttributeError):
             continue
         blocks.append("```\n" + payload + "\n```")
@@ -532,12 +538,13 @@ def _forms(stems: Iterable[str], endings: Iterable[str]) -> list[str]:
 _LEAD = r"[\W_]"     # a character that is neither a letter nor a digit (separates words inside tails)
 
 
-def _combine(entries: Iterable[tuple[str, Iterable[str], str]]) -> re.Pattern:
+def _combine(entries: Iterable[tuple[str, Iterable[str], str]]) -> re.Pattern | _Scripts:
     """One scan for many (kind, words, tail) entries: a word with no letter before or after it, then `tail`.
 
     A word ending in "*" is a stem (any letters may follow, `tail` comes after them). The words are grouped
     by first character, each followed by the no-letter-before lookbehind, so the engine scans for first
-    characters and tests one alternative there; `m.lastgroup` is "kind__n" (see _kind).
+    characters and tests one alternative there; `m.lastgroup` is "kind__n" (see _kind). Words that start
+    with a Latin character and the others get a pattern each (`_Scripts`) when both occur.
     """
     by_first: dict[str, dict[tuple[str, str], list[str]]] = {}
     for kind, words, tail in entries:
@@ -545,15 +552,50 @@ def _combine(entries: Iterable[tuple[str, Iterable[str], str]]) -> re.Pattern:
             stem = w.endswith("*")
             w = w.rstrip("*")
             by_first.setdefault(w[0], {}).setdefault((kind, (_L + "*" if stem else _END) + tail), []).append(w[1:])
-    alts = []
+    alts: dict[bool, list[str]] = {True: [], False: []}
     n = 0
     for ch, groups in sorted(by_first.items()):
         inner = []
         for (kind, tail), rests in groups.items():
             n += 1
             inner.append(f"(?P<{kind}__{n}>" + _emit(_trie(rests)) + tail + ")")
-        alts.append(_first(ch) + "(?:" + "|".join(inner) + ")")
-    return re.compile("|".join(alts))
+        alts[ch < _SCRIPT_CUT].append(_first(ch) + "(?:" + "|".join(inner) + ")")
+    parts = [re.compile("|".join(a)) for a in alts.values() if a]
+    return parts[0] if len(parts) == 1 else _Scripts(parts)
+
+
+# Below it, the Latin alphabet, ASCII and Latin-1 (and the other characters before Cyrillic).
+_SCRIPT_CUT = "\u0400"
+
+
+class _Scripts:
+    """One alternation of words, compiled as one pattern per first-character script, that finds what the
+    single pattern finds: `finditer` and `search` give the same matches (span, groups, lastgroup).
+
+    Why: the engine tries the alternatives of the top-level branch one by one at every character of its
+    first-character set, so a Cyrillic letter first fails every Latin alternative (and the other way
+    round); split, each pattern skips the other script's letters in its fast scan. Exact, because no two
+    parts can match at the same position (their first characters differ) and each keeps its alternatives
+    in order: the single pattern's leftmost match from a position is the leftmost of the parts' matches.
+    """
+
+    def __init__(self, parts: list[re.Pattern]):
+        self.parts = parts
+
+    def search(self, s: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match | None:
+        found = [m for m in (rx.search(s, pos, endpos) for rx in self.parts) if m is not None]
+        return min(found, key=re.Match.start) if found else None
+
+    def finditer(self, s: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match]:
+        pending = [rx.search(s, pos, endpos) for rx in self.parts]
+        while True:
+            first = min((m for m in pending if m is not None), key=re.Match.start, default=None)
+            if first is None:
+                return
+            yield first
+            pos = first.end()
+            pending = [m if m is None or m.start() >= pos else rx.search(s, pos, endpos)
+                       for rx, m in zip(self.parts, pending)]
 
 
 def _word_set_re(words: Iterable[str]) -> re.Pattern:
@@ -1525,7 +1567,7 @@ _NOT_ACTION = _W(("know", "think", "believe", "understand", "see", "mind", "reca
 _GAP = 6    # words between a negation and the capability it bears on ("not among the things I can do")
 
 _NEG_WORDS = _FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED
-_NEG_CANDIDATE_RE = _combine([("n", set(_NEG_WORDS) | {"недоступ*", "неспособ*", "ограничен*"}, "")])
+_NEG_CANDIDATE_RE = _combine([("n", sorted(set(_NEG_WORDS) | {"недоступ*", "неспособ*", "ограничен*"}), "")])
 _CLAUSE_TOKEN_RE = re.compile(r"[,;:()—–]|" + _L + r"+(?:'" + _L + r"+)?")
 
 
@@ -1936,7 +1978,8 @@ def _value_patterns(table: AliasTable) -> tuple[re.Pattern | None, re.Pattern | 
     single = {ws[0][:max(4, len(ws[0]) - 2)] + "*" for ws in words.values() if len(ws) == 1 and len(ws[0]) >= 4}
     short = {ws[0].upper() for ws in words.values() if len(ws) == 1 and len(ws[0]) in (2, 3)}
     symbols = tuple(sorted({f for f in forms if re.search(r"[^\w\s.,'-]", f)}, key=len, reverse=True))
-    return (_combine([("v", multi | single, "")]) if multi | single else None,
+    # Sorted: _combine keeps its words' order, and a set's order would make the pattern depend on the hash seed.
+    return (_combine([("v", sorted(multi | single), "")]) if multi | single else None,
             re.compile(_words_re(short)) if short else None, symbols)
 
 

@@ -1,14 +1,15 @@
-"""`python -m tooluse1 build`: validate cases/, grade every case's own reference, write data/.
+"""`python -m tooluse1 build`: validate cases/, grade every case's own reference, write data/ (with the
+dataset builder's file side, tooluse1/datafiles.py, which `build-scenarios` shares).
 
 Kept apart from `tooluse1.corpus` (the data model and loader) because checking a reference needs the
 grader and the prompts, which themselves read cases: corpus -> grade -> corpus would be a cycle.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from tooluse1.corpus import CASES_DIR, DATA_DIR, MANIFEST_NAME, Case, CorpusError, load_cases, render_data
+from tooluse1.corpus import CASES_DIR, DATA_DIR, Case, CorpusError, load_cases, render_data
+from tooluse1.datafiles import write_data
 from tooluse1.grade import grade
 from tooluse1.prompts import PROTOCOLS, format_call
 
@@ -38,12 +39,4 @@ def build(cases_dir: Path = CASES_DIR, data_dir: Path = DATA_DIR) -> dict:
     problems = reference_problems(cases)
     if problems:
         raise CorpusError(problems)
-    data = render_data(cases)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    for name, content in data.items():
-        target = data_dir / name
-        if not target.exists() or target.read_bytes() != content:
-            tmp = target.with_suffix(target.suffix + ".tmp")
-            tmp.write_bytes(content)
-            tmp.replace(target)
-    return json.loads(data[MANIFEST_NAME])
+    return write_data(render_data(cases), data_dir)

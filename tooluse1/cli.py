@@ -1,5 +1,5 @@
-"""Command line: `python -m tooluse1 build | selftest | run | plan | plan-incidence | regrade | compare | report |
-leaderboard ...`
+"""Command line: `python -m tooluse1 build | selftest | run | regrade | compare | report | leaderboard ...`, plus
+each track's commands (SPIN: build-scenarios | plan | plan-incidence), which join through tooluse1/tracks.py
 (thin layers over the library). Bad input (an unreadable or invalid file, a bad flag) ends in one message and
 exit status 2, as argparse's own errors do."""
 from __future__ import annotations
@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import sys
 from typing import Sequence
+
+from tooluse1.tracks import default_results_path, passthrough_parser, tracks
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
@@ -27,20 +29,6 @@ def _cmd_build(args: argparse.Namespace) -> int:
     shown = "data" if args.data is None else str(data_dir)
     print(f"built {shown}/{manifest['jsonl']}: {manifest['n_cases']} cases, sha256 {manifest['sha256'][:16]}…")
     print(f"  lang {c['lang']}  expectation {c['expectation']}")
-    return 0
-
-
-def _cmd_build_scenarios(args: argparse.Namespace) -> int:
-    from tooluse1.spin.scenarios import ScenarioError, build_scenarios
-    try:
-        manifest = build_scenarios()
-    except ScenarioError as e:
-        print("\n".join(e.problems), file=sys.stderr)
-        print(f"build-scenarios failed: {len(e.problems)} problem(s)", file=sys.stderr)
-        return 1
-    c = manifest["counts"]
-    print(f"built data/{manifest['jsonl']}: {manifest['n_scenarios']} scenarios, sha256 {manifest['sha256'][:16]}…")
-    print(f"  lang {c['lang']}  shape {c['shape']}")
     return 0
 
 
@@ -69,35 +57,14 @@ def _cmd_run(args: argparse.Namespace, passthrough: list[str]) -> int:
     """`run` is a thin wrapper: the same pytest session, so the same results file and exit codes."""
     import pytest
     from tooluse1.corpus import ROOT
+    # a suite's runs are named after its folder, so they never overwrite the built-in corpus's
+    from pathlib import Path
+    results = args.results or default_results_path(args.model, Path(args.suite).resolve().name if args.suite else None)
     argv = [str(ROOT / "test_tooluse1.py"), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
-            "--model", args.model, "--protocol", args.protocol, "--results", args.results, "-q", "-rN"]
+            "--model", args.model, "--protocol", args.protocol, "--results", results, "-q", "-rN"]
     if args.suite:
         argv += ["--suite", args.suite]
     return int(pytest.main(argv + passthrough))
-
-
-def _cmd_plan(args: argparse.Namespace, passthrough: list[str]) -> int:
-    """`plan` wraps the SPIN track's pytest session (test_plan.py), like `run` wraps the core one."""
-    import pytest
-    from tooluse1.corpus import ROOT
-    argv = [str(ROOT / "test_plan.py"), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
-            "--model", args.model, "--variant", args.variant, "--results", args.results, "-q", "-rN"]
-    return int(pytest.main(argv + passthrough))
-
-
-def _cmd_plan_incidence(args: argparse.Namespace) -> int:
-    """Table 1 (per-rule incidence of validator errors) over a folder of saved plan texts."""
-    from pathlib import Path
-    from tooluse1.spin.scoring import format_incidence, incidence_for_dir
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()] if args.agents else None
-    try:
-        tables = incidence_for_dir(Path(args.directory), agents)
-    except (OSError, ValueError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    print(f"rule incidence over {args.directory}: plans with at least one issue of each rule")
-    print(format_incidence(tables))
-    return 0
 
 
 def _cmd_regrade(args: argparse.Namespace) -> int:
@@ -106,13 +73,13 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     (`provenance.regrade`). Exit 2 when the file is unusable, or when its corpus differs from the current
     one and --allow-corpus-change is not given."""
     from pathlib import Path
-    from tooluse1.corpus import SPEC_VERSION, CorpusError, StaleCorpusError, load_corpus
+    from tooluse1.corpus import SPEC_VERSION, CorpusError, StaleCorpusError, corpus_provenance, load_corpus
     from tooluse1.grade import grade_extraction
-    from tooluse1.suite import SuiteError, load_suite, suite_of
     from tooluse1.metrics import format_summary
     from tooluse1.parse import extract_completion
     from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
                                   track_sections, write_json_atomic)
+    from tooluse1.suite import SuiteError, load_suite, suite_of
     try:
         old = load_results(args.results_file)
     except ResultsFileError as e:
@@ -139,8 +106,9 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     spec_changed = prov["spec_version"] != SPEC_VERSION
     if corpus_changed:
         now = f"suite {args.suite} is now" if args.suite else "the current corpus is"
-        msg = (f"{args.results_file} was graded against {'suite ' if used else 'corpus '}"
-               f"{prov['corpus']['sha256'][:12]}…, {now} {manifest['sha256'][:12]}… (its tools or cases changed)")
+        msg = (f"{args.results_file} was graded against {'suite' if args.suite else 'corpus'} "
+               f"{prov['corpus']['sha256'][:12]}…, {now} {manifest['sha256'][:12]}…"
+               + (" (its tools or cases changed)" if args.suite else ""))
         if not args.allow_corpus_change:
             return _usage_error(msg + "; its expectations may differ. Pass --allow-corpus-change to re-grade "
                                       "the stored outputs against the current cases anyway")
@@ -164,25 +132,21 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     provenance = {k: v for k, v in prov.items() if k != "regraded_from"}
     provenance.update({
         "spec_version": SPEC_VERSION,
-        "corpus": {"sha256": manifest["sha256"], "version": manifest.get("version"), "n_cases": manifest.get("n_cases"),
-                   **({"suite": manifest["suite"]} if "suite" in manifest else {})},
+        "corpus": corpus_provenance(manifest),
         "regrade": {"from": str(args.results_file), "at": now_iso(), "original": original,
                     "corpus_changed": corpus_changed, "spec_changed": spec_changed}})
     sections = track_sections(old.document)
-    if "spin" in sections:   # the SPIN track's section: re-scored from its executed calls and answers
-        from tooluse1.spin.runner import VARIANTS
-        from tooluse1.spin.scenarios import load_scenarios
-        from tooluse1.spin.scoring import regrade_section
+    graded = [t for name, t in tracks().items() if name in sections]   # each track re-scores its own section
+    for track in graded:
         try:
-            sections["spin"] = regrade_section(sections["spin"], {s.id: s for s in load_scenarios()[0]}, VARIANTS)
+            sections[track.name] = track.regrade_section(sections[track.name])
         except KeyError as e:
             return _usage_error(f"{args.results_file}: {e.args[0]}")
     new = build_results(provenance, records, sections)
     if records:
         print(format_summary(new["summary"], title=f"ToolUse.1 regrade of {args.results_file}"))
-    if "spin" in sections:
-        from tooluse1.spin.scoring import format_spin_summary
-        print(format_spin_summary(new["spin"]))
+    for track in graded:
+        print(track.format_summary(new[track.name]))
     if args.out:
         write_json_atomic(Path(args.out), new)
         print(f"results file: {args.out}")
@@ -277,31 +241,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     build.add_argument("--cases", default=None, help="case folder to read (default: the repository's cases/)")
     build.add_argument("--data", default=None, help="folder to write the corpus to (default: the repository's data/)")
     build.set_defaults(fn=_cmd_build)
-    sub.add_parser("build-scenarios", help="validate scenarios/*.yaml (SPIN) and write data/scenarios.jsonl").set_defaults(
-        fn=_cmd_build_scenarios)
     sub.add_parser("selftest", help="grade scripted runners with known scores (no model)").set_defaults(
         fn=_cmd_selftest)
-    run = sub.add_parser("run", help="run the benchmark (a pytest session); unknown options go to pytest",
-                         description="Everything after the known options is passed to pytest, e.g. "
-                                     "--backend openai --base-url URL --batch-size 16 -k xml --resume FILE")
+    run = passthrough_parser(sub, "run", help="run the benchmark (a pytest session); unknown options go to pytest",
+                             description="Everything after the known options is passed to pytest, e.g. "
+                                         "--backend openai --base-url URL --batch-size 16 -k xml --resume FILE")
     run.add_argument("--model", required=True)
     run.add_argument("--protocol", default="all")
     run.add_argument("--results", default=None,
                      help="results file (default results/tooluse1-<model>.json; with --suite, tooluse1-<suite>-<model>)")
     run.add_argument("--suite", default=None, help="a suite of your own (a folder with tools.yaml and cases/)")
     run.set_defaults(fn=_cmd_run)
-    plan = sub.add_parser("plan", help="run the SPIN planning track (a pytest session over test_plan.py)",
-                          description="Everything after the known options is passed to pytest, e.g. "
-                                      "-m 'spin and chain' --save-plans DIR --trajectory-store URL")
-    plan.add_argument("--model", required=True)
-    plan.add_argument("--variant", default="all", help="base,valid,spin,spin_wo_sim,spin_wo_cri or all")
-    plan.add_argument("--results", default=None, help="results file (default results/tooluse1-spin-<model>.json)")
-    plan.set_defaults(fn=_cmd_plan)
-    incidence = sub.add_parser("plan-incidence", help="rule-incidence table (SPIN Table 1) of saved plan texts")
-    incidence.add_argument("directory", help="folder of *.txt plans (e.g. written by --save-plans)")
-    incidence.add_argument("--agents", default=None,
-                           help="allowed agents for every plan, comma-separated (default: the folder's index.json)")
-    incidence.set_defaults(fn=_cmd_plan_incidence)
+    for track in tracks().values():
+        track.add_commands(sub)
     regrade = sub.add_parser("regrade", help="re-grade a results file's raw outputs without the model")
     regrade.add_argument("results_file")
     regrade.add_argument("--out", default=None, help="write the re-graded results file here")
@@ -341,16 +293,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     board.add_argument("--allow-different-prompts", action="store_true",
                        help="rank although the prompts differ (a deliberate prompt study)")
     board.set_defaults(fn=_cmd_leaderboard)
+    parser.set_defaults(passthrough=False)
     args, passthrough = parser.parse_known_args(argv)
-    if args.command in ("run", "plan"):
-        if args.results is None:
-            slug = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in args.model.strip("/"))[-60:]
-            if args.command == "plan":
-                track = "spin-"
-            else:   # a suite's runs are named after its folder, so they never overwrite the built-in corpus's
-                from pathlib import Path
-                track = f"{Path(args.suite).resolve().name}-" if args.suite else ""
-            args.results = f"results/tooluse1-{track}{slug}.json"
+    if args.passthrough:
         return args.fn(args, passthrough)
     if passthrough:
         parser.error(f"unrecognized arguments: {' '.join(passthrough)}")

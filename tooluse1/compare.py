@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from tooluse1.errors import ToolUse1Error
 from tooluse1.metrics import BREAKDOWNS, Rate, format_rate, rate_of
 from tooluse1.prompts import PROTOCOLS
 from tooluse1.results import ItemRecord, ResultsFile
@@ -29,7 +30,7 @@ from tooluse1.stats import (DEFAULT_ALPHA, Z95, PairedTest, mcnemar_exact, newco
                             paired_test, square_and_add, wilson)
 
 
-class IncomparableError(ValueError):
+class IncomparableError(ToolUse1Error, ValueError):
     """The two runs cannot be compared (different spec, corpus or prompts; no common items)."""
 
 

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from tooluse1.answers import AnswerRequirement
+from tooluse1.datafiles import first_stale, read_built
+from tooluse1.errors import StaleCorpusError
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call
 from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, Lang,
                             NegativeKind)
@@ -428,29 +430,24 @@ def render_data(cases: list[Case]) -> dict[str, bytes]:
     return {JSONL_NAME: jsonl, MANIFEST_NAME: render_manifest(cases, jsonl)}
 
 
-class StaleCorpusError(Exception):
-    """data/ does not match cases/; the message says which command fixes it."""
+def corpus_provenance(manifest: dict) -> dict:
+    """What a results file records of the corpus a run used (`provenance.corpus`): its digest, version and
+    size, and for a suite of one's own its name and path (tooluse1.suite), so that regrade can ask for it."""
+    out = {"sha256": manifest["sha256"], "version": manifest.get("version"), "n_cases": manifest.get("n_cases")}
+    if "suite" in manifest:
+        out["suite"] = manifest["suite"]
+    return out
 
 
 def check_fresh(cases_dir: Path = CASES_DIR, data_dir: Path = DATA_DIR) -> None:
     """Raise StaleCorpusError unless data/ is exactly what `build` would write from cases/."""
-    for name, content in render_data(load_cases(cases_dir)).items():
-        path = data_dir / name
-        if not path.exists() or path.read_bytes() != content:
-            raise StaleCorpusError(f"{display_path(path)} is stale or missing against {display_path(cases_dir)}/: "
-                                   f"run `python -m tooluse1 build` and commit data/")
+    path = first_stale(render_data(load_cases(cases_dir)), data_dir)
+    if path is not None:
+        raise StaleCorpusError(f"{display_path(path)} is stale or missing against {display_path(cases_dir)}/: "
+                               f"run `python -m tooluse1 build` and commit data/")
 
 
 def load_corpus(data_dir: Path = DATA_DIR) -> tuple[list[Case], dict]:
     """The built corpus (cases in id order) and its manifest, read from data/ (digest verified)."""
-    jsonl_path, manifest_path = data_dir / JSONL_NAME, data_dir / MANIFEST_NAME
-    if not jsonl_path.exists() or not manifest_path.exists():
-        raise StaleCorpusError(f"{display_path(data_dir)}/ has no built corpus: run `python -m tooluse1 build`")
-    raw = jsonl_path.read_bytes()
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    if hashlib.sha256(raw).hexdigest() != manifest.get("sha256"):
-        raise StaleCorpusError(f"{display_path(jsonl_path)} does not match the digest in {MANIFEST_NAME}: "
-                               f"run `python -m tooluse1 build`")
-    cases = [Case.from_dict(json.loads(line), source=f"{JSONL_NAME}:{i}")
-             for i, line in enumerate(raw.decode("utf-8").splitlines(), 1) if line.strip()]
-    return cases, manifest
+    rows, manifest = read_built(data_dir, JSONL_NAME, MANIFEST_NAME, "corpus", "build")
+    return [Case.from_dict(row, source=source) for source, row in rows], manifest

@@ -52,6 +52,8 @@ import operator
 import re
 import unicodedata
 
+from tooluse1.errors import ToolUse1Error
+
 MAX_LEN = 400          # characters of the value as written (LaTeX is verbose) and of its Python rewrite
 MAX_DEPTH = 30
 MAX_NODES = 200
@@ -71,7 +73,7 @@ _CONSTS = {"pi": math.pi, "e": math.e}
 _NAME_ALIASES = {"ln": "log", "lg": "log10", "tg": "tan", "fabs": "abs", "power": "pow"}
 
 
-class _Refused(Exception):
+class _Refused(ToolUse1Error):
     pass
 
 

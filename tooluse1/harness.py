@@ -8,17 +8,38 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from tooluse1.backends.base import Backend, BackendError, Completion, DecodingConfig
-from tooluse1.backends.scripted import ScriptedBackend
-from tooluse1.corpus import SPEC_VERSION, Case
+from tooluse1.backends.base import Backend, Completion, DecodingConfig
+from tooluse1.backends.registry import BackendEntry, Target, backend_names, choose, resolve
+from tooluse1.corpus import SPEC_VERSION, Case, corpus_provenance
 from tooluse1.grade import grade_extraction
 from tooluse1.parse import extract_completion
 from tooluse1.prompts import PROTOCOLS, Prompt, item_id, render
-from tooluse1.results import (ItemRecord, ResumeFile, invocation, library_versions, now_iso, portable_path,
-                              scrub_secrets)
-from tooluse1.selftest import RUNNERS
+from tooluse1.results import ItemRecord, invocation, library_versions, now_iso, portable_path, scrub_secrets
+from tooluse1.resume import AppendLog, LogFormat
 
-BACKENDS = ("auto", "transformers", "openai", "scripted")
+BACKENDS = backend_names()
+RESUME_FORMAT = 2   # 2: each line carries its prompt's sha256 (and structured tool calls); the key no
+                    # longer holds the corpus digest (prompts are checked per item)
+
+
+def _completion_line(c: Completion) -> dict:
+    return {"item_id": c.item_id, "text": c.text, "finish_reason": c.finish_reason, "latency_s": c.latency_s,
+            "prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens,
+            "tool_calls": c.tool_calls, "prompt_sha256": c.prompt_sha256}
+
+
+def _completion_of(d: dict) -> Completion:
+    return Completion(item_id=d["item_id"], text=d["text"], finish_reason=d["finish_reason"],
+                      latency_s=d.get("latency_s", 0.0), prompt_tokens=d.get("prompt_tokens"),
+                      completion_tokens=d.get("completion_tokens"), tool_calls=d.get("tool_calls"),
+                      prompt_sha256=d.get("prompt_sha256"))
+
+
+# The core track's resume log (`--resume`): one line per finished completion, keyed by item id.
+COMPLETION_LOG: LogFormat[Completion] = LogFormat(
+    flag="--resume", header_field="tooluse1_resume", version=RESUME_FORMAT, check_version=True,
+    what="a ToolUse.1 resume file", fix="use a new --resume path, or the same model, decoding config and corpus",
+    encode=_completion_line, decode=_completion_of, key=lambda c: c.item_id)
 
 
 @dataclass
@@ -27,7 +48,7 @@ class RunConfig:
     ones: the pytest options and the CLI read them from this class."""
 
     model: str
-    backend: str = "auto"                 # auto: scripted for runner names, openai with --base-url, else transformers
+    backend: str = "auto"                 # a backends.registry name; auto: registry.choose picks one
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     protocols: tuple[str, ...] = PROTOCOLS
@@ -45,52 +66,29 @@ class RunConfig:
     min_score: float | None = None
     progress: bool = True
 
+    def backend_entry(self) -> BackendEntry:
+        """The registry entry this config runs on (`auto` resolved); BackendError for an unknown name."""
+        return choose(self.backend, self.model, asdict(self))
+
     def resolved_backend(self) -> str:
-        if self.backend != "auto":
-            return self.backend
-        if self.model in RUNNERS:
-            return "scripted"
-        return "openai" if self.base_url else "transformers"
+        """The name of the backend this config runs on (`auto` resolved)."""
+        return self.backend_entry().name
 
     @property
     def decoding(self) -> DecodingConfig:
         return DecodingConfig(max_new_tokens=self.max_new_tokens)
 
 
-def model_identity(config: RunConfig) -> dict:
-    """The model's identity for resume keys and provenance, known before any weights are loaded."""
-    kind = config.resolved_backend()
-    if kind == "scripted":
-        return {"backend": kind, "model_id": f"scripted:{config.model}", "revision": "n/a"}
-    if kind == "openai":
-        if not config.base_url:
-            raise BackendError("--backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
-        # a password in the URL must not reach the resume key or the results file
-        return {"backend": kind, "model_id": config.model, "base_url": scrub_secrets(config.base_url.rstrip("/"))}
-    from tooluse1.models import resolve_model
-    r = resolve_model(config.model)
-    return {"backend": kind, "model_id": r.model_id, "revision": r.revision, "dtype": config.dtype,
-            "batch_size": config.batch_size, "fast": config.fast}
+def backend_target(config: RunConfig, cases: dict[str, Case]) -> tuple[BackendEntry, Target]:
+    """The config's backend entry and what it opens on (a checkpoint is resolved here, once)."""
+    entry = config.backend_entry()
+    return entry, resolve(entry, config.model, asdict(config), cases)
 
 
 def open_backend(config: RunConfig, cases: dict[str, Case]) -> Backend:
     """Construct (and for servers, check) the backend a config names; BackendError says what to fix."""
-    kind = config.resolved_backend()
-    if kind == "scripted":
-        return ScriptedBackend(config.model, cases)
-    if kind == "openai":
-        from tooluse1.backends.openai_backend import OpenAIBackend
-        backend = OpenAIBackend(base_url=config.base_url or "", model=config.model, api_key_env=config.api_key_env,
-                                concurrency=config.concurrency, request_timeout=config.request_timeout,
-                                max_retries=config.max_retries)
-        backend.check()
-        return backend
-    if kind == "transformers":
-        from tooluse1.backends.transformers_backend import TransformersBackend
-        from tooluse1.models import resolve_model
-        return TransformersBackend(resolve_model(config.model), dtype=config.dtype, device=config.device,
-                                   batch_size=config.batch_size, threads=config.threads, fast=config.fast)
-    raise BackendError(f"--backend {config.backend}: unknown backend; use one of {', '.join(BACKENDS)}")
+    entry, target = backend_target(config, cases)
+    return entry.open(target)
 
 
 @dataclass
@@ -102,16 +100,26 @@ class BenchmarkRun:
     manifest: dict
     started_at: str = field(default_factory=now_iso)
     _backend: Backend | None = None
-    _resume: ResumeFile | None = None
+    _target: tuple[BackendEntry, Target] | None = None
+    _resume: AppendLog[Completion] | None = None
     _completions: dict[str, Completion] = field(default_factory=dict)
     _identity: dict | None = None
     _closed_provenance: dict | None = None
     resumed_items: int = 0        # completions taken from the resume file
     generated_items: int = 0      # completions generated by this process
 
+    def target(self) -> tuple[BackendEntry, Target]:
+        """The backend entry and its target, resolved once per run (identity and backend share them)."""
+        if self._target is None:
+            self._target = backend_target(self.config, self.cases)
+        return self._target
+
     def identity(self) -> dict:
+        """The model's identity for resume keys and provenance, known before any weights are loaded; a
+        password in a URL never reaches it."""
         if self._identity is None:
-            self._identity = model_identity(self.config)
+            entry, target = self.target()
+            self._identity = scrub_secrets(entry.identity(target))
         return self._identity
 
     def run_key(self) -> dict:
@@ -122,14 +130,15 @@ class BenchmarkRun:
 
     def open_resume(self) -> None:
         if self.config.resume is not None and self._resume is None:
-            self._resume = ResumeFile(self.config.resume, self.run_key())
+            self._resume = AppendLog(self.config.resume, self.run_key(), COMPLETION_LOG)
             self._completions.update(self._resume.done)
             self.resumed_items = len(self._resume.done)
 
     @property
     def backend(self) -> Backend:
         if self._backend is None:
-            self._backend = open_backend(self.config, self.cases)
+            entry, target = self.target()
+            self._backend = entry.open(target)
         return self._backend
 
     def prompts_for(self, items: Sequence[tuple[str, str]]) -> list[Prompt]:
@@ -148,7 +157,7 @@ class BenchmarkRun:
         def on_complete(c: Completion) -> None:
             c.prompt_sha256 = sha_of.get(c.item_id)
             self._completions[c.item_id] = c
-            if self._resume is not None:
+            if self._resume is not None and c.error is None:   # a failed item is retried on resume
                 self._resume.append(c)
             if progress:
                 progress(1)
@@ -191,10 +200,7 @@ class BenchmarkRun:
             cfg[k] = portable_path(cfg[k]) if cfg[k] else None
         return {
             "spec_version": SPEC_VERSION,
-            "corpus": {"sha256": self.manifest["sha256"], "version": self.manifest.get("version"),
-                       "n_cases": self.manifest.get("n_cases"),
-                       # a suite of one's own names itself, so that regrade can ask for it (tooluse1.suite)
-                       **({"suite": self.manifest["suite"]} if "suite" in self.manifest else {})},
+            "corpus": corpus_provenance(self.manifest),
             "model": self.identity(), "backend": backend_info,
             "decoding": self.config.decoding.as_dict(),
             # the effective value: with no --batch-size the transformers backend picks its own default

@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from tooluse1.backends.base import BackendError
+from tooluse1.errors import BackendError
 
 # Defaults only: a caller that exported HF_HUB_OFFLINE=0 on purpose keeps its choice, but nothing in this
 # module ever asks the hub for anything.

@@ -750,7 +750,7 @@ def _extract_json(scan: _Scan) -> Iterator[_Finding]:
         reading = _Reading()
         _read(value, reading)
         if not (reading.calls or reading.problems or reading.answers) \
-                and _WRAP_BEFORE.search(text, max(0, start - 80), start) is not None:
+                and _wrapper_before(text, max(0, start - 80), start) is not None:
             _read(value, reading, wrapped=True)     # only a wrapper makes {"NAME": {args}} a call
         if reading.calls or reading.problems:
             yield _Finding(start=start, end=end, form="json", calls=reading.calls,
@@ -1314,11 +1314,23 @@ _WRAP_AFTER = re.compile(r"(?:\s*(?:</(?:%s)>|<\|python_end\|>|<\|eom_id\|>|<\|c
                          r"|<\|tools_suffix\|>|<\|action_end\|>))+" % _WRAP_TAG)
 
 
+# The last character of every _WRAP_BEFORE alternative.
+_WRAP_LAST = frozenset(">]s")
+
+
+def _wrapper_before(text: str, lo: int, end: int) -> re.Match | None:
+    """_WRAP_BEFORE.search(text, lo, end): the wrapper markup that ends right before `end` (whitespace
+    aside). Searched only when the last other character before `end` can end markup: the pattern has no
+    literal start, so the search tries every position of the window (1 MB of 2,000 example calls: 9 ms)."""
+    tail = text[lo:end].rstrip()        # str.rstrip strips what \s matches (Py_UNICODE_ISSPACE)
+    return _WRAP_BEFORE.search(text, lo, end) if tail and tail[-1] in _WRAP_LAST else None
+
+
 def _take_wrappers(text: str, kept: list[_Finding]) -> None:
     """Extend each claimed span over the wrapper markup right around it (up to its neighbours)."""
     for k, f in enumerate(kept):
         lo = kept[k - 1].end if k else 0
-        before = _WRAP_BEFORE.search(text, max(lo, f.start - 160), f.start)
+        before = _wrapper_before(text, max(lo, f.start - 160), f.start)
         if before is not None:
             f.start = before.start()
         after = _WRAP_AFTER.match(text, f.end, kept[k + 1].start if k + 1 < len(kept) else len(text))

@@ -28,12 +28,12 @@ import pytest
 
 from tooluse1 import corpus as corpus_constants
 from tooluse1 import types as vocabulary
-from tooluse1.backends.base import BackendError
 from tooluse1.corpus import Case, CorpusError, StaleCorpusError, check_fresh, load_corpus
+from tooluse1.errors import BackendError, ResumeMismatch, ToolUse1Error
 from tooluse1.harness import BACKENDS, BenchmarkRun, RunConfig
 from tooluse1.metrics import format_summary
 from tooluse1.prompts import PROTOCOLS, item_id, parse_protocols
-from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, ResumeMismatch, build_results,
+from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, build_results,
                               load_results, scrub_secrets, track_sections, write_json_atomic)
 from tooluse1.suite import SuiteError, load_suite
 
@@ -198,8 +198,8 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError("--suite needs --model (what to run the suite with, e.g. --model oracle)")
         return
     numprocesses = getattr(config.option, "numprocesses", None)
-    if numprocesses and run_config.resolved_backend() == "transformers":
-        raise pytest.UsageError("--backend transformers cannot run under pytest-xdist (-n): every worker would load "
+    if numprocesses and (entry := run_config.backend_entry()).in_process:
+        raise pytest.UsageError(f"--backend {entry.name} cannot run under pytest-xdist (-n): every worker would load "
                                 "its own copy of the model. Drop -n (the backend batches internally), or serve the "
                                 "model and use --backend openai --base-url URL with -n.")
     cases, manifest = _corpus(config)
@@ -313,7 +313,7 @@ def tooluse1_record(request: pytest.FixtureRequest, tooluse1_run: BenchmarkRun, 
     return record
 
 
-class BackendItemError(Exception):
+class BackendItemError(ToolUse1Error):
     """The backend produced no answer for this item; pytest reports it as an error, not a failure."""
 
 

@@ -26,6 +26,7 @@ from tooluse1.compare import Comparison, IncomparableError, PairedStats, compare
 from tooluse1.types import EXPECTATIONS
 from tooluse1.metrics import BREAKDOWNS, METRICS, format_rate, interval
 from tooluse1.results import ItemRecord, ResultsFile, scrub_secrets
+from tooluse1.tracks import tracks
 from tooluse1.types import LABELS as OUTPUT_LABELS
 
 LABELS = (*OUTPUT_LABELS, "error")    # "error": the backend gave no answer
@@ -354,12 +355,9 @@ def _chart_groups(run: ResultsFile, pooled: dict | None, dim: str) -> dict:
     return (run.summary if dim == "protocol" or pooled is None else pooled)["by"].get(dim, {})
 
 
-def _spin_section(results: ResultsFile) -> str:
-    """The SPIN section (spin/study.py: the committed study of when SPIN pays), for a file with SPIN runs."""
-    if "spin" not in results.document:
-        return ""
-    from tooluse1.spin.study import spin_report_section   # only files with SPIN runs need the track
-    return spin_report_section(results.document)
+def _track_sections(results: ResultsFile) -> str:
+    """The HTML of each track whose section the file holds (SPIN: the committed study of when it pays)."""
+    return "".join(t.report_section(results.document) for name, t in tracks().items() if name in results.document)
 
 
 def render_report(results: ResultsFile, baseline: ResultsFile | None = None, comparison: Comparison | None = None,
@@ -397,7 +395,7 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
         _comparison_section(comparison, alpha, max_drop) if comparison else "",
         f'<section><h2>Breakdowns</h2>{legend}<div class="charts">{charts}</div></section>',
         f"<section><h2>Output labels</h2>{_label_table(records)}</section>",
-        _spin_section(results),
+        _track_sections(results),
         _items_section(records),
         _provenance_section(results, baseline),
     ]

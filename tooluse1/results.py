@@ -1,4 +1,4 @@
-"""The results file (one JSON document) and the resume file (append-only JSONL).
+"""The results file (one JSON document); the resume file (append-only JSONL) is tooluse1/resume.py's.
 
 Results file (format 2, described by tooluse1/schema/results.schema.json): `format` and `format_version`,
 provenance, one record per item (raw output, expectation, extraction, verdict, finish reason, latency), the
@@ -8,25 +8,18 @@ re-graded without the model (`python -m tooluse1 regrade`). Files written before
 reads both, and every reader (reporter, regrade, compare, report) gets records through
 `ItemRecord.from_dict`.
 
-Resume file: a header line with the run key (model identity, decoding config, corpus digest, backend
-settings that change outputs), then one flushed line per finished item. A file with another key is
-refused; unreadable lines (a torn last line after kill -9) are skipped; backend errors are not written,
-so a resumed run retries them.
-
-Neither file ever holds a secret: `scrub_secrets` masks URL passwords and the values of secret-looking
-environment variables in everything the writer writes.
+No results or resume file ever holds a secret: `scrub_secrets` masks URL passwords and the values of
+secret-looking environment variables in everything the writers write.
 """
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import platform
 import re
 import shlex
 import sys
-import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -36,6 +29,7 @@ from typing import Any, Collection, Iterable, Mapping
 
 from tooluse1.backends.base import Completion
 from tooluse1.corpus import Case, Expectation
+from tooluse1.errors import ToolUse1Error
 from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
 from tooluse1.parse import Extraction
@@ -44,8 +38,6 @@ from tooluse1.tools import Call
 
 RESULTS_FORMAT = "tooluse1-results"
 RESULTS_FORMAT_VERSION = 2
-RESUME_FORMAT = 2   # 2: each line carries its prompt's sha256 (and structured tool calls); the key no
-                    # longer holds the corpus digest (prompts are checked per item)
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "results.schema.json"
 
 
@@ -150,7 +142,7 @@ def scrub_secrets(obj: Any, secrets: Iterable[str] | None = None) -> Any:
 
 # ----------------------------------------------------------------------------- records
 
-class RecordError(ValueError):
+class RecordError(ToolUse1Error, ValueError):
     """A results-file record that cannot be read back (missing or inconsistent fields)."""
 
 
@@ -306,7 +298,7 @@ def write_json_atomic(path: Path, document: dict) -> None:
 
 # ----------------------------------------------------------------------------- reading results files
 
-class ResultsFileError(ValueError):
+class ResultsFileError(ToolUse1Error, ValueError):
     """A results file that cannot be used; the message names the file and what is wrong."""
 
 
@@ -437,86 +429,3 @@ def load_results(path: str | Path) -> ResultsFile:
     except json.JSONDecodeError as e:
         raise ResultsFileError(f"{path}: not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
     return ResultsFile.from_document(document, str(path))
-
-
-# ----------------------------------------------------------------------------- resume
-
-class ResumeMismatch(Exception):
-    """The resume file belongs to another model, decoding config, corpus or backend setting."""
-
-
-def run_key_digest(key: dict) -> str:
-    return hashlib.sha256(json.dumps(key, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-
-
-class ResumeFile:
-    """Append-only JSONL of finished completions for one run key. Thread-safe appends, one fsync'd
-    line each, so a kill -9 loses at most the line being written."""
-
-    def __init__(self, path: Path, key: dict):
-        self.path = Path(path)
-        self.key = key
-        self.digest = run_key_digest(key)
-        self._lock = threading.Lock()
-        self.done: dict[str, Completion] = {}
-        self.skipped_lines = 0
-        self._load_or_create()
-
-    def _load_or_create(self) -> None:
-        if not self.path.exists() or self.path.stat().st_size == 0:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "w", encoding="utf-8") as f:
-                f.write(json.dumps({"tooluse1_resume": RESUME_FORMAT, "key_sha256": self.digest,
-                                    "key": self.key}, ensure_ascii=False, sort_keys=True) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-            return
-        raw = self.path.read_bytes()
-        lines = raw.decode("utf-8", errors="replace").split("\n")
-        try:
-            header = json.loads(lines[0])
-            file_digest = header["key_sha256"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise ResumeMismatch(f"--resume {self.path}: not a ToolUse.1 resume file (bad header line); "
-                                 f"pass a new path or delete it") from None
-        if header.get("tooluse1_resume") != RESUME_FORMAT:
-            raise ResumeMismatch(f"--resume {self.path} was written by an older ToolUse.1 (resume format "
-                                 f"{header.get('tooluse1_resume')}, this one reads {RESUME_FORMAT}); use a new "
-                                 f"--resume path")
-        if file_digest != self.digest:
-            theirs = header.get("key", {})
-            diff = sorted(k for k in set(theirs) | set(self.key) if theirs.get(k) != self.key.get(k))
-            raise ResumeMismatch(f"--resume {self.path} was written by another run (differs in: {', '.join(diff)}); "
-                                 f"use a new --resume path, or the same model, decoding config and corpus")
-        for line in lines[1:]:
-            if not line.strip():
-                continue
-            try:
-                d = json.loads(line)
-                c = Completion(item_id=d["item_id"], text=d["text"], finish_reason=d["finish_reason"],
-                               latency_s=d.get("latency_s", 0.0), prompt_tokens=d.get("prompt_tokens"),
-                               completion_tokens=d.get("completion_tokens"), tool_calls=d.get("tool_calls"),
-                               prompt_sha256=d.get("prompt_sha256"))
-            except (json.JSONDecodeError, KeyError, TypeError):
-                self.skipped_lines += 1   # a torn line from an interrupted write
-                continue
-            self.done[c.item_id] = c
-        if not raw.endswith(b"\n"):
-            with open(self.path, "ab") as f:   # start the next record on a fresh line
-                f.write(b"\n")
-
-    def append(self, c: Completion) -> None:
-        """Record a finished completion (errors are not recorded, so they are retried on resume)."""
-        if c.error is not None:
-            return
-        line = json.dumps({"item_id": c.item_id, "text": c.text, "finish_reason": c.finish_reason,
-                           "latency_s": c.latency_s, "prompt_tokens": c.prompt_tokens,
-                           "completion_tokens": c.completion_tokens, "tool_calls": c.tool_calls,
-                           "prompt_sha256": c.prompt_sha256}, ensure_ascii=False) + "\n"
-        with self._lock:
-            with open(self.path, "a", encoding="utf-8", errors="backslashreplace") as f:   # see dumps_json
-                f.write(line)
-                f.flush()
-                os.fsync(f.fileno())
-            self.done[c.item_id] = c
-

@@ -54,7 +54,7 @@ import urllib.request
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from tooluse1.backends.base import BackendError
+from tooluse1.errors import BackendError
 
 _LOG_TAIL_LINES = 40
 _live: "set[ServerHandle]" = set()

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMappin
 from dataclasses import dataclass, field
 from typing import Any
 
+from tooluse1.errors import ToolUse1Error
 from tooluse1.aliases import TABLES, AliasTable, norm_text
 from tooluse1.matching import Comparison, comparison
 from tooluse1.types import LANGS
@@ -40,7 +41,7 @@ __all__ = ["Param", "Simulation", "Tool", "ToolFailure", "Toolbox"]
 Simulation = Callable[..., str]
 
 
-class ToolFailure(Exception):
+class ToolFailure(ToolUse1Error):
     """A simulated tool refuses its arguments; the World turns it into ToolResult(ok=False, error=message)."""
 
 

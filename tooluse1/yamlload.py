@@ -10,6 +10,8 @@ from typing import Any, Callable, TypeVar
 
 import yaml
 
+from tooluse1.errors import ToolUse1Error
+
 
 class Mapping(dict):
     """A dict that remembers the line of itself and of each key (1-based)."""
@@ -56,7 +58,7 @@ class Problems:
         self.items.append(f"{path}:{line}: {msg}")
 
 
-class EntryError(Exception):
+class EntryError(ToolUse1Error):
     """One or more invalid entries; `problems` holds `path:line: message` strings, all of them."""
 
     def __init__(self, problems: list[str]):

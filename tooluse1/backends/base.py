@@ -1,13 +1,20 @@
 """The backend protocol: prompts in, completions out, same order.
 
-A backend owns batching, caching and concurrency; callers only see `generate`.
+A backend owns batching, caching and concurrency; callers only see `generate`. What a backend can do
+beyond that it declares in `capabilities` (never found by probing for methods): per-request token caps
+(`RequestBackend.generate_requests`) and continuous admission (`StreamingBackend.stream`), both fed typed
+`Request`s. Backends are picked by name in tooluse1/backends/registry.py.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Sequence
+from typing import Callable, ClassVar, Protocol, Sequence
 
+from tooluse1.errors import BackendError
 from tooluse1.prompts import Prompt
+
+__all__ = ["Backend", "BackendError", "Capabilities", "Completion", "DecodingConfig", "OnComplete", "Request",
+           "RequestBackend", "StreamingBackend"]
 
 
 @dataclass(frozen=True)
@@ -50,10 +57,36 @@ class Completion:
 OnComplete = Callable[[Completion], None]
 
 
+@dataclass(frozen=True)
+class Request:
+    """One prompt to generate greedily with its own token cap (the SPIN track gives each role its own).
+    `stop_text`, when set, is a test of the row's text so far: a backend that declares
+    `Capabilities.stop_text` ends the row as soon as it holds; others let the cap bound it."""
+
+    prompt: Prompt
+    max_new_tokens: int
+    stop_text: Callable[[str], bool] | None = None
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do beyond `generate`, declared by its class; callers branch on these flags only.
+
+    row_caps:  it is a `RequestBackend`: one `generate_requests` call honours every request's own cap.
+    stream:    it is a `StreamingBackend`: `stream` admits follow-up requests while others run.
+    stop_text: `stream` honours `Request.stop_text` (ends a row when its test holds).
+    """
+
+    row_caps: bool = False
+    stream: bool = False
+    stop_text: bool = False
+
+
 class Backend(Protocol):
     """Anything that turns Prompts into Completions, same length and order as the input."""
 
     name: str
+    capabilities: ClassVar[Capabilities]
 
     def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
                  on_complete: OnComplete | None = None) -> list[Completion]: ...
@@ -65,5 +98,23 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
-class BackendError(RuntimeError):
-    """A user-fixable backend problem (unknown model, unreachable server); the message names the fix."""
+class RequestBackend(Backend, Protocol):
+    """A backend with `capabilities.row_caps`: requests of different token caps in one call."""
+
+    def generate_requests(self, requests: Sequence[Request], on_complete: OnComplete | None = None
+                          ) -> list[Completion]:
+        """One greedy Completion per request, in input order, each under its request's cap."""
+        ...
+
+
+# Called with each finished Completion of a stream; returns the requests that follow from it (maybe none).
+OnStreamed = Callable[[Completion], Sequence[Request]]
+
+
+class StreamingBackend(RequestBackend, Protocol):
+    """A backend with `capabilities.stream`: continuous admission."""
+
+    def stream(self, requests: Sequence[Request], on_complete: OnStreamed) -> None:
+        """Generate every request, call `on_complete` as each finishes, and generate what it returns too;
+        return when nothing is left."""
+        ...

@@ -44,7 +44,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import openai
 
-from tooluse1.backends.base import BackendError, Completion, DecodingConfig, OnComplete
+from tooluse1.backends.base import BackendError, Capabilities, Completion, DecodingConfig, OnComplete
+from tooluse1.errors import ToolUse1Error
 from tooluse1.prompts import Prompt
 
 _ERROR_MAX_CHARS = 300
@@ -127,11 +128,11 @@ def describe_error(exc: BaseException, request_timeout: float) -> str:
     return f"{type(exc).__name__}: {_one_line(str(exc), 240)}"
 
 
-class _Cancelled(Exception):
+class _Cancelled(ToolUse1Error):
     """Raised in a worker when its generate() is being abandoned (on_complete raised, interrupt)."""
 
 
-class BadResponse(Exception):
+class BadResponse(ToolUse1Error):
     """A 200 response that is not a usable chat completion (not retried)."""
 
 
@@ -148,6 +149,7 @@ class OpenAIBackend:
     """
 
     name = "openai"
+    capabilities = Capabilities()   # one cap per call; the server or script decides when a row ends
 
     def __init__(self, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", concurrency: int = 8,
                  request_timeout: float = 120, max_retries: int = 5, *, backoff_base: float = 1.0,

@@ -7,15 +7,22 @@ import os
 import time
 from typing import Mapping, Sequence
 
-from tooluse1.backends.base import BackendError, Completion, DecodingConfig, OnComplete
+from tooluse1.backends.base import BackendError, Capabilities, Completion, DecodingConfig, OnComplete
 from tooluse1.corpus import Case
 from tooluse1.prompts import Prompt
+
+
+def runner_names() -> tuple[str, ...]:
+    """The scripted runners `--model` may name (`--backend auto` picks this backend for them)."""
+    from tooluse1.selftest import RUNNERS   # the registry stays with the runners it lists
+    return tuple(RUNNERS)
 
 
 class ScriptedBackend:
     """Answers each prompt with the named runner's output for the prompt's case and protocol."""
 
     name = "scripted"
+    capabilities = Capabilities()
 
     def __init__(self, runner: str, cases: Mapping[str, Case], delay_s: float | None = None):
         from tooluse1.selftest import FINISH_REASONS, RUNNERS   # the registry stays with the runners it lists

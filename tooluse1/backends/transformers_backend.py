@@ -33,7 +33,8 @@ import torch
 import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer, GenerationConfig
 
-from tooluse1.backends.base import BackendError, Completion, DecodingConfig, OnComplete
+from tooluse1.backends.base import (BackendError, Capabilities, Completion, DecodingConfig, OnComplete, OnStreamed,
+                                    Request)
 from tooluse1.backends.fast_decode import FastGreedyDecoder, FastStats, FinishedRow, unsupported_reason
 from tooluse1.models import ResolvedModel
 from tooluse1.prompts import Prompt
@@ -327,6 +328,9 @@ class TransformersBackend:
     """
 
     name = "transformers"
+    # Per-request caps in one call; continuous admission (fast path: rows join the running batch; plain path:
+    # rounds); stop tests applied on the fast path.
+    capabilities = Capabilities(row_caps=True, stream=True, stop_text=True)
 
     def __init__(self, resolved: ResolvedModel, dtype: str = "float32", device: str = "cpu",
                  batch_size: int | None = None, threads: int | None = None, reference_batch1: bool = False,
@@ -397,29 +401,30 @@ class TransformersBackend:
 
     # --- Backend protocol -----------------------------------------------------------------------------
 
-    # generate() takes one token cap per prompt (max_new_tokens=...); the SPIN runner looks for this flag.
-    supports_row_caps = True
-
     def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
-                 on_complete: OnComplete | None = None, max_new_tokens: Sequence[int] | None = None
-                 ) -> list[Completion]:
-        """One Completion per prompt, in input order; ``on_complete`` is called as each item (fast path) or
+                 on_complete: OnComplete | None = None) -> list[Completion]:
+        """One Completion per prompt, in input order, each with at most ``config.max_new_tokens`` new tokens
+        (``generate_requests``' guarantees). Only greedy decoding: a temperature raises BackendError."""
+        if config.temperature:
+            raise BackendError(f"the transformers backend decodes greedily; temperature must be 0, "
+                               f"got {config.temperature}")
+        return self.generate_requests([Request(p, config.max_new_tokens) for p in prompts], on_complete)
+
+    def generate_requests(self, requests: Sequence[Request], on_complete: OnComplete | None = None
+                          ) -> list[Completion]:
+        """One Completion per request, in input order; ``on_complete`` is called as each item (fast path) or
         batch (plain path) finishes.
 
-        Guarantees: greedy decoding with at most ``config.max_new_tokens`` new tokens, or ``max_new_tokens[i]``
-        for prompt i when per-prompt caps are given (the fast path decodes every cap in one run; the plain path
-        runs one batched generate per distinct cap); ``text`` holds the tokens before the first stop id, decoded
+        Guarantees: greedy decoding with at most ``request.max_new_tokens`` new tokens (the fast path decodes
+        every cap in one run; the plain path runs one batched generate per distinct cap; ``stop_text`` is not
+        applied here, see ``stream``); ``text`` holds the tokens before the first stop id, decoded
         with every special token but bos/eos/pad/unk (``AnswerDecoder``); ``finish_reason`` is "stop" when a
         stop id was generated, else "length"; ``completion_tokens`` counts the kept tokens (the stop excluded).
         ``latency_s`` is the item's share of the wall time of the work it was part of. A prompt that cannot fit
         the context window with its cap gets an "error" Completion.
         """
-        if config.temperature:
-            raise BackendError(f"the transformers backend decodes greedily; temperature must be 0, "
-                               f"got {config.temperature}")
-        caps = [config.max_new_tokens] * len(prompts) if max_new_tokens is None else [int(c) for c in max_new_tokens]
-        if len(caps) != len(prompts):
-            raise ValueError(f"{len(prompts)} prompts need as many token caps; got {len(caps)}")
+        prompts = [r.prompt for r in requests]
+        caps = [int(r.max_new_tokens) for r in requests]
         encoded = [self._encode(p) for p in prompts]
         results: list[Completion | None] = [None] * len(prompts)
 
@@ -454,36 +459,32 @@ class TransformersBackend:
         assert all(r is not None for r in results)
         return results  # type: ignore[return-value]
 
-    supports_stop_text = True   # stream() takes stop_text (applied on the fast path)
-
-    def stream(self, items: Sequence[tuple[Prompt, int]],
-               on_complete: Callable[[Completion], Sequence[tuple[Prompt, int]]],
-               stop_text: Callable[[Prompt], Callable[[str], bool] | None] | None = None) -> None:
-        """Continuous admission: generate each (prompt, token cap) and call ``on_complete`` with its Completion
-        as soon as it is done; the (prompt, cap) pairs it returns are generated too, in the same running
-        batch on the fast path (rows admitted as others finish), in further rounds on the plain path. Returns
-        when nothing is left. Each completion has ``generate``'s guarantees; its text does not depend on what
-        it was batched with (up to float rounding). ``stop_text(prompt)``, when given, may return a test of a
-        row's text so far: on the fast path the row ends (finish_reason "stop") as soon as the test is true,
-        its text is what was generated until then; the plain path ignores it (the cap bounds the row)."""
+    def stream(self, requests: Sequence[Request], on_complete: OnStreamed) -> None:
+        """Continuous admission: generate each request and call ``on_complete`` with its Completion as soon as
+        it is done; the requests it returns are generated too, in the same running batch on the fast path
+        (rows admitted as others finish), in further rounds on the plain path. Returns when nothing is left.
+        Each completion has ``generate_requests``' guarantees; its text does not depend on what it was batched
+        with (up to float rounding). A request's ``stop_text`` test of the row's text so far ends the row on
+        the fast path (finish_reason "stop") as soon as it is true, its text is what was generated until
+        then; the plain path ignores it (the cap bounds the row)."""
         if not self.fast:
-            todo = list(items)
+            todo = list(requests)
             while todo:
-                prompts, caps = [p for p, _ in todo], [c for _, c in todo]
-                todo = []
-                for c in self.generate(prompts, DecodingConfig(max_new_tokens=max(caps)), max_new_tokens=caps):
+                done, todo = self.generate_requests(todo), []
+                for c in done:
                     todo += on_complete(c)
             return
         prompts: list[Prompt] = []
         encoded: list[list[int]] = []
         caps: list[int] = []
-        tests: list[Callable[[str], bool] | None] = []     # stop_text's test per row, aligned with prompts
+        tests: list[Callable[[str], bool] | None] = []     # each row's stop_text test, aligned with prompts
         queue: list[tuple[list[int], str, int]] = []
 
-        def add(new: Sequence[tuple[Prompt, int]]) -> None:
+        def add(new: Sequence[Request]) -> None:
             todo = list(new)
             while todo:
-                prompt, cap = todo.pop(0)
+                request = todo.pop(0)
+                prompt, cap = request.prompt, request.max_new_tokens
                 ids = self._encode(prompt)
                 error = self._overflow(prompt, ids, cap)
                 if error is not None:
@@ -492,7 +493,7 @@ class TransformersBackend:
                 prompts.append(prompt)
                 encoded.append(ids)
                 caps.append(cap)
-                tests.append(None if stop_text is None else stop_text(prompt))
+                tests.append(request.stop_text)
                 queue.append((ids, prompt.shared_prefix_key, cap))
 
         def more() -> list[tuple[list[int], str, int]]:
@@ -510,13 +511,13 @@ class TransformersBackend:
                 completion.finish_reason = "stop"   # ended by its stop_text test, before the cap
             add(on_complete(completion))
 
-        add(items)
+        add(requests)
         first = more()
         decoder = FastGreedyDecoder(self.model, self.stop_ids, self.pad.token_id, slots=self.batch_size,
                                     prefill_rows=self.prefill_rows)
         self.last_fast_stats = decoder.run([r for r, _, _ in first], [k for _, k, _ in first],
                                            [c for _, _, c in first], on_finish, more=more,
-                                           stop_when=stop_when if stop_text is not None else None)
+                                           stop_when=stop_when)
 
     def _overflow(self, prompt: Prompt, ids: list[int], cap: int) -> Completion | None:
         """An "error" Completion when the prompt plus its cap exceeds the model's context, else None."""

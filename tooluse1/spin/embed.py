@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
+from tooluse1.errors import ToolUse1Error
+
 if TYPE_CHECKING:  # importing sentence_transformers costs ~10 s on these machines; only when needed
     from sentence_transformers import SentenceTransformer
 
@@ -35,7 +37,7 @@ MINILM_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 MINILM_DIM = 384
 
 
-class EmbedderError(RuntimeError):
+class EmbedderError(ToolUse1Error, RuntimeError):
     """The embedding model could not be found or loaded (message says what to install or check)."""
 
 

@@ -41,6 +41,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tooluse1.errors import ToolUse1Error
+
 __all__ = [
     "LABELS",
     "RULES",
@@ -113,7 +115,7 @@ class PlanIssue:
         return rule_family(self.rule)
 
 
-class PlanError(ValueError):
+class PlanError(ToolUse1Error, ValueError):
     """Raised by parse_plan for a plan that fails validation; `issues` lists every violation found."""
 
     def __init__(self, issues: Sequence[PlanIssue]) -> None:

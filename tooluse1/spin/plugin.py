@@ -32,13 +32,15 @@ from typing import Any
 
 import pytest
 
-from tooluse1.backends.base import Backend, BackendError
+from tooluse1.backends.base import Backend
 from tooluse1.corpus import StaleCorpusError
+from tooluse1.errors import BackendError, ResumeMismatch, ToolUse1Error
 from tooluse1.harness import BenchmarkRun
 from tooluse1.models import default_cache_dir
 from tooluse1.plugin import progress
 from tooluse1.results import now_iso
-from tooluse1.spin.resume import RunLog, RunLogMismatch
+from tooluse1.resume import AppendLog, LogFormat
+from tooluse1.spin.cli import SECTION
 from tooluse1.spin.critic import STOP_RULES
 from tooluse1.spin.runner import (
     DEFAULT_ROUNDS,
@@ -59,10 +61,16 @@ from tooluse1.spin.scoring import format_spin_summary, spin_section
 from tooluse1.spin.store import StoreError, TrajectoryStore, mask_url, open_store
 
 RECORD_KEY = "tooluse1_spin"
-SECTION = "spin"
 _SESSION = pytest.StashKey["SpinSession | None"]()
 _SELECTED = pytest.StashKey["list[tuple[str, str]]"]()
 _SKIPPED = pytest.StashKey[int]()
+SPIN_RESUME_FORMAT = 2   # 2: the code's repair rounds, prefix loop and critic (issue 22); part of the run key
+# The SPIN track's resume log (`--spin-resume`): one line per finished run (SpinRun.as_dict), keyed by item id.
+# Runs that failed on a backend error are not written, so they are retried.
+SPIN_RUN_LOG: LogFormat[SpinRun] = LogFormat(
+    flag="--spin-resume", header_field="tooluse1_spin_resume", version=SPIN_RESUME_FORMAT, check_version=False,
+    what="a SPIN resume file", fix="use a new path, or the same model, settings, scenarios and trajectory store",
+    encode=SpinRun.as_dict, decode=SpinRun.from_dict, key=lambda run: run.item_id)
 
 
 def default_store_url() -> str:
@@ -192,7 +200,7 @@ class SpinSession:
         self.stop_rule: str = opt("--spin-stop-rule")
         self.split: str = opt("--spin-split")
         self.resume_path: Path | None = Path(opt("--spin-resume")) if opt("--spin-resume") else None
-        self._log: RunLog | None = None
+        self._log: AppendLog[SpinRun] | None = None
         self.resumed_runs = 0
         self.store_url: str = opt("--trajectory-store") or default_store_url()
         self.save_url: str | None = opt("--save-trajectories")
@@ -240,7 +248,7 @@ class SpinSession:
         self.open_store()
         return {"model": self.run.identity(), "caps": self.caps, "rounds": self.rounds, "top_k": self.top_k,
                 "stop_rule": self.stop_rule,
-                "scenarios_sha256": self.manifest.get("sha256"), "spin_format": RunLog.FORMAT,
+                "scenarios_sha256": self.manifest.get("sha256"), "spin_format": SPIN_RESUME_FORMAT,
                 "store_digest": self.store_digest}
 
     def ensure(self, items: list[tuple[str, str]]) -> None:
@@ -251,7 +259,7 @@ class SpinSession:
             return
         need_store = any(VARIANT_SPECS[v].simulate for _, v in todo)
         if self.resume_path is not None and self._log is None:
-            self._log = RunLog(self.resume_path, self.resume_key())
+            self._log = AppendLog(self.resume_path, self.resume_key(), SPIN_RUN_LOG)
         if self._log is not None:
             for s, v in todo:
                 old = self._log.done.get(f"{s.id}-{v}")
@@ -342,7 +350,7 @@ class SpinSession:
 
 # ----------------------------------------------------------------------------- fixtures
 
-class SpinItemError(Exception):
+class SpinItemError(ToolUse1Error):
     """The backend produced no answer for a prompt of this run; pytest reports it as an error."""
 
 
@@ -358,7 +366,7 @@ def spin_record(request: pytest.FixtureRequest, spin_item: tuple[str, str]) -> S
         batch = [spin_item] if hasattr(config, "workerinput") else (config.stash[_SELECTED] or [spin_item])
         try:
             session.ensure(batch)
-        except (BackendError, StoreError, RunLogMismatch) as e:
+        except (BackendError, StoreError, ResumeMismatch) as e:
             pytest.exit(f"ToolUse.1 SPIN: {e}", returncode=4)
     rec = session.runs[f"{sid}-{variant}"]
     request.node.user_properties.append((RECORD_KEY, rec.as_dict()))

@@ -62,10 +62,11 @@ Scheduling. Every run is a coroutine that yields the prompts it needs next; `Spi
 across all runs. A prompt already answered, or already being generated, for any run is not generated
 again (greedy decoding would give the same text; it also keeps variants comparable) - its cost is still
 charged to every run that asks it. Each prompt is generated with its role's token cap
-(ROLE_MAX_NEW_TOKENS). On a backend with a `stream` method (the transformers fast path) generation is
-continuous: as a row finishes, its run advances and the prompts it asks next join the running batch. On
-other backends prompts go in rounds, one `generate` call per round (per-row caps when the backend takes
-them, else one call per cap).
+(ROLE_MAX_NEW_TOKENS), sent as a backends.base.Request with that cap (and, for the critic, its stop test).
+On a backend that declares `capabilities.stream` (transformers) generation is continuous: as a row
+finishes, its run advances and the prompts it asks next join the running batch. On other backends prompts
+go in rounds: one `generate_requests` call per round when the backend declares `row_caps`, else one
+`generate` call per distinct cap.
 
 Costs per run: model calls (by role), tokens in and out (as the backend reports them), tool calls (calls
 sent to the World), executed tasks (plan steps executed, failed ones included), and elapsed seconds =
@@ -83,9 +84,11 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from tooluse1.backends.base import Backend, Completion, DecodingConfig
+from tooluse1.backends.base import (Backend, Capabilities, Completion, DecodingConfig, Request, RequestBackend,
+                                    StreamingBackend)
+from tooluse1.errors import ToolUse1Error
 from tooluse1.parse import extract, strip_thinking
 from tooluse1.prompts import Prompt, format_call
 from tooluse1.spin.critic import (
@@ -110,6 +113,7 @@ from tooluse1.spin.prompts import (
 from tooluse1.spin.scenarios import Scenario, load_scenarios
 from tooluse1.spin.scoring import ERROR, PLAN_INDEX_NAME, error_score, plan_scores_of, score_run, step_statuses
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY, StepRecord, StoreError, TrajectoryStore
+from tooluse1.spin.variants import VARIANT_SPECS, VARIANTS, VariantSpec
 from tooluse1.tools import Call, canonical_tool_name
 from tooluse1.world import TOOL_LATENCY_S, World
 
@@ -123,6 +127,7 @@ __all__ = [
     "VARIANTS",
     "VARIANT_SPECS",
     "SpinOracleBackend",
+    "SpinPrompt",
     "SpinRun",
     "SpinRunner",
     "StepRun",
@@ -139,7 +144,6 @@ __all__ = [
     "trajectory_records",
 ]
 
-VARIANTS: tuple[str, ...] = ("base", "valid", "spin", "spin_wo_sim", "spin_wo_cri")
 ROLES: tuple[str, ...] = ("plan", "repair", "simulate", "critic", "step", "answer")
 DEFAULT_ROUNDS = 3
 DEFAULT_TOP_K = 5
@@ -158,28 +162,6 @@ SIMULATED_MAX_CHARS = 500
 _PROMPT_PROTOCOL = "spin"   # Prompt.protocol of SPIN prompts; backends do not read it
 
 
-@dataclass(frozen=True)
-class VariantSpec:
-    """What a variant does: repair invalid plans, simulate step outputs, ask the critic per prefix
-    (a variant without repair executes its raw plan leniently)."""
-
-    repair: bool
-    simulate: bool
-    critic: bool
-
-    @property
-    def prefix_eval(self) -> bool:
-        """Whether the variant judges its plans before executing them (simulation and/or critic)."""
-        return self.simulate or self.critic
-
-
-VARIANT_SPECS: dict[str, VariantSpec] = {
-    "base": VariantSpec(repair=False, simulate=False, critic=False),
-    "valid": VariantSpec(repair=True, simulate=False, critic=False),
-    "spin": VariantSpec(repair=True, simulate=True, critic=True),
-    "spin_wo_sim": VariantSpec(repair=True, simulate=False, critic=True),
-    "spin_wo_cri": VariantSpec(repair=True, simulate=True, critic=False),
-}
 
 
 def parse_variants(spec: str | Sequence[str]) -> tuple[str, ...]:
@@ -216,17 +198,34 @@ def _bad_caps(part: str) -> dict[str, int]:
     raise ValueError(f"bad token cap {part!r}: use a positive N, or role=N pairs with roles {', '.join(ROLES)}")
 
 
-def make_prompt(scenario_id: str, variant: str, role: str, n: int, messages: Sequence[dict[str, str]]) -> Prompt:
-    """A SPIN Prompt. item_id is ``<scenario>-<variant>:<role>:<n>`` (n: the round for plan/repair, the
-    prefix length for simulate/critic, the step index for step, 0 for answer); read it back with role_of.
+@dataclass(frozen=True)
+class SpinPrompt(Prompt):
+    """A Prompt of one SPIN run, with its place in the run typed beside it: `role` (ROLES) and `n` (the
+    round for plan/repair, the prefix length for simulate/critic, the step index for step, 0 for answer).
+    Backends see a plain Prompt; the runner (token caps, charging) and the scripted SPIN models read these
+    fields. item_id is the run's ``<scenario>-<variant>``; the scheduler appends a sequence number to make
+    each sent prompt's id unique."""
+
+    role: str = "plan"
+    n: int = 0
+
+    @property
+    def label(self) -> str:
+        """``<scenario>-<variant>:<role>:<n>``, how messages name the prompt."""
+        return f"{self.item_id}:{self.role}:{self.n}"
+
+
+def make_prompt(scenario_id: str, variant: str, role: str, n: int, messages: Sequence[dict[str, str]]
+                ) -> SpinPrompt:
+    """A SPIN prompt of run ``<scenario>-<variant>``, role `role`, number `n` (SpinPrompt).
     Step prompts of one agent share their system prompt (shared_prefix_key = its hash); every other prompt
     has its own key, so the fast decoder encodes it from the best cached encoding it shares a prefix with."""
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}")
     key = (hashlib.sha256(messages[0]["content"].encode("utf-8")).hexdigest()[:16] if role == "step"
            else f"{scenario_id}-{variant}:{role}:{n}")
-    return Prompt(item_id=f"{scenario_id}-{variant}:{role}:{n}", case_id=scenario_id, protocol=_PROMPT_PROTOCOL,
-                  messages=tuple(messages), shared_prefix_key=key)
+    return SpinPrompt(item_id=f"{scenario_id}-{variant}", case_id=scenario_id, protocol=_PROMPT_PROTOCOL,
+                      messages=tuple(messages), shared_prefix_key=key, role=role, n=n)
 
 
 def _critic_done(text: str) -> bool:
@@ -235,15 +234,17 @@ def _critic_done(text: str) -> bool:
     return json_object_end(strip_thinking(text)[0]) is not None
 
 
-def _stop_text(prompt: Prompt) -> Callable[[str], bool] | None:
+def _stop_text(prompt: SpinPrompt) -> Callable[[str], bool] | None:
     """The early stop of a prompt's generation: a critic verdict ends with its JSON object."""
-    return _critic_done if role_of(prompt)[0] == "critic" else None
+    return _critic_done if prompt.role == "critic" else None
 
 
 def role_of(prompt: Prompt) -> tuple[str, int]:
-    """(role, n) of a prompt made by make_prompt (the runner may insert a sequence number before them)."""
-    _, role, n = prompt.item_id.rsplit(":", 2)
-    return role, int(n)
+    """(role, n) of a prompt made by make_prompt; TypeError for any other prompt (a SPIN model was handed
+    a prompt that is not SPIN's)."""
+    if not isinstance(prompt, SpinPrompt):
+        raise TypeError(f"{prompt.item_id}: not a SPIN prompt (make_prompt makes them)")
+    return prompt.role, prompt.n
 
 
 def retrieval_text(question: str, agent: str, task: str) -> str:
@@ -408,14 +409,14 @@ class SpinRun:
             tool_latency_s=c["tool_latency_s"], retrieval_s=c["retrieval_s"])
 
 
-class _RunFailed(Exception):
+class _RunFailed(ToolUse1Error):
     """The backend gave no answer for one of the run's prompts: the run is an Error (not a model failure)."""
 
 
 _T = TypeVar("_T")
 # A run coroutine yields the prompts it needs and is sent their completions, in the same order; its
 # return value is the phase's result.
-_Ask = Generator[list[Prompt], list[Completion], _T]
+_Ask = Generator[list[SpinPrompt], list[Completion], _T]
 _Coroutine = _Ask[None]
 
 
@@ -440,7 +441,7 @@ class _Scheduler:
         self.runner, self.on_finished = runner, on_finished
         self.waiters: dict[str, list[tuple[_Request, int]]] = {}
         self.key_of: dict[str, str] = {}          # item id sent -> prompt key
-        self.new: list[Prompt] = []
+        self.new: list[SpinPrompt] = []
         self.seq = 0
 
     def start(self, co: _Coroutine, run: SpinRun) -> None:
@@ -467,15 +468,14 @@ class _Scheduler:
                 else:
                     self.waiters[key] = [(req, i)]
                     self.seq += 1
-                    scenario_variant, rest = p.item_id.split(":", 1)
-                    sent_prompt = dataclasses.replace(p, item_id=f"{scenario_variant}:{self.seq}:{rest}")
+                    sent_prompt = dataclasses.replace(p, item_id=f"{p.item_id}:{self.seq}")
                     self.key_of[sent_prompt.item_id] = key
                     self.new.append(sent_prompt)
             if req.missing:
                 return
             sent = req.answers  # type: ignore[assignment]  # all filled
 
-    def take_new(self) -> list[Prompt]:
+    def take_new(self) -> list[SpinPrompt]:
         new, self.new = self.new, []
         self.runner.generated_prompts += len(new)
         return new
@@ -539,11 +539,15 @@ class SpinRunner:
 
     # --- scheduling ---------------------------------------------------------------------------------
 
-    def cap_for(self, prompt: Prompt) -> int:
+    def cap_for(self, prompt: SpinPrompt) -> int:
         """The most new tokens a prompt is generated with (its role's cap)."""
-        return self.caps[role_of(prompt)[0]]
+        return self.caps[prompt.role]
 
-    def prompt_key(self, prompt: Prompt) -> str:
+    def request(self, prompt: SpinPrompt) -> Request:
+        """What the backend is asked: the prompt under its role's cap, a critic's with its stop test."""
+        return Request(prompt, self.cap_for(prompt), _stop_text(prompt))
+
+    def prompt_key(self, prompt: SpinPrompt) -> str:
         return json.dumps([prompt.messages, self.cap_for(prompt)], ensure_ascii=False, sort_keys=True)
 
     def run(self, items: Sequence[tuple[Scenario, str]],
@@ -556,21 +560,17 @@ class SpinRunner:
         sched = _Scheduler(self, on_finished)
         for (scenario, variant), rec in zip(items, records):
             sched.start(self._run(scenario, variant, rec), rec)
-        stream = getattr(self.backend, "stream", None)
-        self.streamed = callable(stream)
-        if callable(stream):
+        self.streamed = self.backend.capabilities.stream
+        if self.streamed:
             first = sched.take_new()
             if first:
                 self.generate_calls += 1
 
-                def on_complete(c: Completion) -> list[tuple[Prompt, int]]:
+                def on_complete(c: Completion) -> list[Request]:
                     sched.deliver(c)
-                    return [(p, self.cap_for(p)) for p in sched.take_new()]
+                    return [self.request(p) for p in sched.take_new()]
 
-                if getattr(self.backend, "supports_stop_text", False):
-                    stream([(p, self.cap_for(p)) for p in first], on_complete, stop_text=_stop_text)
-                else:
-                    stream([(p, self.cap_for(p)) for p in first], on_complete)
+                cast(StreamingBackend, self.backend).stream([self.request(p) for p in first], on_complete)
         else:
             while True:
                 prompts = sched.take_new()
@@ -582,31 +582,29 @@ class SpinRunner:
             raise RuntimeError("the backend returned no completion for some prompts")
         return records
 
-    def _generate_round(self, prompts: list[Prompt]) -> list[Completion]:
-        """One round's completions: a single generate with per-row caps when the backend takes them, else
+    def _generate_round(self, prompts: list[SpinPrompt]) -> list[Completion]:
+        """One round's completions: a single generate_requests when the backend declares per-row caps, else
         one generate per distinct cap."""
-        caps = [self.cap_for(p) for p in prompts]
-        if getattr(self.backend, "supports_row_caps", False):
+        if self.backend.capabilities.row_caps:
             self.generate_calls += 1
-            return self.backend.generate(prompts, DecodingConfig(max_new_tokens=max(caps)),  # type: ignore[call-arg]
-                                         max_new_tokens=caps)
+            return cast(RequestBackend, self.backend).generate_requests([self.request(p) for p in prompts])
         out: list[Completion] = []
         by_cap: dict[int, list[Prompt]] = defaultdict(list)
-        for p, cap in zip(prompts, caps):
-            by_cap[cap].append(p)
+        for p in prompts:
+            by_cap[self.cap_for(p)].append(p)
         for cap, group in by_cap.items():
             self.generate_calls += 1
             out += self.backend.generate(group, DecodingConfig(max_new_tokens=cap))
         return out
 
-    def _ask(self, rec: SpinRun, prompts: list[Prompt]) -> _Ask[list[str]]:
+    def _ask(self, rec: SpinRun, prompts: list[SpinPrompt]) -> _Ask[list[str]]:
         """Yield prompts, charge their completions to `rec`, return the texts; _RunFailed on a backend error."""
         completions = yield prompts
         for p, c in zip(prompts, completions, strict=True):
-            rec.charge(role_of(p)[0], c)
+            rec.charge(p.role, c)
         for p, c in zip(prompts, completions):
             if c.error is not None:
-                raise _RunFailed(f"backend error on {p.item_id}: {c.error}")
+                raise _RunFailed(f"backend error on {p.label}: {c.error}")
         return [c.text for c in completions]
 
     def _ask1(self, rec: SpinRun, scenario: Scenario, variant: str, role: str, n: int, text: str) -> _Ask[str]:
@@ -850,6 +848,7 @@ class SpinOracleBackend:
     deterministic end-to-end check of the track. No tokens are reported (prompt/completion_tokens None)."""
 
     name = "scripted-spin-oracle"
+    capabilities = Capabilities()
 
     def __init__(self, scenarios: Iterable[Scenario]) -> None:
         self._scenarios = {s.id: s for s in scenarios}

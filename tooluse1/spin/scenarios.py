@@ -71,12 +71,13 @@ from tooluse1.corpus import (
     LANGS,
     ROOT,
     CorpusError,
-    StaleCorpusError,
     check_arguments,
     render_jsonl,
     tally,
 )
 from tooluse1.answers import AnswerRequirement, check_answer
+from tooluse1.datafiles import first_stale, read_built, write_data
+from tooluse1.errors import StaleCorpusError
 from tooluse1.evaluator import same_value
 from tooluse1.aliases import norm_text
 from tooluse1.matching import to_number
@@ -569,39 +570,19 @@ def _expected_files(scenarios_dir: Path) -> tuple[list[Scenario], dict[str, byte
 def build_scenarios(scenarios_dir: Path = SCENARIOS_DIR, data_dir: Path = DATA_DIR) -> dict:
     """Validate scenarios/ and (re)write data/scenarios.jsonl + manifest; returns the manifest.
     Raises ScenarioError on any bad scenario (nothing is written then)."""
-    _, files = _expected_files(scenarios_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    for name, content in files.items():
-        target = data_dir / name
-        if not target.exists() or target.read_bytes() != content:
-            tmp = target.with_suffix(target.suffix + ".tmp")
-            tmp.write_bytes(content)
-            tmp.replace(target)
-    return json.loads(files[MANIFEST_NAME])
+    return write_data(_expected_files(scenarios_dir)[1], data_dir)
 
 
 def check_scenarios_fresh(scenarios_dir: Path = SCENARIOS_DIR, data_dir: Path = DATA_DIR) -> None:
     """Raise StaleCorpusError unless data/ holds exactly what `build_scenarios` would write."""
-    _, files = _expected_files(scenarios_dir)
-    for name, content in files.items():
-        path = data_dir / name
-        if not path.exists() or path.read_bytes() != content:
-            raise StaleCorpusError(f"{display_path(path)} is stale or missing against "
-                                   f"{display_path(scenarios_dir)}/ and the World's tables: "
-                                   f"run `python -m tooluse1 build-scenarios` and commit data/")
+    path = first_stale(_expected_files(scenarios_dir)[1], data_dir)
+    if path is not None:
+        raise StaleCorpusError(f"{display_path(path)} is stale or missing against "
+                               f"{display_path(scenarios_dir)}/ and the World's tables: "
+                               f"run `python -m tooluse1 build-scenarios` and commit data/")
 
 
 def load_scenarios(data_dir: Path = DATA_DIR) -> tuple[list[Scenario], dict]:
     """The built scenarios (in id order) and their manifest, read from data/ (digest verified)."""
-    jsonl_path, manifest_path = data_dir / JSONL_NAME, data_dir / MANIFEST_NAME
-    if not jsonl_path.exists() or not manifest_path.exists():
-        raise StaleCorpusError(f"{display_path(data_dir)}/ has no built scenarios: "
-                               f"run `python -m tooluse1 build-scenarios`")
-    raw = jsonl_path.read_bytes()
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    if hashlib.sha256(raw).hexdigest() != manifest.get("sha256"):
-        raise StaleCorpusError(f"{display_path(jsonl_path)} does not match the digest in {MANIFEST_NAME}: "
-                               f"run `python -m tooluse1 build-scenarios`")
-    scenarios = [Scenario.from_dict(json.loads(line), source=f"{JSONL_NAME}:{i}")
-                 for i, line in enumerate(raw.decode("utf-8").splitlines(), 1) if line.strip()]
-    return scenarios, manifest
+    rows, manifest = read_built(data_dir, JSONL_NAME, MANIFEST_NAME, "scenarios", "build-scenarios")
+    return [Scenario.from_dict(row, source=source) for source, row in rows], manifest

@@ -42,6 +42,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from tooluse1.errors import ToolUse1Error
 from tooluse1.spin.embed import TextEmbedder, default_embedder
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ _COLUMNS = ("scenario_id", "run_id", "step_index", "agent", "task", "question", 
             "summary")
 
 
-class StoreError(RuntimeError):
+class StoreError(ToolUse1Error, RuntimeError):
     """A store could not be opened or used. The message is meant for the user as is (no secrets)."""
 
 
