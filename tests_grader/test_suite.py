@@ -248,3 +248,17 @@ def test_pytest_stops_on_a_bad_suite_with_the_problem(tmp_path):
     assert proc.returncode == 4
     assert f"invalid suite {suite}:" in proc.stderr and "unknown comparison kind 'fuzzy'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_two_tools_of_one_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    suite = _copy(tmp_path / "s")
+    _edit(suite / "tools.yaml", "- name: book_table", "- name: get_stock_price")
+    line = _line(suite / "tools.yaml", "Reserve a table") - 1
+    assert _problems(suite) == [f"s/tools.yaml:{line}: a tool named 'get_stock_price' is already registered; "
+                                f"give the suite's tool a name of its own"]
+
+
+def test_suite_needs_a_model():
+    proc = bench("--suite", EXAMPLE_ARG)
+    assert proc.returncode == 4 and "--suite needs --model" in proc.stderr

@@ -90,21 +90,19 @@ def load_suite(directory: str | Path) -> Suite:
     _activate(tools, tools_path, declarations)
     try:
         cases = load_cases(cases_dir, tuple(t.name for t in tools))
-        problems = reference_problems(cases)
-        if problems:
-            raise SuiteError(problems)
     except CorpusError as e:
         unload_suite()
         raise SuiteError(e.problems) from None
-    except SuiteError:
+    problems = reference_problems(cases)
+    if problems:
         unload_suite()
-        raise
+        raise SuiteError(problems)
     return Suite(root.resolve().name, root, tools, tuple(cases), _manifest(root, declarations, cases))
 
 
 def _read_tools(path: Path) -> tuple[list[dict], tuple[Tool, ...]]:
     """The declarations in tools.yaml (plain data) and the tools built from them; SuiteError with every
-    problem at the line of its tool or parameter."""
+    problem at the line of its tool or parameter. (Two tools of one name are found when registering.)"""
     where = display_path(path)
     probs = Problems()
     docs = read_yaml_list(path, "tool", probs)
@@ -120,11 +118,6 @@ def _read_tools(path: Path) -> tuple[list[dict], tuple[Tool, ...]]:
         except ValueError as e:
             for problem in str(e).splitlines():
                 probs.add(where, _problem_line(raw, problem), problem)
-    names = [t.name for t in tools]
-    for raw in docs or ():
-        name = raw.get("name") if isinstance(raw, dict) else None
-        if names.count(name) > 1:
-            probs.add(where, line_of(raw, "name"), f"two tools are named {name!r}")
     if probs.items:
         raise SuiteError(probs.items)
     return list(docs or ()), tuple(tools)
