@@ -14,7 +14,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tooluse1.results import (RESULTS_FORMAT_VERSION, SCHEMA_PATH, ItemRecord, RecordError, ResultsFile,
+from tooluse1.recordschema import SCHEMA_PATH, schema_text
+from tooluse1.types import Label   # noqa: F401 (resolves the string annotations of a Verdict subclass below)
+from tooluse1.results import (RESULTS_FORMAT_VERSION, ItemRecord, RecordError, ResultsFile,
                               ResultsFileError, build_results, load_results, schema_errors, scrub_secrets,
                               secret_values, write_json_atomic)
 
@@ -55,6 +57,30 @@ def test_schema_is_valid_and_the_writer_conforms(runs):
         assert doc["format"] == "tooluse1-results" and doc["format_version"] == RESULTS_FORMAT_VERSION
         assert schema_errors(doc) == []
         assert all(r["expect"] is not None for r in doc["records"])
+
+
+def test_the_committed_schema_is_the_one_the_record_types_generate():
+    """tooluse1/schema/results.schema.json is recordschema's output: regenerate it with
+    `python -m tooluse1.recordschema` after changing a record type."""
+    assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text()
+
+
+def test_schema_follows_the_record_types():
+    """A field added to Verdict is in the schema (required, closed object) without editing any JSON."""
+    import dataclasses
+    from tooluse1 import grade, recordschema
+
+    @dataclasses.dataclass
+    class Verdict(grade.Verdict):
+        new_flag: bool = False
+        new_label: Label = "text"
+
+    gen = recordschema._Generator()
+    assert gen.schema_of(Verdict) == {"$ref": "#/$defs/Verdict"}
+    d = gen.defs["Verdict"]
+    assert d["required"][-2:] == ["new_flag", "new_label"] and d["additionalProperties"] is False
+    assert d["properties"]["new_label"] == {"enum": ["call", "malformed", "text"]}
+    assert d["properties"]["n_calls"] == {"type": "integer", "minimum": 0}
 
 
 def test_schema_is_strict_about_every_record_field(runs):
@@ -121,6 +147,9 @@ def test_from_dict_names_the_item_and_field_of_a_bad_record(runs):
         ItemRecord.from_dict({**d, "passed": False})
     with pytest.raises(RecordError, match="no verdict and no backend error"):
         ItemRecord.from_dict({**d, "verdict": None})
+    # `expect` is what corpus.Expectation writes: a key that class does not know is refused, not dropped
+    with pytest.raises(RecordError, match=rf"{d['item_id']}.*unknown field.*'answer_regex'"):
+        ItemRecord.from_dict({**d, "expect": {**d["expect"], "answer_regex": "x"}})
 
 
 def test_format_1_files_are_read_and_keep_their_numbers(runs, tmp_path):
@@ -215,6 +244,23 @@ def test_regrade_bad_input_is_one_message(tmp_path):
     bad.write_text("[1, 2", encoding="utf-8")
     proc = run_cli("regrade", str(bad))
     assert proc.returncode == 2 and str(bad) in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_track_section_is_the_tracks_to_check(runs, tmp_path):
+    """The core schema accepts any named section holding an object; SPIN checks its own (spin/scoring.py), and
+    regrade refuses a spin section SPIN cannot read with one message."""
+    from tooluse1.spin.scoring import section_errors
+    doc = json.loads(runs["oracle"].read_text(encoding="utf-8"))
+    assert schema_errors({**doc, "some_track": {"anything": 1}}) == []
+    assert schema_errors({**doc, "some_track": [1]})             # a section is an object
+    broken = {"format": 2, "provenance": {}, "n_runs": 0, "variants": {}, "paired": {}}
+    assert any("records" in e for e in section_errors(broken))
+    path = tmp_path / "spin.json"
+    path.write_text(json.dumps({**doc, "spin": broken}, ensure_ascii=False), encoding="utf-8")
+    assert load_results(path).document["spin"] == broken        # the core reads it ...
+    proc = run_cli("regrade", str(path))                          # ... SPIN refuses it
+    assert proc.returncode == 2 and "not a valid spin section" in proc.stderr and "'records'" in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 # ----------------------------------------------------------------------------- secrets

@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Sequence
 
-from tooluse1.tracks import default_results_path, passthrough_parser, tracks
+from tooluse1.tracks import default_results_path, passthrough_parser, pytest_session, tracks
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
@@ -55,16 +55,12 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
 
 def _cmd_run(args: argparse.Namespace, passthrough: list[str]) -> int:
     """`run` is a thin wrapper: the same pytest session, so the same results file and exit codes."""
-    import pytest
-    from tooluse1.corpus import ROOT
     # a suite's runs are named after its folder, so they never overwrite the built-in corpus's
     from pathlib import Path
     results = args.results or default_results_path(args.model, Path(args.suite).resolve().name if args.suite else None)
-    argv = [str(ROOT / "test_tooluse1.py"), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
-            "--model", args.model, "--protocol", args.protocol, "--results", results, "-q", "-rN"]
-    if args.suite:
-        argv += ["--suite", args.suite]
-    return int(pytest.main(argv + passthrough))
+    suite = ["--suite", args.suite] if args.suite else []
+    return pytest_session("test_tooluse1.py", ["--model", args.model, "--protocol", args.protocol,
+                                               "--results", results, *suite], passthrough)
 
 
 def _cmd_regrade(args: argparse.Namespace) -> int:
@@ -74,9 +70,8 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     one and --allow-corpus-change is not given."""
     from pathlib import Path
     from tooluse1.corpus import SPEC_VERSION, CorpusError, StaleCorpusError, corpus_provenance, load_corpus
-    from tooluse1.grade import grade_extraction
+    from tooluse1.grade import grade_completion
     from tooluse1.metrics import format_summary
-    from tooluse1.parse import extract_completion
     from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
                                   track_sections, write_json_atomic)
     from tooluse1.suite import SuiteError, load_suite, suite_of
@@ -120,12 +115,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     records = []
     for r in old.records:
         case = cases[r.case.id]
-        if r.is_error:
-            records.append(ItemRecord(case, r.protocol, r.completion, None, None))
-            continue
-        ex = extract_completion(r.completion, r.protocol)
-        records.append(ItemRecord(case, r.protocol, r.completion, ex,
-                                  grade_extraction(case, ex, r.completion.finish_reason, r.protocol)))
+        records.append(ItemRecord(case, r.protocol, r.completion, *grade_completion(case, r.completion, r.protocol)))
     original = {"spec_version": prov["spec_version"], "corpus": prov["corpus"]}
     if prov.get("prompt_sha256"):
         original["prompt_sha256"] = prov["prompt_sha256"]
@@ -140,7 +130,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     for track in graded:
         try:
             sections[track.name] = track.regrade_section(sections[track.name])
-        except KeyError as e:
+        except (KeyError, ValueError) as e:   # a scenario gone, or a section the track cannot read
             return _usage_error(f"{args.results_file}: {e.args[0]}")
     new = build_results(provenance, records, sections)
     if records:

@@ -1,4 +1,4 @@
-"""Stage 5: (case, extraction) -> Verdict, exactly as SPEC.md §3.2-3.3 says. Public API: `grade`.
+"""Stage 5: (case, extraction) -> Verdict, exactly as SPEC.md §3.2-3.3 says. Public API: `grade`, `grade_completion`.
 
 Call cases pass only with exactly one call — counted over every format in the output, an example call
 included (in a call case it is read as the call the user asked for), and no broken call attempt beside it — of the expected tool (aliases
@@ -17,12 +17,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from tooluse1.answers import AnswerCheck, check_answer, with_quoted_calls
 from tooluse1.corpus import Case, as_case
-from tooluse1.parse import Extraction, extract
+from tooluse1.parse import Extraction, extract, extract_completion
 from tooluse1.prompts import format_call
+from tooluse1.protocols import REGISTRY
 from tooluse1.tools import TOOLS, Call, canonical_tool_name
 from tooluse1.types import ExpectationKind, Label
 
@@ -177,8 +178,6 @@ def _user_message(case: Case) -> str:
     return ""
 
 
-# The call format each protocol's own parser executes (as Extraction.form names it).
-_OWN_FORM = {"json": "json", "xml": "xml", "plain": "plain", "native": "api"}
 _QUOTE_FORMS = ("json", "xml", "plain")
 
 
@@ -209,7 +208,8 @@ def without_echoes(case: Case, ex: Extraction, protocol: str | None) -> Extracti
     native: the API's tool calls) makes no call; the repeated text is part of its answer, fenced. A call in the
     protocol's own format is what a deployment of that protocol executes, so it stays a call."""
     forms = (ex.form or "").split("+")
-    if ex.label != "call" or ex.broken or protocol not in _OWN_FORM or _OWN_FORM[protocol] in forms:
+    own = REGISTRY[protocol].own_form if protocol in REGISTRY else None
+    if ex.label != "call" or ex.broken or own is None or own in forms:
         return ex
     if not all(_user_wrote(case, c) for c in ex.calls):
         return ex
@@ -232,6 +232,45 @@ def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | Non
     return _grade_text(c, without_echoes(c, ex, protocol), cut_off)
 
 
+class Answer(Protocol):
+    """What grading reads of a model's answer: a backend Completion (tooluse1.backends.base; not imported, so
+    the grader stays below the backends), or `TextAnswer`."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def finish_reason(self) -> str: ...
+    @property
+    def error(self) -> str | None: ...
+    @property
+    def tool_calls(self) -> list[dict] | None: ...
+
+
+@dataclass(frozen=True)
+class TextAnswer:
+    """A raw output as an `Answer` (no structured calls, no backend error)."""
+
+    text: str
+    finish_reason: str = "stop"
+    error: None = None
+    tool_calls: None = None
+
+
+def grade_completion(case: Case | dict, completion: Answer, protocol: str
+                     ) -> tuple[Extraction, Verdict] | tuple[None, None]:
+    """Extract and grade one backend Completion of a case in a protocol: the one path from a model's answer
+    to its Verdict (the harness behind the pytest plugin, `regrade`, the selftest and `grade` take it). The
+    extraction reads the text and any structured tool calls (parse.extract_completion); the verdict is
+    `grade_extraction`'s with the completion's finish reason and the protocol. A backend error
+    (`completion.error` set) has no answer to grade: (None, None). Never raises on output."""
+    if completion.error is not None:
+        return None, None
+    ex = extract_completion(completion, protocol)
+    return ex, grade_extraction(case, ex, completion.finish_reason, protocol)
+
+
 def grade(case: Case | dict, output: str, protocol: str, finish_reason: str | None = None) -> Verdict:
     """Grade one raw model output for one case (a Case or a corpus JSONL dict). Never raises on output."""
-    return grade_extraction(case, extract(output, protocol), finish_reason, protocol)
+    _, verdict = grade_completion(case, TextAnswer(output, finish_reason or "stop"), protocol)
+    assert verdict is not None   # a completion without an error is always graded
+    return verdict

@@ -11,8 +11,7 @@ from typing import Callable, Iterable, Sequence
 from tooluse1.backends.base import Backend, Completion, DecodingConfig
 from tooluse1.backends.registry import BackendEntry, Target, backend_names, choose, resolve
 from tooluse1.corpus import SPEC_VERSION, Case, corpus_provenance
-from tooluse1.grade import grade_extraction
-from tooluse1.parse import extract_completion
+from tooluse1.grade import grade_completion
 from tooluse1.prompts import PROTOCOLS, Prompt, item_id, render
 from tooluse1.results import ItemRecord, invocation, library_versions, now_iso, portable_path, scrub_secrets
 from tooluse1.resume import AppendLog, LogFormat
@@ -188,10 +187,7 @@ class BenchmarkRun:
         """The graded record of an item whose completion exists (generate() first)."""
         c = self._completions[item_id(case_id, protocol)]
         case = self.cases[case_id]
-        if c.error is not None:
-            return ItemRecord(case, protocol, c, None, None)
-        ex = extract_completion(c, protocol)
-        return ItemRecord(case, protocol, c, ex, grade_extraction(case, ex, c.finish_reason, protocol))
+        return ItemRecord(case, protocol, c, *grade_completion(case, c, protocol))
 
     def provenance(self, finished_at: str | None = None) -> dict:
         backend_info = self._backend_provenance()

@@ -12,6 +12,9 @@ turn, which each backend hands to the chat template's own tool-result turn (a ba
 none falls back to a neutral user turn, and says so in its provenance). No prompt contains a marker a
 model could echo: the 1.x prompt told models that results arrive in a message starting with a fixed
 marker, and 70% of the default model's answers began with it.
+
+What differs between protocols (the call format text, how a call is written, whether the tools go through
+the template/API) is each protocol's `CallProtocol` (tooluse1/protocols.py); this module branches on none.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from tooluse1.protocols import protocol_named
 from tooluse1.tools import TOOLS, Call
 from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS, Protocol
 
@@ -91,38 +95,12 @@ def digest_of_prompt_hashes(pairs: Iterable[tuple[str, str]]) -> str:
 
 # ----------------------------------------------------------------------------- call formats
 
-def _plain_value(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    if "|" in text or "\n" in text or text != text.strip() or text.startswith('"'):
-        return json.dumps(text, ensure_ascii=False)
-    return text
-
-
 def format_call(call: Call, protocol: str) -> str:
     """The canonical text of one call in a protocol (what the system prompt asks the model to write; for
-    `native`, the JSON object that templates and APIs carry inside their own tool-call markup)."""
-    if protocol in ("json", "native"):
-        return json.dumps({"name": call.name, "arguments": call.arguments}, ensure_ascii=False)
-    if protocol == "xml":
-        lines = ["<tool_call>", f"<function={call.name}>"]
-        for k, v in call.arguments.items():
-            text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
-            lines += [f"<parameter={k}>", text, "</parameter>"]
-        return "\n".join(lines + ["</function>", "</tool_call>"])
-    if protocol == "plain":
-        return " | ".join([f"TOOL {call.name}"] + [f"{k}={_plain_value(v)}" for k, v in call.arguments.items()])
-    raise ValueError(f"unknown protocol {protocol!r}")
+    `native`, the JSON object that templates and APIs carry inside their own tool-call markup). ValueError
+    for an unknown protocol."""
+    return protocol_named(protocol).write_call(call)
 
-
-_FORMAT_TEXT = {
-    "json": ("To call a tool, reply with one JSON object in this form and nothing else:\n"
-             "{\"name\": \"<tool name>\", \"arguments\": {\"<argument name>\": <value>, ...}}"),
-    "xml": ("To call a tool, reply with one block in this form and nothing else (one <parameter> block per "
-            "argument):\n<tool_call>\n<function=TOOL_NAME>\n<parameter=ARGUMENT_NAME>\nVALUE\n</parameter>\n"
-            "</function>\n</tool_call>"),
-    "plain": ("To call a tool, reply with one line in this form and nothing else:\n"
-              "TOOL <tool name> | <argument name>=<value> | <argument name>=<value>"),
-}
 
 # The calling policy (SPEC §2), the same words in every protocol.
 RULES = """Rules:
@@ -132,13 +110,15 @@ RULES = """Rules:
 
 
 def system_prompt(protocol: str, tool_names: Sequence[str]) -> str:
-    """The system prompt for a protocol and a set of offered tools (deterministic text). In `native` the
-    tools are not written here (they travel as `Prompt.tools`)."""
-    if protocol == "native":
+    """The system prompt for a protocol and a set of offered tools (deterministic text): the tools' schemas,
+    the protocol's call format and the policy; where the protocol passes the tools through the template/API
+    (`native`), the policy only (the tools travel as `Prompt.tools`)."""
+    p = protocol_named(protocol)
+    if p.tools_in_api:
         return f"You are a helpful assistant with access to tools.\n\n{RULES}"
     decl = "\n".join(json.dumps(TOOLS[t].json_schema(), ensure_ascii=False) for t in tool_names)
     return (f"You are a helpful assistant with access to these tools:\n{decl}\n\n"
-            f"{_FORMAT_TEXT[protocol]}\n\n{RULES}")
+            f"{p.format_text}\n\n{RULES}")
 
 
 def tool_schemas(tool_names: Sequence[str]) -> tuple[dict, ...]:
@@ -148,21 +128,17 @@ def tool_schemas(tool_names: Sequence[str]) -> tuple[dict, ...]:
 
 
 def render_messages(case_messages: Sequence[dict], protocol: str) -> list[dict]:
-    """Protocol-neutral history -> chat turns: user / assistant text, assistant call (protocol text, or
-    structured `tool_calls` in native), `tool` result turns answering the call before them."""
+    """Protocol-neutral history -> chat turns: user / assistant text, assistant call (`CallProtocol.history_call`:
+    protocol text, or structured `tool_calls` where tools go through the template/API), `tool` result turns
+    answering the call before them (`tool_call_id` call_1, call_2, ... in order)."""
+    p = protocol_named(protocol)
     out: list[dict] = []
     n_calls = 0
     for m in case_messages:
         if m["role"] == "assistant" and "tool_call" in m:
             n_calls += 1
             tc = m["tool_call"]
-            call = Call(tc["name"], dict(tc.get("arguments") or {}))
-            if protocol == "native":
-                out.append({"role": "assistant", "content": "", "tool_calls": [
-                    {"id": f"call_{n_calls}", "type": "function",
-                     "function": {"name": call.name, "arguments": call.arguments}}]})
-            else:
-                out.append({"role": "assistant", "content": format_call(call, protocol)})
+            out.append(p.history_call(Call(tc["name"], dict(tc.get("arguments") or {})), f"call_{n_calls}"))
         elif m["role"] == "tool":
             out.append({"role": "tool", "tool_call_id": f"call_{n_calls}", "name": m.get("name", "tool"),
                         "content": m["content"]})
@@ -176,7 +152,7 @@ def render(case: Any, protocol: str) -> Prompt:
     from tooluse1.corpus import as_case
     c = as_case(case)
     sys_text = system_prompt(protocol, c.tools)
-    tools = tool_schemas(c.tools) if protocol == "native" else ()
+    tools = tool_schemas(c.tools) if protocol_named(protocol).tools_in_api else ()
     messages = ({"role": "system", "content": sys_text}, *render_messages(c.messages, protocol))
     key_source = sys_text + json.dumps(list(tools), sort_keys=True)
     key = hashlib.sha256(key_source.encode("utf-8")).hexdigest()[:16]

@@ -1,8 +1,10 @@
 """The results file (one JSON document); the resume file (append-only JSONL) is tooluse1/resume.py's.
 
-Results file (format 2, described by tooluse1/schema/results.schema.json): `format` and `format_version`,
-provenance, one record per item (raw output, expectation, extraction, verdict, finish reason, latency), the
-summary, and any section a track contributes (SPIN's `spin`). It holds raw outputs so a run can be
+Results file (format 2, described by the JSON Schema tooluse1.recordschema generates from the record types,
+written out as tooluse1/schema/results.schema.json): `format` and `format_version`, provenance, one record per
+item (raw output, expectation, extraction, verdict, finish reason, latency), the summary, and any section a
+track contributes (SPIN's `spin`, which the track validates). A reader recomputes the summary from the records,
+so a metric added later never makes an older file unreadable. It holds raw outputs so a run can be
 re-graded without the model (`python -m tooluse1 regrade`). Files written before format 2 (no
 `format_version`, a `tooluse1_results: 1` marker, records without `expect`) are format 1; `load_results`
 reads both, and every reader (reporter, regrade, compare, report) gets records through
@@ -34,11 +36,10 @@ from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
 from tooluse1.parse import Extraction
 from tooluse1.prompts import ALL_PROTOCOLS, PROTOCOLS, digest_of_prompt_hashes
+from tooluse1.recordschema import NOT_STORED, RESULTS_FORMAT, RESULTS_FORMAT_VERSION, results_schema_document
 from tooluse1.tools import Call
+from tooluse1.types import EXPECTATIONS
 
-RESULTS_FORMAT = "tooluse1-results"
-RESULTS_FORMAT_VERSION = 2
-SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "results.schema.json"
 
 
 def now_iso() -> str:
@@ -153,9 +154,17 @@ def _known_fields(cls: type, d: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k in names}
 
 
+# The keys Expectation.as_dict writes: its kind as a key (`call: {...}`, `no_call: true`, `clarify: true`) and
+# its other fields by name (the class is the one definition of a stored expectation; the schema leaves it open).
+_EXPECT_KEYS = frozenset(EXPECTATIONS) | {f.name for f in dataclasses.fields(Expectation)} - {"kind"}
+
+
 def _expectation_from(kind: str, stored: Mapping[str, Any] | None) -> Expectation:
     if stored is None:   # format 1: only the kind was kept
         return Expectation(kind)
+    unknown = sorted(set(stored) - _EXPECT_KEYS)
+    if unknown:
+        raise ValueError(f"expect has unknown field(s) {unknown}")
     return Expectation.from_dict(dict(stored))
 
 
@@ -304,15 +313,16 @@ class ResultsFileError(ToolUse1Error, ValueError):
 
 @lru_cache(maxsize=1)
 def results_schema() -> dict:
-    """The JSON Schema of the current results format (tooluse1/schema/results.schema.json)."""
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    """The JSON Schema of the current results format, generated from the record types (tooluse1.recordschema;
+    tooluse1/schema/results.schema.json is the same document written out)."""
+    return results_schema_document()
 
 
-def schema_errors(document: Any, limit: int = 5) -> list[str]:
-    """Where `document` breaks the results schema, as `path: message` lines (at most `limit`); empty when
-    it conforms."""
+def schema_errors(document: Any, limit: int = 5, schema: Mapping[str, Any] | None = None) -> list[str]:
+    """Where `document` breaks the results schema (or `schema`, e.g. a track's section schema), as
+    `path: message` lines (at most `limit`); empty when it conforms."""
     import jsonschema
-    validator = jsonschema.Draft202012Validator(results_schema())
+    validator = jsonschema.Draft202012Validator(results_schema() if schema is None else schema)
     out = []
     for err in sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path)):
         path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
@@ -325,36 +335,53 @@ def schema_errors(document: Any, limit: int = 5) -> list[str]:
 def upgrade_document(document: dict) -> tuple[dict, int]:
     """(the document in the current format, the format version it was written in). A format-1 document
     (no `format_version`; `tooluse1_results: 1`) gets the format fields and `expect: null` in its records
-    (format 1 did not store the expectation). Raises ResultsFileError for a document that is neither."""
+    (format 1 did not store the expectation). In every record, a verdict or extraction field the file does
+    not hold (written before the field existed) gets its dataclass default. The input is not changed. Raises
+    ResultsFileError for a document that is neither format."""
     if not isinstance(document, dict):
         raise ResultsFileError("not a ToolUse.1 results file (the JSON document is not an object)")
     version = document.get("format_version")
     if version is None and document.get("tooluse1_results") == 1:
         doc = {k: v for k, v in document.items() if k != "tooluse1_results"}
         doc = {"format": RESULTS_FORMAT, "format_version": RESULTS_FORMAT_VERSION, **doc}
-        if isinstance(doc.get("records"), list):
-            doc["records"] = [_upgrade_record(r) if isinstance(r, dict) else r for r in doc["records"]]
-        return doc, 1
-    if version is None:
+        version = 1
+    elif version is None:
         raise ResultsFileError("not a ToolUse.1 results file (no format_version and no tooluse1_results marker)")
-    if version != RESULTS_FORMAT_VERSION:
+    elif version != RESULTS_FORMAT_VERSION:
         raise ResultsFileError(f"results format_version {version!r} is not supported by this tooluse1 "
                                f"(it reads 1 and {RESULTS_FORMAT_VERSION})")
-    return document, RESULTS_FORMAT_VERSION
+    else:
+        doc = dict(document)
+    if isinstance(doc.get("records"), list):
+        doc["records"] = [_upgrade_record(r, version) if isinstance(r, dict) else r for r in doc["records"]]
+    return doc, version
 
 
-# What format-1 records lack, filled with the value a 1.x run had (no examples, nothing broken, no structured
-# calls, no prompt hash, never cut off: 1.x graded cut-off answers like any other).
-_FORMAT_1_DEFAULTS = {"record": {"expect": None, "tool_calls": None, "prompt_sha256": None},
-                      "extraction": {"examples": [], "broken": []},
-                      "verdict": {"n_examples": 0, "cut_off": False}}
+# What format-1 records lack besides verdict and extraction fields: no structured calls, no prompt hash, and
+# the expectation itself was not stored.
+_FORMAT_1_RECORD = {"expect": None, "tool_calls": None, "prompt_sha256": None}
 
 
-def _upgrade_record(r: dict) -> dict:
-    out = {**_FORMAT_1_DEFAULTS["record"], **r}
-    for part in ("extraction", "verdict"):
+def _stored_defaults(cls: type) -> dict[str, Any]:
+    """The stored fields of a dataclass that have a default, with a fresh copy of it: what a record written
+    before the field existed reads as (format 1 had no examples, nothing broken, and was never cut off: 1.x
+    graded cut-off answers like any other). So a field added to Verdict or Extraction breaks no older file."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name in NOT_STORED.get(cls, ()):
+            continue
+        if f.default is not dataclasses.MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            out[f.name] = f.default_factory()
+    return out
+
+
+def _upgrade_record(r: dict, version: int) -> dict:
+    out = {**_FORMAT_1_RECORD, **r} if version == 1 else dict(r)
+    for part, cls in (("extraction", Extraction), ("verdict", Verdict)):
         if isinstance(out.get(part), dict):
-            out[part] = {**_FORMAT_1_DEFAULTS[part], **out[part]}
+            out[part] = {**_stored_defaults(cls), **out[part]}
     return out
 
 
@@ -373,6 +400,7 @@ class ResultsFile:
 
     @property
     def summary(self) -> dict:
+        """The summary of the records, recomputed by this version when the file was read (see from_document)."""
         return self.document["summary"]
 
     @property
@@ -392,8 +420,9 @@ class ResultsFile:
 
     @classmethod
     def from_document(cls, document: Any, source: str = "results", validate: bool = True) -> "ResultsFile":
-        """Check `document` (format 1 or 2) against the schema and read its records. Raises
-        ResultsFileError whose message starts with `source`. `validate=False` skips the schema check, for a
+        """Check `document` (format 1 or 2) against the schema and read its records; the summary is recomputed
+        from the records (the stored one is only checked to be rates). Raises ResultsFileError whose message
+        starts with `source`. Track sections are the tracks' to check. `validate=False` skips the schema check, for a
         document this process has just built (the writer is checked against the schema by the tests; a
         finished run must not fail on it)."""
         try:
@@ -411,6 +440,9 @@ class ResultsFile:
         if len(set(ids)) != len(ids):
             dup = next(i for i in ids if ids.count(i) > 1)
             raise ResultsFileError(f"{source}: record {dup!r} appears more than once")
+        # The summary is a function of the records: recomputed with this version's metrics, so a file written
+        # before a metric existed has it too, and every reader sees one set of metrics whatever the file's age.
+        doc = {**doc, "summary": summarise(r.graded_item() for r in records)}
         return cls(source, doc, records, version)
 
 

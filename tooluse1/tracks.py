@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-__all__ = ["TRACK_MODULES", "Track", "default_results_path", "passthrough_parser", "tracks"]
+__all__ = ["TRACK_MODULES", "Track", "default_results_path", "passthrough_parser", "pytest_session", "tracks"]
 
 TRACK_MODULES: tuple[str, ...] = ("tooluse1.spin.cli",)
 
@@ -58,3 +58,16 @@ def passthrough_parser(sub: Subcommands, name: str, **kwargs: Any) -> argparse.A
     parser = sub.add_parser(name, **kwargs)
     parser.set_defaults(passthrough=True)
     return parser
+
+
+def pytest_session(test_file: str, options: list[str], passthrough: list[str]) -> int:
+    """Run a track's pytest session (`run`: test_tooluse1.py, `plan`: test_plan.py) with the project's rootdir
+    and pytest.ini wherever the command is started; its exit status is pytest's.
+
+    The assertion-rewrite warning is filtered because the CLI has imported tooluse1 before pytest starts
+    (the plugin modules are then loaded as they are; nothing of ours relies on rewritten asserts)."""
+    import pytest
+    from tooluse1.corpus import ROOT
+    argv = [str(ROOT / test_file), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
+            "-W", "ignore::pytest.PytestAssertRewriteWarning", *options, "-q", "-rN"]
+    return int(pytest.main(argv + passthrough))

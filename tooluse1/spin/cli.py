@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tooluse1.spin.variants import VARIANTS
-from tooluse1.tracks import Subcommands, Track, default_results_path, passthrough_parser
+from tooluse1.tracks import Subcommands, Track, default_results_path, passthrough_parser, pytest_session
 
 SECTION = "spin"
 
@@ -31,12 +31,9 @@ def _cmd_build_scenarios(args: argparse.Namespace) -> int:
 
 def _cmd_plan(args: argparse.Namespace, passthrough: list[str]) -> int:
     """`plan` wraps the SPIN track's pytest session (test_plan.py), like `run` wraps the core one."""
-    import pytest
-    from tooluse1.corpus import ROOT
     results = args.results or default_results_path(args.model, SECTION)
-    argv = [str(ROOT / "test_plan.py"), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
-            "--model", args.model, "--variant", args.variant, "--results", results, "-q", "-rN"]
-    return int(pytest.main(argv + passthrough))
+    return pytest_session("test_plan.py", ["--model", args.model, "--variant", args.variant,
+                                           "--results", results], passthrough)
 
 
 def _cmd_plan_incidence(args: argparse.Namespace) -> int:

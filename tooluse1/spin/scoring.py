@@ -44,6 +44,7 @@ from typing import Any
 
 from tooluse1.grade import compare_arguments
 from tooluse1.metrics import Rate
+from tooluse1.results import schema_errors
 from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, StepRun, lenient_plan, parse_plan, rule_incidence
 from tooluse1.spin.facts import contradicted_quantities
 from tooluse1.spin.scenarios import RequiredCall, Scenario, call_signature, text_meets
@@ -59,6 +60,7 @@ __all__ = [
     "PLAN_INDEX_NAME",
     "PlanScore",
     "RunScore",
+    "SECTION_SCHEMA",
     "error_score",
     "format_incidence",
     "format_spin_summary",
@@ -71,6 +73,7 @@ __all__ = [
     "plan_scores_of",
     "regrade_section",
     "score_run",
+    "section_errors",
     "sign_test",
     "step_statuses",
     "spin_section",
@@ -678,13 +681,33 @@ def spin_section(records: Sequence[Mapping[str, Any]], provenance: Mapping[str, 
             "matched_scenarios": common, "records": list(records)}
 
 
+# The `spin` section's JSON Schema. The track validates its own section (the core results schema knows only
+# that named track sections exist): what regrade_section and the readers need of it.
+SECTION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "The SPIN planning track's section of a results file (spin_section).",
+    "required": ["format", "provenance", "n_runs", "variants", "paired", "records"],
+    "properties": {"format": {"type": "integer"}, "provenance": {"type": "object"},
+                   "n_runs": {"type": "integer", "minimum": 0}, "variants": {"type": "object"},
+                   "paired": {"type": "object"}, "records": {"type": "array", "items": {"type": "object"}}},
+}
+
+
+def section_errors(section: Any) -> list[str]:
+    """Where a stored `spin` section breaks SECTION_SCHEMA, as `path: message` lines; empty when it conforms."""
+    return schema_errors(section, schema=SECTION_SCHEMA)
+
+
 def regrade_section(section: Mapping[str, Any], scenarios: Mapping[str, Scenario],
                     variant_order: Sequence[str] = ()) -> dict[str, Any]:
     """Re-score a saved spin section with the current scoring and scenarios (no model): every run that
     executed gets a new score and outcome from its executed calls and answer and its steps new statuses
     (step_statuses), every run new plan scores;
-    failed runs (a backend or internal error, nothing executed) keep theirs. Raises KeyError naming a
-    scenario that is no longer in `scenarios`."""
+    failed runs (a backend or internal error, nothing executed) keep theirs. Raises ValueError for a section
+    that breaks SECTION_SCHEMA, KeyError naming a scenario that is no longer in `scenarios`."""
+    problems = section_errors(section)
+    if problems:
+        raise ValueError("not a valid spin section:\n  " + "\n  ".join(f"spin.{p}" for p in problems))
     records = []
     for r in section["records"]:
         s = scenarios.get(r["scenario_id"])

@@ -1,0 +1,341 @@
+"""The results file's JSON Schema, generated from the types its parts are declared with (one source).
+
+A record's verdict and extraction are the `Verdict` (grade.py) and `Extraction` (parse.py) dataclasses as
+their `as_dict` writes them; a call is `tools.Call`; the record row, the provenance and the summary are the
+TypedDicts below; the closed vocabularies are tooluse1.types's, and the protocol enums are the protocol
+registry's (tooluse1.protocols). A field added to one of these types is in the schema at once; the file
+tooluse1/schema/results.schema.json is this module's output for readers without Python
+(`python -m tooluse1.recordschema` writes it; tests_grader/test_results.py keeps it current).
+
+What the schema leaves open, on purpose:
+- the summary's metric names: a reader recomputes the summary from the records (results.ResultsFile), so a
+  file written before a metric existed, or after, still loads (each rate it holds is still checked);
+- a record's `expect`: it is a case's expectation as `corpus.Expectation.as_dict` writes it; the reader
+  refuses keys that class does not write and reads it with `Expectation.from_dict` (the class is its one
+  definition; results.ItemRecord.from_dict);
+- the sections tracks add (any other top-level key holding an object): each track validates its own (SPIN:
+  tooluse1/spin/scoring.py `section_errors`);
+- what backends and the run config record about themselves (`provenance.model`, `.backend`, `.config`).
+
+Type mapping (`schema_of`): every `int` in a results file is a count, so it maps to a non-negative integer;
+`Annotated[T, Keywords(...)]` adds JSON Schema keywords to T's; a dataclass or TypedDict is a closed object
+in `$defs`, named after the class (CLASS_KEYWORDS opens or adds to one). In the TypedDicts a dataclass stands
+for its stored form (`as_dict`): they declare the file, not a Python value.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
+
+from tooluse1.grade import Verdict
+from tooluse1.metrics import BREAKDOWNS
+from tooluse1.parse import Extraction
+from tooluse1.protocols import REGISTRY
+from tooluse1.types import Difficulty, ExpectationKind, Lang, NegativeKind
+
+SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "results.schema.json"
+RESULTS_FORMAT = "tooluse1-results"
+RESULTS_FORMAT_VERSION = 2
+
+# Fields a class keeps in memory but its as_dict does not write (so they are not part of the file).
+NOT_STORED: dict[type, frozenset[str]] = {Extraction: frozenset({"thinking"})}
+
+
+class Keywords:
+    """JSON Schema keywords for `Annotated[T, Keywords(...)]`, added to T's schema. `name` is not a keyword:
+    it is the key a field is written under (for a name Python reserves, e.g. `from`)."""
+
+    def __init__(self, **keywords: Any) -> None:
+        self.keywords = keywords   # hashed by identity: Annotated types must be hashable inside a Union
+
+
+Sha256 = Annotated[str, Keywords(pattern="^[0-9a-f]{64}$")]
+Probability = Annotated[float, Keywords(minimum=0, maximum=1)]
+Interval = Annotated[list[Probability], Keywords(minItems=2, maxItems=2)]
+NonNegative = Annotated[float, Keywords(minimum=0)]
+ProtocolName = Annotated[str, Keywords(enum=list(REGISTRY))]
+
+
+# ----------------------------------------------------------------------------- the record
+
+class StoredCall(TypedDict):
+    """A call a server returned as structured `tool_calls` (its arguments as the server sent them)."""
+    name: str | None
+    arguments: Any
+
+
+class Record(TypedDict):
+    """One item (case x protocol) as results.ItemRecord.as_dict writes it (each dataclass in its as_dict form)."""
+    item_id: Annotated[str, Keywords(minLength=1)]
+    case_id: Annotated[str, Keywords(minLength=1)]
+    protocol: ProtocolName
+    lang: Lang
+    category: Annotated[str, Keywords(pattern="^[a-z][a-z0-9_]*$", description=(
+        "A tool's name (the built-in ones, or a suite's own: tooluse1.suite), multi_step, negative or "
+        "clarification."))]
+    difficulty: Difficulty
+    kind: NegativeKind | None
+    expectation: ExpectationKind
+    expect: Annotated[dict[str, Any] | None, Keywords(description=(
+        "The case's expectation (tooluse1.corpus.Expectation.as_dict; read back with Expectation.from_dict); "
+        "null only in records upgraded from format 1."))]
+    output: str
+    finish_reason: str
+    latency_s: NonNegative
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    error: str | None
+    tool_calls: Annotated[list[StoredCall] | None, Keywords(description=(
+        "Calls a server returned as structured tool_calls (native protocol over the OpenAI API); null otherwise."))]
+    prompt_sha256: Annotated[Sha256 | None, Keywords(description=(
+        "sha256 of the rendered prompt this output answers (tooluse1.prompts.Prompt.sha256); null in records "
+        "that did not keep it."))]
+    extraction: Extraction | None
+    verdict: Verdict | None
+    passed: bool
+    has_constraints: bool
+
+
+# ----------------------------------------------------------------------------- provenance
+
+class SuiteRef(TypedDict):
+    """A suite of one's own (tooluse1.suite): its folder's name and path; absent for the built-in corpus."""
+    name: str
+    path: str
+
+
+class Corpus(TypedDict):
+    sha256: Sha256
+    version: NotRequired[str | None]
+    n_cases: NotRequired[int | None]
+    suite: NotRequired[SuiteRef]
+
+
+class ModelIdentity(TypedDict):
+    """Model identity; further keys depend on the backend (revision, dtype, base_url, ...)."""
+    backend: str
+    model_id: str
+
+
+class Decoding(TypedDict):
+    max_new_tokens: Annotated[int, Keywords(minimum=1)]
+    temperature: NonNegative
+    do_sample: bool
+
+
+class OriginalGrading(TypedDict):
+    spec_version: str
+    corpus: Corpus
+    prompt_sha256: NotRequired[Sha256]
+
+
+class Regrade(TypedDict):
+    """Set by `python -m tooluse1 regrade`: the file re-graded and what it was graded against before."""
+    from_: Annotated[str, Keywords(name="from")]
+    at: str
+    original: OriginalGrading
+    corpus_changed: bool
+    spec_changed: bool
+
+
+class Provenance(TypedDict):
+    spec_version: str
+    corpus: Corpus
+    prompt_sha256: NotRequired[Annotated[Sha256, Keywords(description=(
+        "sha256 over every rendered prompt of the selected items (optional)."))]]
+    model: ModelIdentity
+    backend: Annotated[dict[str, Any], Keywords(description=(
+        "What the backend reports about itself (chat_template_sha256, ...); {} when none was opened."))]
+    decoding: Decoding
+    batch_size: Annotated[int | None, Keywords(minimum=1)]
+    protocols: list[ProtocolName]
+    config: NotRequired[Annotated[dict[str, Any], Keywords(description="The run's options (harness.RunConfig).")]]
+    libraries: dict[str, str]
+    resumed_items: NotRequired[int]
+    generated_items: NotRequired[int]
+    started_at: str
+    finished_at: str
+    command: NotRequired[str]
+    regrade: NotRequired[Regrade]
+    regraded_from: NotRequired[Annotated[str, Keywords(description="Format 1 regrades only: the file re-graded.")]]
+
+
+# ----------------------------------------------------------------------------- summary
+
+class StoredRate(TypedDict):
+    """k successes of n items, the rate k/n (null when n = 0) and its Wilson 95% interval (`ci95`, items as
+    if independent). Where the group pools several items of one case (protocols pooled), also
+    `ci95_clustered` (clustered by case; the one to report), `design_effect` and `n_cases` (metrics.Rate)."""
+    k: int
+    n: int
+    rate: Probability | None
+    ci95: Interval
+    ci95_clustered: NotRequired[Interval]
+    design_effect: NotRequired[NonNegative]
+    n_cases: NotRequired[int]
+
+
+# A group's metrics: any names (metrics.METRICS when written; recomputed when read), each a rate.
+Metrics = Annotated[dict[str, StoredRate], Keywords(description=(
+    "The metrics of SPEC.md section 3.4 over one group of items (metrics.METRICS); a reader recomputes them "
+    "from the records, so the names are not fixed here."))]
+
+
+def _summary_type() -> type:
+    """The summary TypedDict: counts, the overall metrics and one group per breakdown of metrics.BREAKDOWNS."""
+    by = TypedDict("SummaryBreakdowns", {dim: dict[str, Metrics] for dim in BREAKDOWNS})  # type: ignore[misc]
+    return TypedDict("Summary", {"n_items": int, "n_errors": int, "overall": Metrics, "by": by})  # type: ignore
+
+
+# Keywords a class's object schema gets beyond its fields.
+CLASS_KEYWORDS: dict[type, dict[str, Any]] = {
+    # the clustered interval's three fields come together (metrics.Rate.as_dict)
+    StoredRate: {"dependentRequired": {"ci95_clustered": ["design_effect", "n_cases"],
+                                       "design_effect": ["ci95_clustered", "n_cases"],
+                                       "n_cases": ["ci95_clustered", "design_effect"]}},
+    ModelIdentity: {"additionalProperties": True},   # backends record what they know of their model
+}
+
+
+# ----------------------------------------------------------------------------- the generator
+
+_SIMPLE = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"))
+
+
+class _Generator:
+    """Maps Python types to JSON Schema, collecting classes in `defs` (module docstring: type mapping)."""
+
+    def __init__(self) -> None:
+        self.defs: dict[str, dict] = {}
+
+    def schema_of(self, tp: Any) -> dict:
+        if get_origin(tp) is Annotated:
+            base, *meta = get_args(tp)
+            out = dict(self.schema_of(base))
+            for m in meta:
+                out.update({k: v for k, v in m.keywords.items() if k != "name"})
+            return out
+        if tp is Any:
+            return {}
+        if tp is type(None):
+            return {"type": "null"}
+        for py, js in _SIMPLE:   # by identity: a generic alias with Annotated metadata is unhashable
+            if tp is py:
+                return {"type": js, **({"minimum": 0} if tp is int else {})}
+        origin = get_origin(tp)
+        if origin is Literal:
+            return {"enum": list(get_args(tp))}
+        if origin in (Union, types.UnionType):
+            return self._union([self.schema_of(a) for a in get_args(tp)])
+        if origin in (list, tuple):
+            return {"type": "array", "items": self.schema_of(get_args(tp)[0])}
+        if origin is dict or tp is dict:
+            args = get_args(tp)
+            value = self.schema_of(args[1]) if args else {}
+            return {"type": "object", **({"additionalProperties": value} if value else {})}
+        if dataclasses.is_dataclass(tp) or typing.is_typeddict(tp):
+            return self._ref(tp)
+        raise TypeError(f"no JSON Schema mapping for {tp!r}")
+
+    @staticmethod
+    def _union(members: list[dict]) -> dict:
+        """`{"type": [...]}` when every member is a plain type (keywords of the others kept, as they apply
+        to their own type only); else oneOf."""
+        if all("type" in m and isinstance(m["type"], str) for m in members):
+            out: dict = {}
+            for m in members:
+                out.update({k: v for k, v in m.items() if k != "type"})
+            return {"type": [m["type"] for m in members], **out}
+        if all("enum" in m or m == {"type": "null"} for m in members):
+            return {"enum": [v for m in members for v in m.get("enum", [None])]}
+        return {"oneOf": members}
+
+    def _ref(self, cls: type) -> dict:
+        name = cls.__name__
+        if name not in self.defs:
+            self.defs[name] = {}   # placeholder: a class that refers to itself
+            self.defs[name] = self._object(cls)
+        return {"$ref": f"#/$defs/{name}"}
+
+    def _object(self, cls: type) -> dict:
+        hints = get_type_hints(cls, include_extras=True, localns=vars(sys.modules[__name__]))
+        if dataclasses.is_dataclass(cls):
+            skip = NOT_STORED.get(cls, frozenset())
+            names = [f.name for f in dataclasses.fields(cls) if f.name not in skip]
+            required = list(names)
+        else:
+            names = list(hints)
+            # NotRequired read from the hints: with string annotations, __required_keys__ misses it (3.11)
+            required = [n for n in names if get_origin(hints[n]) is not NotRequired]
+        props, keys = {}, {}
+        for n in names:
+            tp = hints[n]
+            keys[n] = _stored_name(n, tp)
+            props[keys[n]] = self.schema_of(_without_not_required(tp))
+        out: dict = {"type": "object"}
+        if dataclasses.is_dataclass(cls):   # its docstring is about the Python value; name the class instead
+            out["description"] = f"{cls.__module__}.{cls.__qualname__}, as its as_dict writes it."
+        elif cls.__doc__:
+            out["description"] = " ".join(cls.__doc__.split())
+        out.update(required=[keys[n] for n in required], additionalProperties=False, properties=props)
+        out.update(CLASS_KEYWORDS.get(cls, {}))
+        return out
+
+
+def _without_not_required(tp: Any) -> Any:
+    return get_args(tp)[0] if get_origin(tp) is NotRequired else tp
+
+
+def _stored_name(name: str, tp: Any) -> str:
+    """The key a field is written under: its name, or the `name` of its Annotated metadata (a Python keyword
+    such as `from`)."""
+    tp = _without_not_required(tp)
+    if get_origin(tp) is Annotated:
+        for m in get_args(tp)[1:]:
+            if "name" in m.keywords:
+                return m.keywords["name"]
+    return name
+
+
+def results_schema_document() -> dict:
+    """The JSON Schema (draft 2020-12) of a results file, format 2, generated from the types above."""
+    gen = _Generator()
+    top = {
+        "format": {"const": RESULTS_FORMAT},
+        "format_version": {"const": RESULTS_FORMAT_VERSION},
+        "provenance": gen.schema_of(Provenance),
+        "records": {"type": "array", "items": gen.schema_of(Record)},
+        "summary": gen.schema_of(_summary_type()),
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://tooluse1.invalid/schema/results.schema.json",
+        "title": "ToolUse.1 results file, format 2",
+        "description": (
+            "One benchmark run: provenance, one record per item (case x protocol), the summary, and the "
+            "sections tracks contribute (any further top-level key: an object each track validates itself). "
+            "Generated from the record types (tooluse1/recordschema.py); do not edit by hand. Strict about every "
+            "record field; open where readers recompute or the owner validates (the summary's metric names, "
+            "`expect`, the backend's own provenance, track sections). Files without `format_version` are "
+            "format 1 (`tooluse1_results: 1`); tooluse1.results.load_results upgrades them first."),
+        "type": "object",
+        "required": list(top),
+        "additionalProperties": {"type": "object", "description": "A track's section: named and validated by the track."},
+        "properties": top,
+        "$defs": dict(sorted(gen.defs.items())),
+    }
+
+
+def schema_text() -> str:
+    """The generated schema as written to tooluse1/schema/results.schema.json."""
+    return json.dumps(results_schema_document(), ensure_ascii=False, indent=1) + "\n"
+
+
+if __name__ == "__main__":   # python -m tooluse1.recordschema: rewrite the committed schema file
+    SCHEMA_PATH.write_text(schema_text(), encoding="utf-8")
+    print(f"wrote {SCHEMA_PATH}")
