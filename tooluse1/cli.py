@@ -239,7 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--model", required=True)
     run.add_argument("--protocol", default="all")
     run.add_argument("--results", default=None,
-                     help="results file (default results/tooluse1-<model>.json; with --suite, tooluse1-<suite>-<model>)")
+                     help="results file (default results/tooluse1-<model>.json; with --suite, "
+                          "results/tooluse1-<suite>-<model>.json)")
     run.add_argument("--suite", default=None, help="a suite of your own (a folder with tools.yaml and cases/)")
     run.set_defaults(fn=_cmd_run)
     for track in tracks().values():
