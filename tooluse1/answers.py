@@ -183,6 +183,7 @@ from typing import Any
 
 from tooluse1.aliases import AliasTable
 from tooluse1.tools import TOOLS
+from tooluse1.toolspec import Param, Tool
 
 __all__ = ["ASK_TERMS", "AnswerCheck", "AnswerRequirement", "asks_about", "asserts_phrase", "check_answer",
            "claims_action", "hedges", "invents_result", "phrase_occurs", "states_decline", "states_inability",
@@ -349,7 +350,7 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
         if invented is not None:
             return AnswerCheck(False, f"invents a result no tool produced: {_q(invented)}")
         if asks_about(text, req.ask_about, user) is None:
-            labels = " or ".join(dict.fromkeys(_PARAM_LABELS.get(k, k) for k in req.ask_about))
+            labels = " or ".join(dict.fromkeys(_param_label(k) for k in req.ask_about))
             return AnswerCheck(False, f"no question about the missing {labels}")
     return AnswerCheck(True, "")
 
@@ -1802,11 +1803,41 @@ def _is_question(low: str, start: int, end: int) -> bool:
     return bool(_QUESTION_START_RE.match(low, start, end) or _REQUEST_RE.search(low, start, end))
 
 
-# Terms per parameter ("tool.param"), from the tools' declarations (`Param.ask`, every language in turn):
-# EN + RU, `*` = stem, `A ... B` = A then B later in the sentence. How a failure reason names each one.
-ASK_TERMS: dict[str, tuple[str, ...]] = {f"{t.name}.{p.name}": p.ask_terms for t in TOOLS.values() for p in t.params
-                                         if p.ask_terms}
-_PARAM_LABELS = {f"{t.name}.{p.name}": p.what for t in TOOLS.values() for p in t.params}
+class _AskTerms(Mapping[str, tuple[str, ...]]):
+    """The clarification terms per parameter ("tool.param" -> terms), read from the registry (`Param.ask`,
+    every language in turn: EN + RU, `*` = stem, `A ... B` = A then B later in the sentence) at each look-up,
+    so a tool registered after this import (a suite's, tooluse1.suite) has its terms here too. Only
+    parameters with terms are keys."""
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        p = _param(key)
+        if p is None or not p.ask_terms:
+            raise KeyError(key)
+        return p.ask_terms
+
+    def __iter__(self) -> Iterator[str]:
+        return (f"{t.name}.{p.name}" for t in TOOLS.values() for p in t.params if p.ask_terms)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+ASK_TERMS: Mapping[str, tuple[str, ...]] = _AskTerms()
+
+
+def _param(key: str) -> Param | None:
+    """The registered parameter a "tool.param" key names, or None."""
+    if not isinstance(key, str):
+        return None
+    tool, _, param = key.partition(".")
+    t = TOOLS.get(tool)
+    return t.param_index.get(param) if t is not None else None
+
+
+def _param_label(key: str) -> str:
+    """How a failure reason names a parameter ("source currency"); the key itself when it is unknown."""
+    p = _param(key)
+    return p.what if p is not None else key
 
 
 def _term_regex(term: str) -> str:
@@ -1821,7 +1852,7 @@ def _term_regex(term: str) -> str:
 class _ParamMatcher:
     """Whether a sentence is about one parameter: one of its terms, or a known value from its alias table."""
 
-    def __init__(self, key: str, terms: Sequence[str]):
+    def __init__(self, key: str, terms: Sequence[str], table: AliasTable | None):
         self.key = key
         simple = [_fold(t) for t in terms if not _GAP_RE.search(t) and "*" not in t.rstrip("*")]
         self.terms = _combine([("t", simple, "")]) if simple else None
@@ -1830,9 +1861,8 @@ class _ParamMatcher:
                              if not _GAP_RE.search(t) and "*" in t.rstrip("*"))
         self.gaps = tuple(tuple(re.compile(_term_regex(p)) for p in _GAP_RE.split(t))
                           for t in terms if _GAP_RE.search(t))
-        tool, _, param = key.partition(".")
-        p = TOOLS[tool].param_index.get(param) if tool in TOOLS else None
-        self.table: AliasTable | None = p.aliases if p is not None else None
+        self.table = table
+        self.own: _ParamMatcher | None = None     # over the terms no sibling shares (_ToolMatchers)
         self.values, self.caps, self.symbols = _value_patterns(self.table) if self.table is not None else (
             None, None, ())
 
@@ -1871,15 +1901,15 @@ class _ParamMatcher:
         return True
 
     def about(self, b: _Behaviour, start: int, end: int, given: frozenset[str] = frozenset(),
-              given_params: Sequence[str] = ()) -> bool:
+              given_params: Sequence[_ParamMatcher] = ()) -> bool:
         """Whether the sentence b.low[start:end] is about the parameter (rule 6, second half). A value in
         `given` (canonical values the user already stated) is no evidence: "Is that 100 US dollars?" does not
         ask for the target currency. A term the parameter shares with a sibling the user already gave
-        ("валюта" for both currencies) counts only when no term of that sibling's own is there: "В какую
-        валюту?" asks for the target currency, not the source."""
-        if _SPECIFIC[self.key].says(b, start, end):
+        (`given_params`: those siblings' own-term matchers; "валюта" for both currencies) counts only when no
+        term of that sibling's own is there: "В какую валюту?" asks for the target currency, not the source."""
+        if self.own is not None and self.own.says(b, start, end):
             return True
-        if self.says(b, start, end) and not any(_SPECIFIC[g].says(b, start, end) for g in given_params):
+        if self.says(b, start, end) and not any(g.says(b, start, end) for g in given_params):
             return True
         low = b.low
         for sym in self.symbols:
@@ -1960,25 +1990,61 @@ def _counts_as_value(span: str) -> bool:
     return sum(1 for ch in span if ch.isupper()) >= 2
 
 
-# Built at import, so that no grading call pays for compiling them.
-_MATCHERS = {key: _ParamMatcher(key, terms) for key, terms in ASK_TERMS.items()}
+class _ToolMatchers:
+    """The matchers of one registered tool's parameters that have clarification terms: `full[key]` over all
+    of a parameter's terms, with `.own` set to the matcher over the terms no sibling (another required
+    parameter of the tool) shares ("into which" for the target currency, "from which" for the source;
+    "currency" is shared); `siblings[key]`, those siblings' keys."""
+
+    def __init__(self, tool: Tool):
+        self.tool = tool
+        keyed = {f"{tool.name}.{p.name}": p for p in tool.params if p.ask_terms}
+        required = [k for k, p in keyed.items() if p.required]
+        self.siblings = {k: [s for s in required if s != k] for k in keyed}
+        self.full: dict[str, _ParamMatcher] = {}
+        for key, p in keyed.items():
+            shared = {t for s in self.siblings[key] for t in keyed[s].ask_terms}
+            matcher = _ParamMatcher(key, p.ask_terms, p.aliases)
+            matcher.own = _ParamMatcher(key, [t for t in p.ask_terms if t not in shared], p.aliases)
+            self.full[key] = matcher
+
+
+_TOOL_MATCHERS: dict[str, _ToolMatchers] = {}
+
+
+def _tool_matchers(tool_name: str) -> _ToolMatchers | None:
+    """The matchers of the tool registered under `tool_name` (None when none is): compiled the first time a
+    question about it is checked, and again when the registry holds another tool under that name."""
+    tool = TOOLS.get(tool_name)
+    if tool is None:
+        return None
+    found = _TOOL_MATCHERS.get(tool_name)
+    if found is None or found.tool is not tool:
+        found = _TOOL_MATCHERS[tool_name] = _ToolMatchers(tool)
+    return found
+
+
+def _matcher(key: str) -> _ParamMatcher | None:
+    """The matcher of a "tool.param" key, or None when the parameter is unknown or has no terms."""
+    tools = _tool_matchers(key.partition(".")[0])
+    return tools.full.get(key) if tools is not None else None
+
+
+def _own(key: str) -> _ParamMatcher | None:
+    """The matcher over the terms of a "tool.param" key that no sibling shares."""
+    m = _matcher(key)
+    return m.own if m is not None else None
 
 
 def _siblings(key: str) -> list[str]:
     """The other required parameters of the same tool (that have ask terms)."""
-    tool, _, _ = key.partition(".")
-    return [f"{tool}.{r}" for r in (TOOLS[tool].required if tool in TOOLS else ()) if f"{tool}.{r}" in ASK_TERMS
-            and f"{tool}.{r}" != key]
+    tools = _tool_matchers(key.partition(".")[0])
+    return tools.siblings.get(key, []) if tools is not None else []
 
 
-# Each parameter's own terms: those no sibling shares ("into which" for the target currency, "from which"
-# for the source; "currency" is shared).
-_SPECIFIC = {key: _ParamMatcher(key, [t for t in terms if not any(t in ASK_TERMS[s] for s in _siblings(key))])
-             for key, terms in ASK_TERMS.items()}
-
-
-def _matcher(key: str) -> _ParamMatcher | None:
-    return _MATCHERS.get(key)
+# The tools registered at import (the built-in ones) are compiled now, so that no grading call pays for it.
+for _name in TOOLS:
+    _tool_matchers(_name)
 
 
 def asks_about(text: str, params: Sequence[str], user: str = "") -> str | None:
@@ -2035,7 +2101,7 @@ def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
     echoes = _user_sentences(u)
     given = [m.given(u) for m in matchers]
     asked = {m.key for m in matchers}
-    given_params = [[g for g in _siblings(m.key) if g not in asked] for m in matchers]
+    given_params = [[o for g in _siblings(m.key) if g not in asked if (o := _own(g)) is not None] for m in matchers]
     # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order, a
     # stretch of _ASK_CHUNK characters at a time, so a question near the start is found without reading on.
     gaps = [m.live_gaps(b) for m in matchers]

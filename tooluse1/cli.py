@@ -55,9 +55,12 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
 
 def _cmd_run(args: argparse.Namespace, passthrough: list[str]) -> int:
     """`run` is a thin wrapper: the same pytest session, so the same results file and exit codes."""
-    results = args.results or default_results_path(args.model)
+    # a suite's runs are named after its folder, so they never overwrite the built-in corpus's
+    from pathlib import Path
+    results = args.results or default_results_path(args.model, Path(args.suite).resolve().name if args.suite else None)
+    suite = ["--suite", args.suite] if args.suite else []
     return pytest_session("test_tooluse1.py", ["--model", args.model, "--protocol", args.protocol,
-                                               "--results", results], passthrough)
+                                               "--results", results, *suite], passthrough)
 
 
 def _cmd_regrade(args: argparse.Namespace) -> int:
@@ -66,23 +69,41 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     (`provenance.regrade`). Exit 2 when the file is unusable, or when its corpus differs from the current
     one and --allow-corpus-change is not given."""
     from pathlib import Path
-    from tooluse1.corpus import SPEC_VERSION, CorpusError, StaleCorpusError, load_corpus
+    from tooluse1.corpus import SPEC_VERSION, CorpusError, StaleCorpusError, corpus_provenance, load_corpus
     from tooluse1.grade import grade_completion
     from tooluse1.metrics import format_summary
     from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
                                   track_sections, write_json_atomic)
+    from tooluse1.suite import SuiteError, load_suite, suite_of
     try:
         old = load_results(args.results_file)
-        cases_list, manifest = load_corpus()
-    except (ResultsFileError, CorpusError, StaleCorpusError) as e:
+    except ResultsFileError as e:
         return _usage_error(str(e))
     prov = old.provenance
+    used = suite_of(prov)
+    if used and not args.suite:
+        return _usage_error(f"{args.results_file} is a run of suite {used['name']!r} ({used['path']}): pass "
+                            f"--suite {used['path']} (or where that suite is now) to re-grade it")
+    if args.suite and not used:
+        return _usage_error(f"{args.results_file} is a run of the built-in corpus, not of a suite: drop --suite")
+    try:
+        if args.suite:
+            suite = load_suite(args.suite)
+            cases_list, manifest = list(suite.cases), suite.manifest
+        else:
+            cases_list, manifest = load_corpus()
+    except (CorpusError, SuiteError) as e:
+        return _usage_error(f"invalid {'suite ' + args.suite if args.suite else 'cases'}:\n" + "\n".join(e.problems))
+    except StaleCorpusError as e:
+        return _usage_error(str(e))
     cases = {c.id: c for c in cases_list}
     corpus_changed = prov["corpus"]["sha256"] != manifest["sha256"]
     spec_changed = prov["spec_version"] != SPEC_VERSION
     if corpus_changed:
-        msg = (f"{args.results_file} was graded against corpus {prov['corpus']['sha256'][:12]}…, the current corpus "
-               f"is {manifest['sha256'][:12]}…")
+        now = f"suite {args.suite} is now" if args.suite else "the current corpus is"
+        msg = (f"{args.results_file} was graded against {'suite' if args.suite else 'corpus'} "
+               f"{prov['corpus']['sha256'][:12]}…, {now} {manifest['sha256'][:12]}…"
+               + (" (its tools or cases changed)" if args.suite else ""))
         if not args.allow_corpus_change:
             return _usage_error(msg + "; its expectations may differ. Pass --allow-corpus-change to re-grade "
                                       "the stored outputs against the current cases anyway")
@@ -101,7 +122,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     provenance = {k: v for k, v in prov.items() if k != "regraded_from"}
     provenance.update({
         "spec_version": SPEC_VERSION,
-        "corpus": {"sha256": manifest["sha256"], "version": manifest.get("version"), "n_cases": manifest.get("n_cases")},
+        "corpus": corpus_provenance(manifest),
         "regrade": {"from": str(args.results_file), "at": now_iso(), "original": original,
                     "corpus_changed": corpus_changed, "spec_changed": spec_changed}})
     sections = track_sections(old.document)
@@ -217,13 +238,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                                          "--backend openai --base-url URL --batch-size 16 -k xml --resume FILE")
     run.add_argument("--model", required=True)
     run.add_argument("--protocol", default="all")
-    run.add_argument("--results", default=None, help="results file (default results/tooluse1-<model>.json)")
+    run.add_argument("--results", default=None,
+                     help="results file (default results/tooluse1-<model>.json; with --suite, "
+                          "results/tooluse1-<suite>-<model>.json)")
+    run.add_argument("--suite", default=None, help="a suite of your own (a folder with tools.yaml and cases/)")
     run.set_defaults(fn=_cmd_run)
     for track in tracks().values():
         track.add_commands(sub)
     regrade = sub.add_parser("regrade", help="re-grade a results file's raw outputs without the model")
     regrade.add_argument("results_file")
     regrade.add_argument("--out", default=None, help="write the re-graded results file here")
+    regrade.add_argument("--suite", default=None, help="the suite the run used (a folder with tools.yaml and cases/)")
     regrade.add_argument("--allow-corpus-change", action="store_true",
                          help="re-grade although the file was graded against another corpus (its digest differs)")
     regrade.set_defaults(fn=_cmd_regrade)

@@ -158,6 +158,12 @@ class Comparison:
                 "only_in_new": self.only_in_new, "errors_excluded": self.errors_excluded, "notes": self.notes}
 
 
+def _corpus_name(provenance: dict) -> str:
+    """"suite NAME " for a run of a suite of one's own (tooluse1.suite), "" for the built-in corpus."""
+    suite = provenance["corpus"].get("suite")
+    return f"suite {suite['name']} " if suite else ""
+
+
 def provenance_differences(base: dict, new: dict, allow_different_prompts: bool = False,
                            names: tuple[str, str] = ("BASE", "NEW"),
                            check_prompt_digest: bool = True) -> tuple[list[str], list[str]]:
@@ -168,7 +174,8 @@ def provenance_differences(base: dict, new: dict, allow_different_prompts: bool 
     if base["spec_version"] != new["spec_version"]:
         diffs.append(f"spec version ({base['spec_version']} vs {new['spec_version']})")
     if base["corpus"]["sha256"] != new["corpus"]["sha256"]:
-        diffs.append(f"corpus digest ({base['corpus']['sha256'][:12]}… vs {new['corpus']['sha256'][:12]}…)")
+        diffs.append(f"corpus digest ({_corpus_name(base)}{base['corpus']['sha256'][:12]}… vs "
+                     f"{_corpus_name(new)}{new['corpus']['sha256'][:12]}…)")
     if not check_prompt_digest:
         return diffs, notes
     bd, nd = base.get("prompt_sha256"), new.get("prompt_sha256")

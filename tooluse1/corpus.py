@@ -13,6 +13,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -25,8 +26,21 @@ from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, Exp
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 
 SPEC_VERSION = "3.0.0"
-CALL_CATEGORIES = TOOL_NAMES + ("multi_step",)
-CATEGORIES = CALL_CATEGORIES + ("negative", "clarification")
+
+
+def call_categories(tool_names: tuple[str, ...]) -> tuple[str, ...]:
+    """The categories whose cases expect a call, for a corpus offering `tool_names`: one per tool, then
+    `multi_step`."""
+    return tool_names + ("multi_step",)
+
+
+def categories(tool_names: tuple[str, ...]) -> tuple[str, ...]:
+    """Every category of a corpus offering `tool_names`: the call categories, `negative`, `clarification`."""
+    return call_categories(tool_names) + ("negative", "clarification")
+
+
+CALL_CATEGORIES = call_categories(TOOL_NAMES)
+CATEGORIES = categories(TOOL_NAMES)
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES_DIR = ROOT / "cases"
@@ -202,7 +216,7 @@ def check_arguments(tool: str, args: Any, where: str, line: int, probs: Problems
             probs.add(where, line, f"{tool}.{name}: {wrong}")
 
 
-def _check_messages(msgs: Any, where: str, line: int, probs: Problems) -> None:
+def _check_messages(msgs: Any, where: str, line: int, probs: Problems, tool_names: tuple[str, ...]) -> None:
     if not isinstance(msgs, list) or not msgs:
         probs.add(where, line, "messages must be a non-empty list")
         return
@@ -215,7 +229,7 @@ def _check_messages(msgs: Any, where: str, line: int, probs: Problems) -> None:
         role = m["role"]
         if role == "assistant" and "tool_call" in m:
             tc = m["tool_call"]
-            if not isinstance(tc, dict) or tc.get("name") not in TOOLS:
+            if not isinstance(tc, dict) or tc.get("name") not in tool_names:
                 probs.add(where, ml, f"malformed history: message {i + 1} calls an unknown tool "
                                      f"{tc.get('name') if isinstance(tc, dict) else tc!r}")
                 continue
@@ -241,8 +255,9 @@ def _check_messages(msgs: Any, where: str, line: int, probs: Problems) -> None:
         probs.add(where, line_of(last, default=line), "malformed history: the last message must be the user's")
 
 
-def _validate_entry(raw: Any, where: str, probs: Problems) -> Case | None:
-    """Check one YAML mapping; on success return the Case (problems go to `probs`)."""
+def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str, ...] = TOOL_NAMES) -> Case | None:
+    """Check one YAML mapping of a corpus whose tools are `tool_names` (registered in TOOLS; `tools: all`
+    offers them all); on success return the Case with its offered tools listed (problems go to `probs`)."""
     line = line_of(raw)
     if not isinstance(raw, dict):
         probs.add(where, line, "a case must be a mapping")
@@ -260,8 +275,9 @@ def _validate_entry(raw: Any, where: str, probs: Problems) -> Case | None:
     m = _ID_RE.match(str(cid))
     if lang not in LANGS:
         probs.add(where, line_of(raw, "lang"), f"lang must be one of {LANGS}, got {lang!r}")
-    if cat not in CATEGORIES:
-        probs.add(where, line_of(raw, "category"), f"unknown category {cat!r}")
+    if cat not in categories(tool_names):
+        probs.add(where, line_of(raw, "category"), f"unknown category {cat!r} "
+                                                   f"(known: {', '.join(categories(tool_names))})")
     if not m or m["category"] != cat or m["lang"] != lang:
         probs.add(where, line_of(raw, "id"), f"id {cid!r} must look like {cat}-{lang}-NNN")
     if raw["difficulty"] not in DIFFICULTIES:
@@ -273,14 +289,14 @@ def _validate_entry(raw: Any, where: str, probs: Problems) -> Case | None:
         probs.add(where, line_of(raw, "kind"), "kind is only for negative cases")
     tools = raw["tools"]
     if tools == "all":
-        tools = list(TOOL_NAMES)
+        tools = list(tool_names)
     if not isinstance(tools, list) or not tools:
         probs.add(where, line_of(raw, "tools"), "tools must be 'all' or a non-empty list of tool names")
         tools = []
     for t in tools:
-        if t not in TOOLS:
-            probs.add(where, line_of(raw, "tools"), f"unknown tool {t!r} (known: {', '.join(TOOL_NAMES)})")
-    _check_messages(raw["messages"], where, line_of(raw, "messages"), probs)
+        if t not in tool_names:
+            probs.add(where, line_of(raw, "tools"), f"unknown tool {t!r} (known: {', '.join(tool_names)})")
+    _check_messages(raw["messages"], where, line_of(raw, "messages"), probs, tool_names)
 
     exp = raw["expect"]
     el = line_of(raw, "expect")
@@ -289,17 +305,17 @@ def _validate_entry(raw: Any, where: str, probs: Problems) -> Case | None:
         probs.add(where, el, "expect must have exactly one of call, no_call: true, clarify: true")
         return None
     shape = shapes[0]
-    wanted = "call" if cat in CALL_CATEGORIES else ("no_call" if cat == "negative" else "clarify")
+    wanted = "call" if cat in call_categories(tool_names) else ("no_call" if cat == "negative" else "clarify")
     if shape != wanted:
         probs.add(where, el, f"category {cat} expects {wanted}, not {shape}")
     if shape == "call":
         call = exp["call"]
-        if not isinstance(call, dict) or call.get("name") not in TOOLS:
+        if not isinstance(call, dict) or call.get("name") not in tool_names:
             probs.add(where, el, f"unknown tool {call.get('name') if isinstance(call, dict) else call!r}")
             return None
         if call["name"] not in tools:
             probs.add(where, el, f"expected tool {call['name']!r} is not among the offered tools")
-        if cat in TOOLS and call["name"] != cat:
+        if cat in tool_names and call["name"] != cat:
             probs.add(where, el, f"a {cat} case must expect a call of {cat}")
         check_arguments(call["name"], call.get("arguments"), where, line_of(call, default=el), probs)
         extra = set(exp) - {"call"}
@@ -309,7 +325,7 @@ def _validate_entry(raw: Any, where: str, probs: Problems) -> Case | None:
         _check_text_expectation(exp, shape, kind, tools, where, el, probs)
     if len(probs.items) > n_before:
         return None
-    return Case.from_dict(dict(raw), source=f"{where}:{line}")
+    return Case.from_dict({**raw, "tools": tools}, source=f"{where}:{line}")
 
 
 _TEXT_FIELDS = {"no_call": {"answer_contains_all", "answer_contains_any", "answer_excludes", "refusal", "reference",
@@ -370,9 +386,10 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
 
 
 
-def load_cases(cases_dir: Path = CASES_DIR) -> list[Case]:
-    """Load and validate every case under cases_dir; raise CorpusError listing all problems."""
-    return load_yaml_entries(cases_dir, _validate_entry, "case", CorpusError)
+def load_cases(cases_dir: Path = CASES_DIR, tool_names: tuple[str, ...] = TOOL_NAMES) -> list[Case]:
+    """Load and validate every case under cases_dir, a corpus whose tools are `tool_names` (the built-in
+    ones by default; a suite's, tooluse1.suite); raise CorpusError listing all problems."""
+    return load_yaml_entries(cases_dir, partial(_validate_entry, tool_names=tool_names), "case", CorpusError)
 
 
 # ----------------------------------------------------------------------------- build / freshness
@@ -411,6 +428,15 @@ def render_data(cases: list[Case]) -> dict[str, bytes]:
     """The exact bytes of data/ for these cases: {file name: content} (what `tooluse1.build` writes)."""
     jsonl = render_jsonl(cases)
     return {JSONL_NAME: jsonl, MANIFEST_NAME: render_manifest(cases, jsonl)}
+
+
+def corpus_provenance(manifest: dict) -> dict:
+    """What a results file records of the corpus a run used (`provenance.corpus`): its digest, version and
+    size, and for a suite of one's own its name and path (tooluse1.suite), so that regrade can ask for it."""
+    out = {"sha256": manifest["sha256"], "version": manifest.get("version"), "n_cases": manifest.get("n_cases")}
+    if "suite" in manifest:
+        out["suite"] = manifest["suite"]
+    return out
 
 
 def check_fresh(cases_dir: Path = CASES_DIR, data_dir: Path = DATA_DIR) -> None:

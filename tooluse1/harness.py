@@ -10,7 +10,7 @@ from typing import Callable, Iterable, Sequence
 
 from tooluse1.backends.base import Backend, Completion, DecodingConfig
 from tooluse1.backends.registry import BackendEntry, Target, backend_names, choose, resolve
-from tooluse1.corpus import SPEC_VERSION, Case
+from tooluse1.corpus import SPEC_VERSION, Case, corpus_provenance
 from tooluse1.grade import grade_completion
 from tooluse1.prompts import PROTOCOLS, Prompt, item_id, render
 from tooluse1.results import ItemRecord, invocation, library_versions, now_iso, portable_path, scrub_secrets
@@ -196,8 +196,7 @@ class BenchmarkRun:
             cfg[k] = portable_path(cfg[k]) if cfg[k] else None
         return {
             "spec_version": SPEC_VERSION,
-            "corpus": {"sha256": self.manifest["sha256"], "version": self.manifest.get("version"),
-                       "n_cases": self.manifest.get("n_cases")},
+            "corpus": corpus_provenance(self.manifest),
             "model": self.identity(), "backend": backend_info,
             "decoding": self.config.decoding.as_dict(),
             # the effective value: with no --batch-size the transformers backend picks its own default

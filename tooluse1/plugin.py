@@ -22,19 +22,20 @@ import dataclasses
 import importlib.util
 import json
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 import pytest
 
 from tooluse1 import corpus as corpus_constants
 from tooluse1 import types as vocabulary
-from tooluse1.corpus import CorpusError, StaleCorpusError, check_fresh, load_corpus
+from tooluse1.corpus import Case, CorpusError, StaleCorpusError, check_fresh, load_corpus
 from tooluse1.errors import BackendError, ResumeMismatch, ToolUse1Error
 from tooluse1.harness import BACKENDS, BenchmarkRun, RunConfig
 from tooluse1.metrics import format_summary
 from tooluse1.prompts import PROTOCOLS, item_id, parse_protocols
 from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, build_results,
                               load_results, scrub_secrets, track_sections, write_json_atomic)
+from tooluse1.suite import SuiteError, load_suite
 
 RECORD_KEY = "tooluse1"
 BENCHMARK_FILE = "test_tooluse1.py"   # the benchmark items (one per case x protocol)
@@ -72,6 +73,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--base-url", default=d["base_url"], help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
     g.addoption("--api-key-env", default=d["api_key_env"], help="environment variable holding the API key")
     g.addoption("--protocol", default="all", help="json,xml,plain or all (default)")
+    g.addoption("--suite", default=None,
+                help="a suite of your own (a folder with tools.yaml and cases/) instead of the built-in corpus")
     g.addoption("--batch-size", type=int, default=d["batch_size"],
                 help="transformers rows decoded together (default: 32 on the fast path, 8 with --no-fast)")
     g.addoption("--max-new-tokens", type=int, default=d["max_new_tokens"])
@@ -154,6 +157,25 @@ def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
     return _Gate(baseline, alpha, max_drop, bool(opt("--allow-different-prompts")))
 
 
+def _corpus(config: pytest.Config) -> "tuple[Sequence[Case], dict]":
+    """The session's cases and manifest: the suite of --suite (its tools registered, its categories added
+    as markers), else the built-in corpus (data/, checked fresh). pytest.UsageError naming every problem."""
+    suite_dir = config.getoption("--suite")
+    try:
+        if suite_dir is None:
+            check_fresh()
+            return load_corpus()
+        suite = load_suite(suite_dir)
+    except (CorpusError, SuiteError) as e:
+        where = f"invalid suite {suite_dir}" if suite_dir else "invalid cases"
+        raise pytest.UsageError(f"{where}:\n" + "\n".join(e.problems)) from None
+    except StaleCorpusError as e:
+        raise pytest.UsageError(str(e)) from None
+    for name in suite.tool_names:
+        config.addinivalue_line("markers", f"{name}: ToolUse.1 item attribute")
+    return suite.cases, suite.manifest
+
+
 def _is_xdist_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
@@ -172,19 +194,15 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args[:] = [a for a in config.args if Path(a).name == BENCHMARK_FILE] or config.args
     config.stash[_RUN] = None
     if run_config is None:
+        if config.getoption("--suite") is not None:
+            raise pytest.UsageError("--suite needs --model (what to run the suite with, e.g. --model oracle)")
         return
     numprocesses = getattr(config.option, "numprocesses", None)
     if numprocesses and (entry := run_config.backend_entry()).in_process:
         raise pytest.UsageError(f"--backend {entry.name} cannot run under pytest-xdist (-n): every worker would load "
                                 "its own copy of the model. Drop -n (the backend batches internally), or serve the "
                                 "model and use --backend openai --base-url URL with -n.")
-    try:
-        check_fresh()
-        cases, manifest = load_corpus()
-    except CorpusError as e:
-        raise pytest.UsageError("invalid cases:\n" + "\n".join(e.problems)) from None
-    except StaleCorpusError as e:
-        raise pytest.UsageError(str(e)) from None
+    cases, manifest = _corpus(config)
     run = BenchmarkRun(run_config, {c.id: c for c in cases}, manifest)
     config.stash[_RUN] = run
     if not _is_xdist_worker(config):
@@ -244,8 +262,9 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     if run is None:
         return None
     c = run.config
+    suite = f"suite={run.manifest['suite']['path']} " if "suite" in run.manifest else ""
     return (f"ToolUse.1: model={c.model} backend={c.resolved_backend()} protocols={','.join(c.protocols)} "
-            f"corpus={run.manifest['sha256'][:12]}")
+            f"{suite}corpus={run.manifest['sha256'][:12]}")
 
 
 # ----------------------------------------------------------------------------- fixtures

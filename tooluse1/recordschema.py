@@ -32,7 +32,6 @@ import typing
 from pathlib import Path
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
 
-from tooluse1.corpus import CATEGORIES
 from tooluse1.grade import Verdict
 from tooluse1.metrics import BREAKDOWNS
 from tooluse1.parse import Extraction
@@ -76,7 +75,9 @@ class Record(TypedDict):
     case_id: Annotated[str, Keywords(minLength=1)]
     protocol: ProtocolName
     lang: Lang
-    category: Annotated[str, Keywords(enum=list(CATEGORIES))]
+    category: Annotated[str, Keywords(pattern="^[a-z][a-z0-9_]*$", description=(
+        "A tool's name (the built-in ones, or a suite's own: tooluse1.suite), multi_step, negative or "
+        "clarification."))]
     difficulty: Difficulty
     kind: NegativeKind | None
     expectation: ExpectationKind
@@ -102,10 +103,17 @@ class Record(TypedDict):
 
 # ----------------------------------------------------------------------------- provenance
 
+class SuiteRef(TypedDict):
+    """A suite of one's own (tooluse1.suite): its folder's name and path; absent for the built-in corpus."""
+    name: str
+    path: str
+
+
 class Corpus(TypedDict):
     sha256: Sha256
     version: NotRequired[str | None]
     n_cases: NotRequired[int | None]
+    suite: NotRequired[SuiteRef]
 
 
 class ModelIdentity(TypedDict):

@@ -77,6 +77,27 @@ def display_path(path: Path) -> str:
 _Entry = TypeVar("_Entry")
 
 
+def read_yaml_list(path: Path, what: str, probs: Problems) -> list | None:
+    """The YAML list in `path` (mappings in it remember their lines: `line_of`), [] for an empty file, or
+    None after reporting why it cannot be read (a syntax error at its line, not a list) to `probs`."""
+    where = display_path(path)
+    try:
+        docs = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        probs.add(where, (mark.line + 1) if mark else 1, f"YAML syntax error: {e.problem or e}")
+        return None
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        probs.add(where, 1, f"cannot read YAML: {e}")
+        return None
+    if docs is None:
+        return []
+    if not isinstance(docs, list):
+        probs.add(where, 1, f"a {what} file must be a YAML list of {what}s")
+        return None
+    return docs
+
+
 def load_yaml_entries(directory: Path, validate: Callable[[Any, str, Problems], _Entry | None], what: str,
                       error: type[EntryError] = EntryError) -> list[_Entry]:
     """Load every `*.yaml` list under `directory`, validate each entry (entries have `.id` and `.source`)
@@ -89,19 +110,8 @@ def load_yaml_entries(directory: Path, validate: Callable[[Any, str, Problems], 
         raise error([f"{display_path(directory)}: no *.yaml {what} files found"])
     for path in files:
         where = display_path(path)
-        try:
-            docs = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
-        except yaml.MarkedYAMLError as e:
-            mark = e.problem_mark or e.context_mark
-            probs.add(where, (mark.line + 1) if mark else 1, f"YAML syntax error: {e.problem or e}")
-            continue
-        except (yaml.YAMLError, UnicodeDecodeError) as e:
-            probs.add(where, 1, f"cannot read YAML: {e}")
-            continue
+        docs = read_yaml_list(path, what, probs)
         if docs is None:
-            continue
-        if not isinstance(docs, list):
-            probs.add(where, 1, f"a {what} file must be a YAML list of {what}s")
             continue
         for raw in docs:
             entry = validate(raw, where, probs)

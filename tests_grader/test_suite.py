@@ -1,0 +1,264 @@
+"""Suites of your own (tooluse1/suite.py): the example suite in examples/ end to end (the oracle and a degenerate
+runner through pytest and the CLI, regrade / compare / report on its results, SmolLM2 on a few items), and one
+clear message for each way a suite can be wrong."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tooluse1.answers import ASK_TERMS, AnswerRequirement, asks_about, check_answer
+from tooluse1.corpus import NEGATIVE_KINDS
+from tooluse1.suite import SuiteError, load_suite, unload_suite
+from tooluse1.tools import TOOL_NAMES, TOOLS
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "concierge"
+EXAMPLE_ARG = "examples/concierge"          # as a user in the project directory types it
+
+
+@pytest.fixture(autouse=True)
+def _no_suite_left_behind():
+    """Every other test module sees the built-in tools only."""
+    yield
+    unload_suite()
+    assert tuple(TOOLS) == TOOL_NAMES
+
+
+def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tooluse1", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+
+
+def bench(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "test_tooluse1.py", "-p", "no:cacheprovider", "-q", *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
+
+
+# ----------------------------------------------------------------------------- the example suite
+
+def test_example_suite_has_its_own_tools_and_every_expectation_kind_in_both_languages():
+    suite = load_suite(EXAMPLE)
+    assert suite.name == "concierge" and suite.tool_names == ("get_stock_price", "book_table")
+    assert not set(suite.tool_names) & set(TOOL_NAMES)
+    assert all(TOOLS[t] is tool for t, tool in zip(suite.tool_names, suite.tools))   # registered for every stage
+    assert all(t.simulate is None for t in suite.tools)                              # none is needed
+    for lang in ("en", "ru"):
+        cases = [c for c in suite.cases if c.lang == lang]
+        assert {c.category for c in cases} == {"get_stock_price", "book_table", "multi_step", "negative",
+                                               "clarification"}
+        assert {c.kind for c in cases if c.kind} == set(NEGATIVE_KINDS)
+    # `tools: all` offers the suite's tools, not the built-in ones
+    assert {c.tools for c in suite.cases} == {("get_stock_price", "book_table"), ("get_stock_price",)}
+    assert suite.manifest["suite"] == {"name": "concierge", "path": EXAMPLE_ARG}
+    assert suite.manifest["n_cases"] == len(suite.cases) == 20
+
+
+def test_suite_digest_covers_tools_and_cases(tmp_path):
+    digest = load_suite(EXAMPLE).sha256
+    assert load_suite(EXAMPLE).sha256 == digest                       # deterministic
+    for name, old, new in (("tools.yaml", "Reserve a table at a restaurant.", "Reserve a restaurant table."),
+                           ("cases/en/cases.yaml", "Hi there! How is your day going?", "Hello! How are you?")):
+        changed = _copy(tmp_path / name.replace("/", "_"))
+        _edit(changed / name, old, new)
+        assert load_suite(changed).sha256 != digest, name
+
+
+def test_a_suite_tool_is_asked_about_like_a_builtin_one(tmp_path):
+    """Clarification matchers are built for the tools registered at check time, and rebuilt when a suite
+    replaces a tool: the same question counts or not by the suite's own terms."""
+    load_suite(EXAMPLE)
+    assert "book_table.party_size" in ASK_TERMS and "book_table.time" not in ASK_TERMS
+    question = "Sure! How many people is the table for?"
+    assert asks_about(question, ["book_table.party_size"]) is not None
+    req = AnswerRequirement(ask_about=("book_table.party_size",))
+    assert check_answer(req, question).ok
+    failed = check_answer(req, "Sure, which restaurant?")
+    assert not failed.ok and failed.reason == "no question about the missing number of guests"
+
+    other = _copy(tmp_path / "other")
+    _edit(other / "tools.yaml", "en: [how many, people, guests, party, persons, number of]", "en: [diners]")
+    _edit(other / "cases/en/cases.yaml", "How many people is the table for?", "How many diners?")
+    load_suite(other)
+    assert asks_about(question, ["book_table.party_size"]) is None
+    assert asks_about("How many diners?", ["book_table.party_size"]) is not None
+
+
+def test_oracle_and_never_call_run_the_example_suite_end_to_end(tmp_path):
+    """`run --suite` (a pytest session): the oracle passes every item, never-call exactly the text items;
+    the results carry the suite's name and digest, and regrade, compare and report work on them."""
+    oracle, never = tmp_path / "oracle.json", tmp_path / "never.json"
+    proc = cli("run", "--model", "oracle", "--suite", EXAMPLE_ARG, "--results", str(oracle), "-p", "no:cacheprovider")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    doc = json.loads(oracle.read_text(encoding="utf-8"))
+    suite = load_suite(EXAMPLE)
+    assert doc["provenance"]["corpus"] == {"sha256": suite.sha256, "version": "3.0.0", "n_cases": 20,
+                                           "suite": {"name": "concierge", "path": EXAMPLE_ARG}}
+    assert len(doc["records"]) == 60 and doc["summary"]["overall"]["score"]["rate"] == 1.0
+    assert {r["category"] for r in doc["records"]} >= {"get_stock_price", "book_table"}
+
+    proc = bench("--model", "never-call", "--suite", EXAMPLE_ARG, "--results", str(never))
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]     # the call items fail
+    score = json.loads(never.read_text(encoding="utf-8"))["summary"]["overall"]["score"]
+    assert (score["k"], score["n"]) == (36, 60)                                # 12 text cases x 3 protocols
+
+    compared = cli("compare", str(oracle), str(never))
+    assert compared.returncode == 1 and "24 pass->fail" in compared.stdout, compared.stdout + compared.stderr
+    report = cli("report", str(never), str(oracle), "-o", str(tmp_path / "r.html"))
+    assert report.returncode == 0 and "book_table" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+    regraded = tmp_path / "regraded.json"
+    proc = cli("regrade", str(never), "--suite", EXAMPLE_ARG, "--out", str(regraded))
+    assert proc.returncode == 0, proc.stderr
+    new = json.loads(regraded.read_text(encoding="utf-8"))
+    assert new["provenance"]["corpus"]["suite"]["name"] == "concierge"
+    assert [r["passed"] for r in new["records"]] == [r["passed"] for r in json.loads(never.read_text())["records"]]
+
+
+def test_regrade_finds_the_suite_again_or_says_what_to_pass(tmp_path):
+    results = tmp_path / "oracle.json"
+    assert bench("--model", "oracle", "--suite", EXAMPLE_ARG, "--results", str(results)).returncode == 0
+    proc = cli("regrade", str(results))
+    assert proc.returncode == 2
+    assert f"is a run of suite 'concierge' ({EXAMPLE_ARG}): pass --suite {EXAMPLE_ARG}" in proc.stderr
+    proc = cli("regrade", "results/reference/default.json", "--suite", EXAMPLE_ARG)
+    assert proc.returncode == 2 and "a run of the built-in corpus, not of a suite: drop --suite" in proc.stderr
+
+    changed = _copy(tmp_path / "changed")
+    _edit(changed / "cases/en/cases.yaml", "Hi there! How is your day going?", "Hello! How are you?")
+    proc = cli("regrade", str(results), "--suite", str(changed))
+    assert proc.returncode == 2
+    assert "its tools or cases changed" in proc.stderr and "--allow-corpus-change" in proc.stderr
+    proc = cli("regrade", str(results), "--suite", str(changed), "--allow-corpus-change")
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_small_model_runs_the_example_suite(tmp_path):
+    """SmolLM2 through the transformers backend on a few items of the suite (a call, a clarification in
+    Russian): whatever it answers, every item is generated, extracted and graded."""
+    results = tmp_path / "r.json"
+    proc = bench("--model", "smollm2", "--suite", EXAMPLE_ARG, "-k", "get_stock_price-en-001 or clarification-ru-002",
+                 "--max-new-tokens", "32", "--batch-size", "4", "--threads", "1", "--results", str(results),
+                 timeout=900)
+    assert proc.returncode in (0, 1), proc.stdout[-3000:] + proc.stderr[-3000:]
+    doc = json.loads(results.read_text(encoding="utf-8"))
+    assert doc["provenance"]["corpus"]["suite"]["name"] == "concierge"
+    records = doc["records"]
+    assert sorted(r["item_id"] for r in records) == sorted(
+        f"{c}-{p}" for c in ("get_stock_price-en-001", "clarification-ru-002") for p in ("json", "xml", "plain"))
+    for r in records:
+        assert r["error"] is None and r["extraction"]["label"] in ("call", "malformed", "text")
+        assert r["passed"] == r["verdict"]["passed"]
+
+
+# ----------------------------------------------------------------------------- bad suites
+
+def _copy(target: Path) -> Path:
+    shutil.copytree(EXAMPLE, target)
+    return target
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _line(path: Path, fragment: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if fragment in line)
+
+
+def _problems(suite: Path) -> list[str]:
+    with pytest.raises(SuiteError) as e:
+        load_suite(suite)
+    assert not set(TOOLS) - set(TOOL_NAMES)            # a suite that does not load leaves no tool behind
+    return e.value.problems
+
+
+def test_unknown_comparison_kind(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    suite = _copy(tmp_path / "s")
+    _edit(suite / "tools.yaml", "match: integer", "match: fuzzy")
+    assert _problems(suite) == [
+        f"s/tools.yaml:{_line(suite / 'tools.yaml', 'party_size:')}: book_table.party_size: unknown comparison kind "
+        f"'fuzzy' (known: expression, number, integer, alias, text, keywords)"]
+
+
+def test_required_argument_without_clarification_terms(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    suite = _copy(tmp_path / "s")
+    _edit(suite / "tools.yaml", "          ru: [ресторан*, куда, заведени*, какое место]\n", "")
+    line = _line(suite / "tools.yaml", "restaurant:")
+    assert _problems(suite) == [f"s/tools.yaml:{line}: book_table.restaurant: a required parameter needs "
+                                f"clarification terms in ru (the words a question asking for it uses)"]
+
+
+def test_case_offering_a_tool_the_suite_lacks(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    suite = _copy(tmp_path / "s")
+    cases = suite / "cases/en/cases.yaml"
+    _edit(cases, "  tools: [get_stock_price]\n  messages:\n    - {role: user, content: \"How much is one Nvidia",
+          "  tools: [get_stock_price, calculator]\n  messages:\n    - {role: user, content: \"How much is one Nvidia")
+    line = _line(cases, "tools: [get_stock_price, calculator]")
+    assert _problems(suite) == [f"s/cases/en/cases.yaml:{line}: unknown tool 'calculator' "
+                                f"(known: get_stock_price, book_table)"]
+
+
+@pytest.mark.parametrize("name", ["tools.yaml", "cases/ru/cases.yaml"])
+def test_broken_yaml_names_file_and_line(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    suite = _copy(tmp_path / "s")
+    path = suite / name
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    n = next(i for i, line in enumerate(lines) if "description:" in line or "difficulty:" in line)
+    lines[n] = lines[n].replace(":", ": [unclosed", 1)
+    path.write_text("".join(lines), encoding="utf-8")
+    (problem,) = _problems(suite)
+    assert problem.startswith(f"s/{name}:") and "YAML syntax error" in problem
+    assert int(problem.split(":")[1]) in (n + 1, n + 2)       # the line, or the next where the flow breaks
+
+
+def test_a_tool_may_not_take_a_builtin_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    suite = _copy(tmp_path / "s")
+    _edit(suite / "tools.yaml", "name_aliases: [reserve_table, book_restaurant]", "name_aliases: [calc]")
+    (problem,) = _problems(suite)
+    line = _line(suite / "tools.yaml", "- name: book_table")
+    assert problem.startswith(f"s/tools.yaml:{line}: tool 'book_table': other name 'calc' already names "
+                              f"'calculator'")
+
+
+def test_not_a_suite_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    assert _problems(tmp_path / "empty") == ["empty: not a suite folder (it needs tools.yaml and cases/; missing: "
+                                             "empty/tools.yaml, empty/cases)"]
+
+
+def test_pytest_stops_on_a_bad_suite_with_the_problem(tmp_path):
+    suite = _copy(tmp_path / "s")
+    _edit(suite / "tools.yaml", "match: integer", "match: fuzzy")
+    proc = bench("--model", "oracle", "--suite", str(suite))
+    assert proc.returncode == 4
+    assert f"invalid suite {suite}:" in proc.stderr and "unknown comparison kind 'fuzzy'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_two_tools_of_one_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    suite = _copy(tmp_path / "s")
+    _edit(suite / "tools.yaml", "- name: book_table", "- name: get_stock_price")
+    line = _line(suite / "tools.yaml", "Reserve a table") - 1
+    assert _problems(suite) == [f"s/tools.yaml:{line}: a tool named 'get_stock_price' is already registered; "
+                                f"give the suite's tool a name of its own"]
+
+
+def test_suite_needs_a_model():
+    proc = bench("--suite", EXAMPLE_ARG)
+    assert proc.returncode == 4 and "--suite needs --model" in proc.stderr

@@ -1,0 +1,171 @@
+"""Suites of your own: a user's tools and cases, run, graded and compared like the built-in corpus.
+
+A suite is a folder:
+
+    my_suite/
+      tools.yaml          # a YAML list of tool declarations (tooluse1.toolspec.Tool.from_dict's fields)
+      cases/**/*.yaml     # the cases, in the format of the built-in cases/ (cases/README.md)
+
+`load_suite(DIR)` validates both (every problem as `path:line: message`, all at once: SuiteError), registers
+the suite's tools in the registry every stage reads (tooluse1.tools.TOOLS), grades every case's own right
+answer in every protocol (as `build` does for cases/) and returns the cases with a manifest shaped like
+data/manifest.json, whose `sha256` is the suite's digest: it covers the tool declarations and the cases, so
+it is what a results file records as its corpus (`provenance.corpus`, with `suite: {name, path}`) and what
+`compare`, `report`, the `--baseline` gate and `regrade --suite DIR` check.
+
+What a suite means by the built-in words:
+- its tools are the ones tools.yaml declares, and only those: `tools: all` offers every one of them, a case
+  offering another tool (a built-in one included) is refused, and a tool may not take a built-in tool's name
+  or other name;
+- its categories are its tool names, `multi_step`, `negative` and `clarification`; case ids are
+  `<category>-<lang>-<nnn>` and unique within the suite. Ids of different suites (or of the built-in corpus)
+  may coincide: a session and a results file hold one suite, and runs of different suites are never paired
+  (their digests differ);
+- a tool needs no simulated implementation: the tool-calling track grades calls, it does not execute them.
+
+One suite is active in a process at a time: loading one first unloads the suite loaded before
+(`unload_suite`), whether or not the new one loads.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tooluse1.build import reference_problems
+from tooluse1.corpus import SPEC_VERSION, Case, CorpusError, counts, load_cases, render_jsonl
+from tooluse1.results import portable_path
+from tooluse1.tools import TOOLS
+from tooluse1.toolspec import Tool
+from tooluse1.yamlload import EntryError, Problems, display_path, line_of, read_yaml_list
+
+__all__ = ["CASES_DIR_NAME", "TOOLS_FILE", "Suite", "SuiteError", "load_suite", "suite_of", "unload_suite"]
+
+TOOLS_FILE = "tools.yaml"
+CASES_DIR_NAME = "cases"
+
+
+class SuiteError(EntryError):
+    """The suite cannot be used; `problems` holds every `path:line: message` (or `path: message`)."""
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A loaded suite: its tools (registered), its validated cases in id order, and its manifest."""
+
+    name: str
+    path: Path
+    tools: tuple[Tool, ...]
+    cases: tuple[Case, ...]
+    manifest: dict
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.tools)
+
+    @property
+    def sha256(self) -> str:
+        """The suite's digest (tool declarations and cases)."""
+        return self.manifest["sha256"]
+
+
+# The names of the tools the active suite registered (removed again when another suite is loaded).
+_ACTIVE: list[str] = []
+
+
+def load_suite(directory: str | Path) -> Suite:
+    """The suite in `directory`, validated and its tools registered in TOOLS. Raises SuiteError listing
+    every problem (a missing file, a YAML error, an incomplete tool, a bad case, a case whose own right
+    answer fails its grader); the registry then holds no suite's tool."""
+    unload_suite()
+    root = Path(directory)
+    tools_path, cases_dir = root / TOOLS_FILE, root / CASES_DIR_NAME
+    missing = [p for p in (tools_path, cases_dir) if not p.exists()]
+    if not root.is_dir() or missing:
+        raise SuiteError([f"{display_path(root)}: not a suite folder (it needs {TOOLS_FILE} and {CASES_DIR_NAME}/; "
+                          f"missing: {', '.join(display_path(p) for p in missing) or 'the folder'})"])
+    declarations, tools = _read_tools(tools_path)
+    _activate(tools, tools_path, declarations)
+    try:
+        cases = load_cases(cases_dir, tuple(t.name for t in tools))
+    except CorpusError as e:
+        unload_suite()
+        raise SuiteError(e.problems) from None
+    problems = reference_problems(cases)
+    if problems:
+        unload_suite()
+        raise SuiteError(problems)
+    return Suite(root.resolve().name, root, tools, tuple(cases), _manifest(root, declarations, cases))
+
+
+def _read_tools(path: Path) -> tuple[list[dict], tuple[Tool, ...]]:
+    """The declarations in tools.yaml (plain data) and the tools built from them; SuiteError with every
+    problem at the line of its tool or parameter. (Two tools of one name are found when registering.)"""
+    where = display_path(path)
+    probs = Problems()
+    docs = read_yaml_list(path, "tool", probs)
+    if docs is not None and not docs:
+        probs.add(where, 1, "declares no tool")
+    tools: list[Tool] = []
+    for raw in docs or ():
+        if not isinstance(raw, dict):
+            probs.add(where, line_of(raw), "a tool must be a mapping (name, description, parameters)")
+            continue
+        try:
+            tools.append(Tool.from_dict(raw))
+        except ValueError as e:
+            for problem in str(e).splitlines():
+                probs.add(where, _problem_line(raw, problem), problem)
+    if probs.items:
+        raise SuiteError(probs.items)
+    return list(docs or ()), tuple(tools)
+
+
+def _problem_line(raw: dict, problem: str) -> int:
+    """The line a `tool[.param]: message` problem is about: its parameter's, else its tool's."""
+    subject = problem.partition(":")[0]
+    _, dot, param = subject.partition(".")
+    params = raw.get("parameters")
+    props = params.get("properties") if isinstance(params, dict) else None
+    if dot and isinstance(props, dict) and param in props:
+        return line_of(props, param, line_of(raw))
+    return line_of(raw)
+
+
+def _activate(tools: tuple[Tool, ...], path: Path, declarations: list[dict]) -> None:
+    """Register `tools`; SuiteError (nothing registered) when a name of one is taken (a built-in tool's name
+    or other name, or another tool's of this suite)."""
+    probs = Problems()
+    for tool, raw in zip(tools, declarations):
+        try:
+            TOOLS.register(tool)
+        except ValueError as e:
+            probs.add(display_path(path), line_of(raw, "name"), f"{e}; give the suite's tool a name of its own")
+            continue
+        _ACTIVE.append(tool.name)
+    if probs.items:
+        unload_suite()
+        raise SuiteError(probs.items)
+
+
+def unload_suite() -> None:
+    """Remove the active suite's tools from the registry (TOOLS then holds the built-in tools only)."""
+    while _ACTIVE:
+        del TOOLS[_ACTIVE.pop()]
+
+
+def _manifest(root: Path, declarations: list[dict], cases: list[Case]) -> dict:
+    """data/manifest.json's shape for the suite: `sha256` over the canonical tool declarations and cases,
+    `suite` naming it (and where it was loaded from, for `regrade --suite`)."""
+    jsonl = render_jsonl(cases)
+    tools = json.dumps(declarations, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
+    digest = hashlib.sha256(b"tooluse1-suite\n" + tools.encode("utf-8") + b"\n" + jsonl).hexdigest()
+    return {"name": root.resolve().name, "version": SPEC_VERSION, "sha256": digest, "n_cases": len(cases),
+            "counts": counts(cases), "suite": {"name": root.resolve().name, "path": portable_path(root.resolve())}}
+
+
+def suite_of(provenance: dict[str, Any]) -> dict | None:
+    """The suite a results file's run used ({name, path}), or None for the built-in corpus."""
+    return provenance.get("corpus", {}).get("suite")
