@@ -53,8 +53,9 @@ rules for every entry of a table, never by listing one more string:
   Asia/Calcutta = Asia/Kolkata, US/Eastern = America/New_York, Japan = Asia/Tokyo, while Europe/Oslo !=
   Europe/Berlin although tzdata links them (their clocks have agreed since 1970; they are other places).
   Anything else is equal iff both give the same UTC offset at 12:00 UTC on every day of the reference
-  years 2026-2027 (fixed, so a verdict never depends on the day it is graded): UTC+3 = MSK = Europe/Moscow, UTC+4 != Europe/Moscow, GMT = UTC = Etc/UTC = Z,
-  GMT != Europe/London (summer time), CET = Europe/Paris = Europe/Berlin, UTC = Africa/Abidjan.
+  years 2026-2027 (fixed, so a verdict never depends on the day it is graded): UTC+3 = MSK = Europe/Moscow,
+  UTC+4 != Europe/Moscow, GMT = UTC = Etc/UTC = Z, GMT != Europe/London (summer time),
+  CET = Europe/Paris = Europe/Berlin, UTC = Africa/Abidjan.
   Colloquial abbreviations name their region, summer time included: EST/"Eastern Standard Time" = the
   New York region (so EST = America/New_York = America/Toronto, EST != UTC-5); CST = US Central (China
   Standard Time is China); IST = India; AST = Atlantic; BST = British Summer Time.
@@ -1124,7 +1125,8 @@ class TimezoneTable(AliasTable):
         text = value if isinstance(value, str) else str(value)
         return self._parse(text) if len(text) <= MAX_ALIAS_LEN else None
 
-    @functools.lru_cache(maxsize=8192)
+    # B019: the cache keeps `self` alive, and TIMEZONES, the one instance, lives as long as the process anyway.
+    @functools.lru_cache(maxsize=8192)  # noqa: B019
     def _parse(self, text: str) -> _Zone | None:
         folded = _WS.sub(" ", fold(text).replace("–", "-"))
         for reading in _bracket_readings(folded):

@@ -128,9 +128,10 @@ class Flip:
 
     def as_dict(self) -> dict[str, Any]:
         def side(r: ItemRecord) -> dict[str, Any]:
-            return {"passed": r.passed, "label": r.label, "reason": r.verdict.reason if r.verdict else r.completion.error,
-                    "output": r.completion.text}
-        return {"item_id": self.base.item_id, "direction": self.direction, "base": side(self.base), "new": side(self.new)}
+            return {"passed": r.passed, "label": r.label,
+                    "reason": r.verdict.reason if r.verdict else r.completion.error, "output": r.completion.text}
+        return {"item_id": self.base.item_id, "direction": self.direction,
+                "base": side(self.base), "new": side(self.new)}
 
 
 @dataclass

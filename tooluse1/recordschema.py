@@ -317,7 +317,8 @@ def results_schema_document() -> dict:
             "format 1 (`tooluse1_results: 1`); tooluse1.results.load_results upgrades them first."),
         "type": "object",
         "required": list(top),
-        "additionalProperties": {"type": "object", "description": "A track's section: named and validated by the track."},
+        "additionalProperties": {"type": "object",
+                                 "description": "A track's section: named and validated by the track."},
         "properties": top,
         "$defs": dict(sorted(gen.defs.items())),
     }

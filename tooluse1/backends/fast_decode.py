@@ -726,7 +726,10 @@ class FastGreedyDecoder:
         """
         stats = FastStats(slots=self.slots)
         rows = [list(map(int, r)) for r in rows]
-        caps = [int(max_new_tokens)] * len(rows) if isinstance(max_new_tokens, int) else [int(c) for c in max_new_tokens]
+        if isinstance(max_new_tokens, int):
+            caps = [int(max_new_tokens)] * len(rows)
+        else:
+            caps = [int(c) for c in max_new_tokens]
         if len(caps) != len(rows) or len(keys) != len(rows):
             raise ValueError(f"{len(rows)} rows need as many keys and caps; got {len(keys)} and {len(caps)}")
         with torch.inference_mode():
@@ -938,8 +941,8 @@ class FastGreedyDecoder:
                                     dtype=torch.long, device=self.device)
         attention_mask = torch.tensor([[1] * lp + [0] * (width - ls) + [1] * ls for ls in lens],
                                       dtype=torch.long, device=self.device)
-        cache = DynamicCache(ddp_cache_data=[(k.unsqueeze(0).expand(n, -1, -1, -1), v.unsqueeze(0).expand(n, -1, -1, -1))
-                                             for k, v in prefix_kv])
+        cache = DynamicCache(ddp_cache_data=[(k.unsqueeze(0).expand(n, -1, -1, -1),
+                                              v.unsqueeze(0).expand(n, -1, -1, -1)) for k, v in prefix_kv])
         out = self.model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
                          cache=cache, use_cache=True, logits_to_keep=1)
         first_tokens = greedy_tokens(out.logits[:, -1, :]).tolist()

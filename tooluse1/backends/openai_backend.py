@@ -284,7 +284,7 @@ class OpenAIBackend:
                 with self._lock:
                     self._stats["retries"] += 1
                 if cancel.wait(delay):
-                    raise _Cancelled()
+                    raise _Cancelled() from e
                 # close() during the wait: the loop head turns this item into an error Completion.
         assert last_exc is not None
         if is_retryable(last_exc):

@@ -102,8 +102,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="scenarios to run: test (default, evaluation), train (fill the trajectory store), all")
     g.addoption("--spin-max-new-tokens", default=None,
                 help="token caps per role: N caps every role, or role=N,... (roles plan, repair, simulate, "
-                     "critic, step, answer); default plan/repair 1024, simulate 64, critic 8192 (it stops at the end of "
-                     "its JSON object), step 96, answer 128. "
+                     "critic, step, answer); default plan/repair 1024, simulate 64, critic 8192 (it stops at the "
+                     "end of its JSON object), step 96, answer 128. "
                      "--max-new-tokens does not apply to SPIN")
     g.addoption("--spin-resume", default=None,
                 help="append-only JSONL of finished SPIN runs; the same command after an interruption runs only "

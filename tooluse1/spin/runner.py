@@ -35,8 +35,8 @@ skipped); every prompt text is built in spin/prompts.py.
    The plan is accepted when the verdict at stop_index accepts (critic.accepts: can_answer_now and
    Accomplished or Partially accomplished); steps 1..stop_index are then executed. The critic's generation
    stops at the end of its JSON object (stop_text on backends that support it; on others the verdict is
-   read from the first object of the text) under a cap of 8,192 tokens, the paper's default; a head cut before the closing brace is
-   read for its status and can_answer_now (critic.parse_critic_output).
+   read from the first object of the text) under a cap of 8,192 tokens, the paper's default; a head cut
+   before the closing brace is read for its status and can_answer_now (critic.parse_critic_output).
    spin_wo_cri has no critic, as in the paper's ablation: each round, the simulator predicts every step of
    the valid plan (all at once: a prediction does not depend on another) and the predictions go into the
    repair prompt (its "Simulated Execution" section). Nothing stops it early.
@@ -93,7 +93,6 @@ from tooluse1.parse import extract, strip_thinking
 from tooluse1.prompts import Prompt, format_call
 from tooluse1.spin.critic import (
     STOP_RULES,
-    CriticVerdict,
     SpinFeedback,
     accepts,
     json_object_end,

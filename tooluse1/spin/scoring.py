@@ -751,18 +751,20 @@ def format_spin_summary(section: Mapping[str, Any]) -> str:
         lines.append("    per run over all runs, mean: " + ", ".join(
             f"{k.replace('_', ' ')} {c[k]['all_runs']['mean']:.2f}" for k in COST_KEYS))
         lines.append(f"    executed tasks total {c['executed_tasks']['all_runs']['total']:.0f}, tool calls total "
-                     f"{c['tool_calls']['all_runs']['total']:.0f}; plans valid raw {v['plans']['raw_valid']['k']}/{v['n']}, "
+                     f"{c['tool_calls']['all_runs']['total']:.0f}; "
+                     f"plans valid raw {v['plans']['raw_valid']['k']}/{v['n']}, "
                      f"final {v['plans']['final_valid']['k']}/{v['n']}; repair rounds {v['plans']['repair_rounds']}")
         for which in ("raw", "executed"):
             ps = v["plan_scores"][which]
             if ps:
-                lines.append(f"    {which} plan vs reference (n={ps['n']}): required recall {ps['required_recall']:.3f}, "
-                             f"dependency recall {ps['edge_recall']:.3f}, steps {ps['steps']:.2f}, "
-                             f"extra steps {ps['extra_steps']:.2f}")
+                lines.append(f"    {which} plan vs reference (n={ps['n']}): "
+                             f"required recall {ps['required_recall']:.3f}, dependency recall {ps['edge_recall']:.3f}, "
+                             f"steps {ps['steps']:.2f}, extra steps {ps['extra_steps']:.2f}")
         st, rep_ = v.get("step_accomplished"), v.get("repetition")
         if st and st["runs"]:
-            lines.append(f"    steps Accomplished: {st['per_run_mean']:.3f} per executed run ({st['accomplished_steps']}/"
-                         f"{st['steps']} steps); runs repeating an identical call: {rep_['k']}/{rep_['n']}; "
+            lines.append(f"    steps Accomplished: {st['per_run_mean']:.3f} per executed run "
+                         f"({st['accomplished_steps']}/{st['steps']} steps); "
+                         f"runs repeating an identical call: {rep_['k']}/{rep_['n']}; "
                          f"executed a plan the validator rejects (no valid plan): {v['no_valid_plan']['k']}/{v['n']}")
         if "accepted_prefix" in v:
             lines.append(f"    accepted prefix length: {v['accepted_prefix']} "
