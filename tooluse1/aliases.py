@@ -620,6 +620,7 @@ class CityTable(AliasTable):
         if at is None:
             return None
         city, qualifiers, _ = readings[at]
+        assert city is not None     # `at` is a part that names a city
         where = self._where[city]
         if any(not (q & where) for q in qualifiers):
             return None
@@ -803,9 +804,9 @@ class UnitTable(AliasTable):
         self._by_signature: dict[tuple, str] = {}
         for unit in entries:
             signature = self._signature(_UNIT_DEFINITIONS.get(unit, unit))
-            if signature is None or self._by_signature.setdefault(signature, unit) != unit:
-                raise ValueError(f"unit {unit!r}: no signature, or the signature of "
-                                 f"{self._by_signature.get(signature)!r}")
+            owner = None if signature is None else self._by_signature.setdefault(signature, unit)
+            if owner != unit:
+                raise ValueError(f"unit {unit!r}: no signature, or the signature of {owner!r}")
 
     def _lookup(self, value: str) -> str | None:
         found = super()._lookup(value)
@@ -1082,7 +1083,13 @@ def _zone_offsets(zone: str) -> tuple[int, ...] | None:
         tz = zoneinfo.ZoneInfo(zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
         return None
-    return tuple(int(t.astimezone(tz).utcoffset().total_seconds()) // 60 for t in _SAMPLES)
+    return tuple(_offset_minutes(t.astimezone(tz)) for t in _SAMPLES)
+
+
+def _offset_minutes(t: _dt.datetime) -> int:
+    offset = t.utcoffset()
+    assert offset is not None       # t is aware: astimezone(ZoneInfo) gave it its zone
+    return int(offset.total_seconds()) // 60
 
 
 def _offsets(z: _Zone) -> tuple[int, ...] | None:

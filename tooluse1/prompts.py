@@ -25,7 +25,7 @@ from typing import Any, Iterable, Sequence
 
 from tooluse1.protocols import protocol_named
 from tooluse1.tools import TOOLS, Call
-from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS, Protocol
+from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS
 
 __all__ = ["ALL_PROTOCOLS", "PROTOCOLS", "Prompt", "format_call", "item_id", "parse_protocols", "prompt_digest",
            "render", "render_all", "system_prompt"]
@@ -45,7 +45,7 @@ class Prompt:
 
     item_id: str          # "<case-id>-<protocol>"
     case_id: str
-    protocol: Protocol
+    protocol: str         # a Protocol for benchmark items; a track's own prompts name theirs (SPIN: "spin")
     messages: tuple[dict, ...]
     shared_prefix_key: str = ""
     tools: tuple[dict, ...] = ()

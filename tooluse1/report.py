@@ -305,7 +305,7 @@ def _stats_row(name: str, s: PairedStats) -> str:
     return (f"<tr><td>{esc(name)}</td><td class=num>{s.n}</td><td class=num>{esc(rate(d['base']))}</td>"
             f"<td class=num>{esc(rate(d['new']))}</td>"
             f"<td class=num>{esc(f'{s.diff:+.3f} [{lo:+.3f}, {hi:+.3f}]' if s.n else 'n/a')}</td>"
-            f"<td class=num>{s.test.design_effect:.2f}</td>"
+            f"<td class=num>{s.paired.design_effect:.2f}</td>"
             f"<td class=num>{s.worse}</td><td class=num>{s.better}</td><td class=num>{format_p(worse)}</td>"
             f"<td class=num>{format_p(two)}</td><td class=num>{format_p(s.p_values[1])}</td></tr>")
 

@@ -84,7 +84,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 from tooluse1.backends.base import (Backend, Capabilities, Completion, DecodingConfig, Request, RequestBackend,
                                     StreamingBackend)
@@ -847,7 +847,7 @@ class SpinOracleBackend:
     deterministic end-to-end check of the track. No tokens are reported (prompt/completion_tokens None)."""
 
     name = "scripted-spin-oracle"
-    capabilities = Capabilities()
+    capabilities: ClassVar[Capabilities] = Capabilities()
 
     def __init__(self, scenarios: Iterable[Scenario]) -> None:
         self._scenarios = {s.id: s for s in scenarios}

@@ -304,8 +304,11 @@ def plan_score(scenario: Scenario, steps: Sequence[tuple[str, Sequence[int]]]) -
         free = steps_of.get(rc.name)
         assignment.append(free.pop(0) if free else None)
     edges = [(j - 1, i) for i, rc in enumerate(ref) for j in rc.depends_on]
-    covered = sum(1 for j, i in edges if assignment[i] is not None and assignment[j] is not None
-                  and assignment[j] + 1 in steps[assignment[i]][1])
+    covered = 0
+    for j, i in edges:
+        step_i, step_j = assignment[i], assignment[j]
+        if step_i is not None and step_j is not None and step_j + 1 in steps[step_i][1]:
+            covered += 1
     required = sum(1 for k in assignment[:n_req] if k is not None)
     matched = sum(1 for k in assignment if k is not None)
     return PlanScore(n_steps=len(steps), n_required=n_req, required_covered=required,
