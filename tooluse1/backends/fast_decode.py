@@ -80,7 +80,7 @@ import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 import torch
 from transformers import AttentionInterface, DynamicCache
@@ -446,7 +446,8 @@ class SlotCache(Cache):
         self.slot_layers = [_SlotLayer(torch.zeros(shape, dtype=dtype, device=device),
                                        torch.zeros(shape, dtype=dtype, device=device), self.state)
                             for _ in range(num_layers)]     # = self.layers, typed as what they are
-        super().__init__(layers=[*self.slot_layers])   # the same layer objects
+        # the same list (list is invariant, so transformers' annotation, a list of its layer kinds, rejects it)
+        super().__init__(layers=cast("list[Any]", self.slot_layers))
 
     @property
     def capacity(self) -> int:

@@ -234,6 +234,13 @@ def tool_turns_as_user_turns(messages: Iterable[dict]) -> list[dict]:
 _PROBE_RESULT = "tooluse1-probe-result-7Q2"
 
 
+def _all_done(results: list[Completion | None]) -> list[Completion]:
+    """The Completions of a generate call in which every request got one."""
+    done = [r for r in results if r is not None]
+    assert len(done) == len(results)
+    return done
+
+
 def template_has_tool_turn(tokenizer: Any) -> bool:
     """Whether the chat template renders a ``tool`` turn (answering an assistant call) with its content."""
     probe: list[dict[str, Any]] = [
@@ -446,8 +453,7 @@ class TransformersBackend:
 
         if self.fast:
             self._generate_fast(prompts, encoded, runnable, caps, results, on_complete)
-            assert all(r is not None for r in results)
-            return results  # type: ignore[return-value]
+            return _all_done(results)
 
         for cap in sorted({caps[i] for i in runnable}):
             same = [i for i in runnable if caps[i] == cap]
@@ -462,8 +468,7 @@ class TransformersBackend:
                     results[i] = completion
                     if on_complete is not None:
                         on_complete(completion)
-        assert all(r is not None for r in results)
-        return results  # type: ignore[return-value]
+        return _all_done(results)
 
     def stream(self, requests: Sequence[Request], on_complete: OnStreamed) -> None:
         """Continuous admission: generate each request and call ``on_complete`` with its Completion as soon as

@@ -431,6 +431,13 @@ class _Request:
     missing: int
 
 
+def _filled(answers: list[Completion | None]) -> list[Completion]:
+    """The answers of a request that has all of them."""
+    done = [a for a in answers if a is not None]
+    assert len(done) == len(answers), "a request resumed before all its answers came"
+    return done
+
+
 class _Scheduler:
     """Routes completions to the runs waiting for them. A prompt is identified by its messages and token
     cap: one already answered is answered from memory, one being generated gets another waiter; only
@@ -449,7 +456,7 @@ class _Scheduler:
     def _advance(self, co: _Coroutine, run: SpinRun, sent: list[Completion] | None) -> None:
         while True:
             try:
-                prompts = co.send(sent)  # type: ignore[arg-type]  # None primes the coroutine
+                prompts = next(co) if sent is None else co.send(sent)   # next: primes the coroutine
             except StopIteration:
                 if self.on_finished is not None:
                     self.on_finished(run)
@@ -472,7 +479,7 @@ class _Scheduler:
                     self.new.append(sent_prompt)
             if req.missing:
                 return
-            sent = req.answers  # type: ignore[assignment]  # all filled
+            sent = _filled(req.answers)
 
     def take_new(self) -> list[SpinPrompt]:
         new, self.new = self.new, []
@@ -488,7 +495,7 @@ class _Scheduler:
             req.answers[i] = completion
             req.missing -= 1
             if not req.missing:
-                self._advance(req.co, req.run, req.answers)  # type: ignore[arg-type]
+                self._advance(req.co, req.run, _filled(req.answers))
 
     @property
     def busy(self) -> bool:

@@ -246,8 +246,9 @@ def step_statuses(scenario: Scenario, steps: Sequence[StepRun]) -> list[str]:
     or allowed call (score_run's matching of all the run's calls), Partially accomplished when its call ran
     but is neither (a superfluous or wrong-argument call), Not accomplished when it gave no call or the World
     refused it. The trajectory store keeps these; the per-step accomplished rate averages them."""
-    ran = [i for i, s in enumerate(steps) if s.call is not None and s.ok]
-    calls = [Call(steps[i].call["name"], steps[i].call["arguments"]) for i in ran]  # type: ignore[index]
+    ran_calls = [(i, s.call) for i, s in enumerate(steps) if s.call is not None and s.ok]
+    ran = [i for i, _ in ran_calls]
+    calls = [Call(call["name"], call["arguments"]) for _, call in ran_calls]
     used = {j for j in match_calls(scenario.required_calls, calls) if j is not None}
     used |= {j for j in match_calls(scenario.allowed_calls, calls, used) if j is not None}
     statuses = [NOT_ACCOMPLISHED] * len(steps)
