@@ -14,8 +14,12 @@ $(STAMP): pyproject.toml scripts/setup.sh
 
 setup: $(STAMP)
 
-# The test suite: core tests, selftest, oracle benchmark items, real small-model and real server runs.
+# The test suite: lint (ruff) and type checks (mypy), configured in pyproject.toml, then core tests, selftest,
+# oracle benchmark items, real small-model and real server runs. The venv's own mypy reads the imports (torch,
+# transformers, ...) from the venv itself; another mypy needs `--python-executable $(BIN)/python`.
 test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The full benchmark (564 items) on the embedded default model, resumable; results in results/.

@@ -423,7 +423,9 @@ def markdown_table(report: dict) -> str:
         load = (f"{r['loadavg_before'][0]:.1f}" if r.get("loadavg_before") else "?") + \
             f"->{r['loadavg_after'][0]:.1f}"
         label = LABELS[name] + (" (cut off, finished items only)" if r.get("partial") else "")
-        fmt = lambda k, f="{:.2f}x": f.format(r[k]) if k in r else "-"  # noqa: E731
+
+        def fmt(k: str, f: str = "{:.2f}x", r: dict = r) -> str:
+            return f.format(r[k]) if k in r else "-"
         lines.append(
             f"| {label} | {r['items']} | {r['wall_s']:.0f} | {r['items_per_s']:.4f} | "
             f"{r['gen_tokens_per_s']:.1f} | {fmt('speedup_vs_naive')} | {fmt('speedup_vs_plain')} | "

@@ -12,14 +12,15 @@ objects; EN and RU, 100 characters to 16 KB) graded against cases of their kind,
 runs. Then grades 1 MB outputs: the extraction kinds against a call case, and each text kind (plus hostile
 texts: one word, negations, colons, quotes) against a case of its kind.
 
-Reports exceptions (the contract: none), the latency per output (CPU time of the grading thread, robust on
-a shared machine; wall-clock alongside) as p50/p99/max per kind and overall, and the time of each 1 MB
-output (the best of --mb-rounds rounds over all of them, each round cold for the answer checks' caches). The 20 slowest outputs are graded again (best of 3): a single slow run that does not repeat is the
-machine, not the grader, and the max target is checked on the re-timed figure (both are printed). The
-workload is generated first and frozen out of the garbage collector (gc.freeze), so collections of the
-benchmark's own 100,000 strings do not land in a grade() call. Targets: 0 exceptions; for outputs up to
-16 KB p99 < 2 ms and max < 20 ms; each 1 MB output < 100 ms (SPEC §3.1). Runs in one process pinned to one core,
-like benchmarks/bench_grading.py.
+Reports exceptions (the contract: none), the latency per output (CPU time of the grading thread, robust on a
+shared machine; wall-clock alongside) as p50/p99/max per kind and overall, and the time of each 1 MB output
+(the best of --mb-rounds rounds over all of them, each round cold for the answer checks' caches). The 20
+slowest outputs are graded again (best of 3): a single slow run that does not repeat is the machine, not the
+grader, and the max target is checked on the re-timed figure (both are printed). The workload is generated
+first and frozen out of the garbage collector (gc.freeze), so collections of the benchmark's own 100,000
+strings do not land in a grade() call. Targets: 0 exceptions; for outputs up to 16 KB p99 < 2 ms and
+max < 20 ms; each 1 MB output < 100 ms (SPEC §3.1). Runs in one process pinned to one core, like
+benchmarks/bench_grading.py.
 
     .venv/bin/python benchmarks/bench_grader_fuzz.py [--n 100000] [--seed 20261201] [--mb-rounds 1] [--no-time-gate]
 
@@ -197,7 +198,8 @@ TEXT_POOLS: dict[str, list[str]] = {
                  "100 dollars is about 92 euros.", "It's 14:00 there right now."],
     # Answers written as JSON or agent objects (SPEC §3.1: their text payload is the answer), and a call
     # object with an empty name beside them (a broken attempt).
-    "answer-object": ['{"response": "Sorry, I can\'t book flights."}', '{"role": "assistant", "content": "Which city?"}',
+    "answer-object": ['{"response": "Sorry, I can\'t book flights."}',
+                      '{"role": "assistant", "content": "Which city?"}',
                       '{"thought": "No tool fits.", "answer": "Столица Австралии — Канберра."}',
                       '{"tool": null, "answer": "I can\'t access live weather."}',
                       '{"name": "final_answer", "arguments": {"answer": "На сколько минут поставить таймер?"}}',
@@ -305,12 +307,13 @@ def megabyte_outputs(cases: list[Case]) -> dict[str, tuple[str, Case]]:
     """name -> (1 MB output, the case it is graded against): the extraction kinds against a call case, each
     text-answer kind against a case of its own kind (the answer checks run only there)."""
     rng = random.Random(1)
-    text = {f"text {k}, 1 MB": (text_of(k, rng, MB), next(c for c in cases if TEXT_CASES[k](c))) for k in TEXT_POOLS}
-    hostile = {"text clarify, 1 MB of one word": ("hello " * (MB // 6), next(c for c in cases if TEXT_CASES["clarify"](c))),
-               "text refusal, 1 MB of negations": ("not can't no " * (MB // 13),
-                                                   next(c for c in cases if TEXT_CASES["refusal"](c))),
-               "text refusal, 1 MB of colons": ("a: b, c; " * (MB // 9), next(c for c in cases if TEXT_CASES["refusal"](c))),
-               "text clarify, 1 MB of quotes": ('"a" ' * (MB // 4), next(c for c in cases if TEXT_CASES["clarify"](c)))}
+    def case_of(kind: str) -> Case:
+        return next(c for c in cases if TEXT_CASES[kind](c))
+    text = {f"text {k}, 1 MB": (text_of(k, rng, MB), case_of(k)) for k in TEXT_POOLS}
+    hostile = {"text clarify, 1 MB of one word": ("hello " * (MB // 6), case_of("clarify")),
+               "text refusal, 1 MB of negations": ("not can't no " * (MB // 13), case_of("refusal")),
+               "text refusal, 1 MB of colons": ("a: b, c; " * (MB // 9), case_of("refusal")),
+               "text clarify, 1 MB of quotes": ('"a" ' * (MB // 4), case_of("clarify"))}
     return {k: (v[:MB], cases[0]) for k, v in _extraction_megabytes(rng).items()} | text | hostile
 
 

@@ -163,7 +163,8 @@ def main() -> int:
         "wait_idle": waited, "uptime_start": start_uptime, "uptime_end": end_uptime, "load_1min": load.summary(),
     }
     if chosen != test:
-        summary["projected_evaluate_wall_s_all_test"] = round(eval_wall * len(test) * len(VARIANTS) / section["n_runs"], 1)
+        projected = eval_wall * len(test) * len(VARIANTS) / section["n_runs"]
+        summary["projected_evaluate_wall_s_all_test"] = round(projected, 1)
     print(json.dumps(summary, indent=1))
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -112,10 +112,10 @@ def calibrate(deff: float, discordance: float, score: float, seed: int) -> Model
     """A Model whose null pairs have (about) this design effect of the difference and this discordance."""
     kappa, own = 0.5, 0.5
     for _ in range(3):      # the two targets depend mostly, not only, on their own parameter: alternate
-        own = bisect(lambda o: design_effect_and_discordance(Model(kappa, o, score), np.random.default_rng(seed),
-                                                             300)[1], discordance, 0.01, 0.99)
-        kappa = bisect(lambda k: design_effect_and_discordance(Model(k, own, score), np.random.default_rng(seed),
-                                                               300)[0], deff, 0.0, 0.999)
+        own = bisect(lambda o, kappa=kappa: design_effect_and_discordance(
+            Model(kappa, o, score), np.random.default_rng(seed), 300)[1], discordance, 0.01, 0.99)
+        kappa = bisect(lambda k, own=own: design_effect_and_discordance(
+            Model(k, own, score), np.random.default_rng(seed), 300)[0], deff, 0.0, 0.999)
     return Model(kappa, own, score)
 
 

@@ -63,7 +63,7 @@ _V1_FORMAT = {
 _V1_RULES_1_3 = """Rules:
 1. Call a tool only when one of the tools above is needed to answer and you know every required argument. Then reply with the call only: one call, no other text.
 2. If a tool is needed but a required argument is missing or unclear, do not call it: ask the user a short question for the missing information.
-3. If no tool above fits the request, if you can answer from your own knowledge, or if the user asks you not to use tools, answer in plain text and do not write any tool call. Never pretend to do something no tool above can do; say you cannot."""
+3. If no tool above fits the request, if you can answer from your own knowledge, or if the user asks you not to use tools, answer in plain text and do not write any tool call. Never pretend to do something no tool above can do; say you cannot."""  # noqa: E501 - verbatim
 _V1_RULE_4 = ('4. Tool results come back in a message that starts with "TOOL RESULT". Use them to answer, or make '
               'the next call if the user asks for more.')
 V1_MARKER = "TOOL RESULT"
@@ -71,7 +71,7 @@ V1_MARKER = "TOOL RESULT"
 _V2_RULES = """Rules:
 1. Use a tool whenever one of your tools can do what the user asks: calculating, converting units or currencies, translating, looking up current information (weather, local time, the web) and taking actions (timers, notes). Then reply with the call only: exactly one call and no other text.
 2. If a tool is needed but the user has not given a required argument, do not call it and do not guess: ask the user a short question for the missing information.
-3. Answer in plain text, without any tool call, when no tool is needed (greetings, opinions, and well-known facts such as capitals, authors, historical dates, definitions or scientific facts: you know these, do not search for them), when the user asks you not to use tools, or when none of your tools can do what the user asks. Never pretend to have done something you cannot do: say that you cannot."""
+3. Answer in plain text, without any tool call, when no tool is needed (greetings, opinions, and well-known facts such as capitals, authors, historical dates, definitions or scientific facts: you know these, do not search for them), when the user asks you not to use tools, or when none of your tools can do what the user asks. Never pretend to have done something you cannot do: say that you cannot."""  # noqa: E501 - verbatim
 
 
 def _system(protocol: str, tools: Sequence[str], fmt: str, rules: str) -> str:

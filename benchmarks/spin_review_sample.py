@@ -1,12 +1,13 @@
 """Print a SPIN sitting's sample for a hand review of its outcomes (BENCHMARKS.md, issue 22).
 
-    python benchmarks/spin_review_sample.py benchmarks/results/spin-full-default.json.gz [--every 4] [--n 15] [--offset 0]
+    python benchmarks/spin_review_sample.py benchmarks/results/spin-full-default.json.gz \\
+        [--every 4] [--n 15] [--offset 0]
 
-The results file is re-graded with the current scoring and scenarios first. For every `--every`-th test
-scenario by id from the `--offset`-th (`--n` of them) it prints the question, the reference calls with their World outputs, the
-allowed and tempting calls and the reference answer, then for each variant the run's outcome and reason, its
-executed calls (identical ones folded as "xN", at most 6 shown) and its answer: what a reader needs to say
-whether the outcome is right.
+The results file is re-graded with the current scoring and scenarios first. For every `--every`-th test scenario
+by id from the `--offset`-th (`--n` of them) it prints the question, the reference calls with their World
+outputs, the allowed and tempting calls and the reference answer, then for each variant the run's outcome and
+reason, its executed calls (identical ones folded as "xN", at most 6 shown) and its answer: what a reader needs
+to say whether the outcome is right.
 
 A fresh review is blind: `--blind` leaves out each run's outcome and reason, and `--agreement LABELS.json`
 (a reviewer's {"SCENARIO|VARIANT": "Accomplished" | "Partially accomplished" | "Not accomplished"}) prints

@@ -10,7 +10,6 @@ on the test scenarios; no model is loaded. Writes the study (JSON), its chart (S
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path

@@ -129,12 +129,14 @@ def open_page(path: Path, expressions: dict[str, str] | None = None, width: int 
             if "exceptionDetails" in r:
                 raise RuntimeError(f"evaluating {name}: {r['exceptionDetails'].get('text')}")
             values[name] = r["result"].get("value")
-        shot = pipe.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": full_page}, session=session)
+        shot = pipe.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": full_page},
+                         session=session)
         result = PageResult(values=values, screenshot_png=base64.b64decode(shot["data"]))
         for m in pipe.events:
             p = m.get("params", {})
             if m.get("method") == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
-                result.console_errors.append(" ".join(str(a.get("value", a.get("description"))) for a in p.get("args", [])))
+                args = p.get("args", [])
+                result.console_errors.append(" ".join(str(a.get("value", a.get("description"))) for a in args))
             elif m.get("method") == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
                 result.console_errors.append(p["entry"].get("text", ""))
             elif m.get("method") == "Runtime.exceptionThrown":

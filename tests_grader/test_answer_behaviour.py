@@ -376,8 +376,8 @@ QUOTED = [
     ("negative-ru-011", "Я не могу отправлять письма. Вот черновик:\n\nЗаболел, не выйду.\n\n"
                         "Надеюсь, помог. Я уже отправил копию начальнику.", False),
     ("negative-ru-011", "Готово, письмо отправлено начальнику.", False),
-    ("negative-en-027", "You would call it with the text and the language code, like this:\n\n```python\ntranslate(text=\"Hi\", "
-                        "target_language=\"es\")\n```", True),
+    ("negative-en-027", "You would call it with the text and the language code, like this:\n\n"
+                        "```python\ntranslate(text=\"Hi\", target_language=\"es\")\n```", True),
     ("negative-en-027", "Something like `translate(text=..., target_language=...)` — the language is a two-letter "
                         "code.", True),
     ("negative-en-027", "For instance:\n\n```\n<tool_call>\n{\"name\": \"translate\", \"arguments\": "

@@ -202,8 +202,8 @@ def test_overall_is_the_comparable_items_and_native_its_own_row(runs):
     assert not gate(cmp).failed                                       # decided on the comparable items
     assert len(cmp.flips) == 60                                       # the native flips are still listed
     text = format_comparison(cmp, max_flips=0)
-    overall_line = next(l for l in text.splitlines() if l.split()[:1] == ["overall"])
-    native_line = next(l for l in text.splitlines() if l.strip().startswith("native (not in overall)"))
+    overall_line = next(line for line in text.splitlines() if line.split()[:1] == ["overall"])
+    native_line = next(line for line in text.splitlines() if line.strip().startswith("native (not in overall)"))
     assert " 564 " in overall_line and " 188 " in native_line and "-0.319" in native_line
     d = cmp.as_dict()
     assert d["overall"]["n"] == 564 and d["native"]["pass_to_fail"] == 60 and d["native"]["p_worse"] < 1e-9
@@ -369,5 +369,7 @@ def test_pytest_bad_baseline_is_a_usage_error_before_generation(runs, tmp_path, 
     proc = run_pytest(*args)
     assert proc.returncode == 4, proc.stdout[-2000:] + proc.stderr[-2000:]   # pytest's usage error
     text = proc.stderr
-    assert {"missing": "none.json", "corpus": "corpus digest", "alpha-without-baseline": "--max-drop needs --baseline"}[case] in text
+    expected = {"missing": "none.json", "corpus": "corpus digest",
+                "alpha-without-baseline": "--max-drop needs --baseline"}[case]
+    assert expected in text
     assert "Traceback" not in text and "passed" not in proc.stdout

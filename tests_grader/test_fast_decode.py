@@ -88,7 +88,9 @@ def test_encoding_cache_holds_two_encodings_of_the_same_tokens():
     """A singleton prompt is encoded again (its last token fed for logits) while an encoding of the same tokens
     is cached: both stay, `touch` and eviction act on the one named (identity, not tensor equality, which
     raised "Boolean value of Tensor ... is ambiguous" in the full SPIN run)."""
-    kv = lambda: [(torch.randn(2, 3, 4), torch.randn(2, 3, 4))]
+    def kv():
+        return [(torch.randn(2, 3, 4), torch.randn(2, 3, 4))]
+
     cache = _EncodingCache(entries=2)
     first, second = _Encoded([1, 2, 3], kv()), _Encoded([1, 2, 3], kv())
     cache.add(first)

@@ -222,7 +222,8 @@ def test_text_argument_english(case, text, ok):
 
 
 @pytest.mark.parametrize("text,ok", [
-    ("Позвонить маме в воскресенье", True), ("«позвонить маме в воскресенье»", True), ("ПОЗВОНИТЬ МАМЕ В ВОСКРЕСЕНЬЕ", True),
+    ("Позвонить маме в воскресенье", True), ("«позвонить маме в воскресенье»", True),
+    ("ПОЗВОНИТЬ МАМЕ В ВОСКРЕСЕНЬЕ", True),
     ("Позвонить папе в воскресенье", False),
 ])
 def test_text_argument_russian(case, text, ok):
@@ -290,10 +291,11 @@ _RU_PYTHON = ("Если совсем с нуля — я бы начал с Pytho
 @pytest.mark.parametrize("cid, output, passes", [
     # requirement already met, then cut mid-sentence: pass
     ("negative-en-001", "The capital of Australia is Canberra, which was purpose-built as a compromise between", True),
-    ("negative-ru-001", "Столица Австралии — Канберра. Город специально построили как компромисс между Сиднеем и", True),
+    ("negative-ru-001", "Столица Австралии — Канберра. Город специально построили как компромисс между "
+                        "Сиднеем и", True),
     ("negative-ru-005", _RU_PYTHON, True),
-    ("negative-en-012", "Great question! For a complete beginner I'd pick Python: the syntax reads almost like English, "
-                        "and you get visible results fast. C++ teaches you more about memory, but", True),
+    ("negative-en-012", "Great question! For a complete beginner I'd pick Python: the syntax reads almost like "
+                        "English, and you get visible results fast. C++ teaches you more about memory, but", True),
     ("negative-en-014", "I'm sorry, but I can't book flights: none of my tools can make reservations. What I can do "
                         "is help you compare", True),
     ("negative-ru-010", "К сожалению, я не могу забронировать билет: у меня нет такого инструмента. Но я могу "
@@ -446,7 +448,8 @@ def test_grade_accepts_case_and_dict_alike(case):
 
 def test_grade_never_raises_on_odd_outputs(case):
     for cid in ("calculator-en-001", "negative-en-001", "clarification-en-001"):
-        for out in (None, "", "\x00", "{" * 3000, json.dumps({"name": "set_timer", "arguments": {"duration_seconds": 10 ** 400}}),
+        for out in (None, "", "\x00", "{" * 3000,
+                    json.dumps({"name": "set_timer", "arguments": {"duration_seconds": 10 ** 400}}),
                     json.dumps({"name": "calculator", "arguments": {"expression": {"nested": [1]}}}),
                     json.dumps({"name": "calculator", "arguments": {"expression": "1", "x": {"y": [None]}}})):
             v = grade(case(cid), out, "json")    # type: ignore[arg-type]

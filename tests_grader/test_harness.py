@@ -67,7 +67,7 @@ def test_k_selection_runs_exactly_the_negative_xml_items(tmp_path):
     out = run_pytest("--model", "oracle", "-k", "xml and negative", "--results", str(results))
     assert out.returncode == 0, out.stdout[-2000:]
     ids = {r["item_id"] for r in load(results)["records"]}
-    corpus = [json.loads(l) for l in (ROOT / "data" / "tooluse1.jsonl").read_text(encoding="utf-8").splitlines()]
+    corpus = [json.loads(line) for line in (ROOT / "data" / "tooluse1.jsonl").read_text(encoding="utf-8").splitlines()]
     assert ids == {f"{c['id']}-xml" for c in corpus if c["category"] == "negative"}
 
 
@@ -88,7 +88,8 @@ def test_with_model_pytest_collects_only_the_benchmark_items():
            "-k", "xml and negative"]
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     ids = [line for line in out.stdout.splitlines() if "::" in line]
-    assert len(ids) == 49 and all(i.startswith("test_tooluse1.py::test_case[negative-") for i in ids), out.stdout[-2000:]
+    assert len(ids) == 49, out.stdout[-2000:]
+    assert all(i.startswith("test_tooluse1.py::test_case[negative-") for i in ids), out.stdout[-2000:]
     explicit = subprocess.run(cmd[:-2] + ["tests_grader/test_metrics.py"], cwd=ROOT, capture_output=True,
                               text=True, timeout=300)
     assert "tests_grader/test_metrics.py::" in explicit.stdout
@@ -190,7 +191,8 @@ def test_resume_after_kill_generates_only_missing_items(tmp_path):
     doc = load(results)
     assert doc["provenance"]["resumed_items"] == done_before
     assert doc["provenance"]["generated_items"] == 188 - done_before
-    ids = [json.loads(l)["item_id"] for l in resume.read_text(encoding="utf-8").splitlines()[1:] if l.startswith('{"item_id": "') and l.endswith("}")]
+    ids = [json.loads(line)["item_id"] for line in resume.read_text(encoding="utf-8").splitlines()[1:]
+           if line.startswith('{"item_id": "') and line.endswith("}")]
     assert len(ids) == len(set(ids)) == 188     # nothing generated twice
     fresh = tmp_path / "fresh.json"
     assert run_pytest("--model", "oracle", "--protocol", "json", "--results", str(fresh)).returncode == 0

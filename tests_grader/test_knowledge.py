@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tooluse1.answers import AnswerRequirement, asserts_phrase, hedges
+from tooluse1.answers import asserts_phrase, hedges
 from tooluse1.corpus import load_corpus
 from tooluse1.grade import grade
 from tooluse1.prompts import PROTOCOLS

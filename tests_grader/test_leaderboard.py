@@ -14,7 +14,7 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 
 from tooluse1.compare import IncomparableError, compare
-from tooluse1.leaderboard import build, consistency, format_markdown, format_text, holm, render_board
+from tooluse1.leaderboard import build, format_markdown, format_text, holm, render_board
 from tooluse1.report import clean_text
 from tooluse1.results import ResultsFile, build_results, load_results
 
@@ -145,7 +145,7 @@ def test_cli_writes_text_markdown_and_the_page(runs, tmp_path):
     out = run_cli("leaderboard", str(runs["never-call"]), str(runs["oracle"]), "-o", str(page))
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    first = next(i for i, l in enumerate(lines) if l.strip().startswith("1 "))
+    first = next(i for i, line in enumerate(lines) if line.strip().startswith("1 "))
     assert "1.000" in lines[first] and str(runs["oracle"]) in lines[first + 1]
     assert page.exists() and f"HTML leaderboard: {page}" in out.stdout
     md = run_cli("leaderboard", str(runs["oracle"]), str(runs["never-call"]), "--markdown")

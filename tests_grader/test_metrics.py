@@ -147,7 +147,7 @@ def test_format_summary_prints_every_metric_with_n():
     text = format_summary(summarise(ITEMS), title="T")
     assert text.splitlines()[0] == "T: 13 items, 2 backend errors"
     for name in METRICS:
-        line = next(l for l in text.splitlines() if l.strip().startswith(name))
+        line = next(t for t in text.splitlines() if t.strip().startswith(name))
         assert "(n=" in line
     assert "by protocol" in text and "by kind" in text
 
@@ -200,7 +200,7 @@ def test_pooled_groups_get_the_interval_clustered_by_case_and_single_protocol_gr
         assert "ci95_clustered" not in one and interval(one)[2] == "Wilson"
     assert s["by"]["lang"]["en"]["score"]["n_cases"] == 30
     text = format_summary(s)
-    line = next(l for l in text.splitlines() if l.strip().startswith("score"))
+    line = next(t for t in text.splitlines() if t.strip().startswith("score"))
     assert "60 cases" in line and f"deff {score['design_effect']:.2f}" in line
     assert "SCORE (" not in text
     headline = format_summary(s, headline=("json+xml+plain", s)).splitlines()[2]

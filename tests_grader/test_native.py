@@ -202,9 +202,9 @@ def test_default_model_native_through_transformers_serve(cases):
         backend = OpenAIBackend(server.base_url, server.model, concurrency=1, request_timeout=300, max_retries=0)
         try:
             # the last two: text protocols, one with a multi-step history (tool messages without structured calls)
-            outs = backend.generate([render(cases[i], "native") for i in ids] +
-                                    [render(cases["calculator-ru-005"], "json"), render(cases["multi_step-en-001"], "xml")],
-                                    DecodingConfig(max_new_tokens=48))
+            prompts = [render(cases[i], "native") for i in ids] + [render(cases["calculator-ru-005"], "json"),
+                                                                   render(cases["multi_step-en-001"], "xml")]
+            outs = backend.generate(prompts, DecodingConfig(max_new_tokens=48))
         finally:
             backend.close()
     for i, out in zip(ids, outs):

@@ -85,7 +85,8 @@ CALC = {"name": "calculator", "arguments": {"expression": "45+12"}}
     "<tool_call>\n" + json.dumps(CALC) + "\n</tool_call>",
     json.dumps({"name": "calculator", "parameters": {"expression": "45+12"}}),
     json.dumps({"tool_calls": [{"id": "call_1", "type": "function",
-                                "function": {"name": "calculator", "arguments": json.dumps({"expression": "45+12"})}}]}),
+                                "function": {"name": "calculator",
+                                             "arguments": json.dumps({"expression": "45+12"})}}]}),
     json.dumps({"function": {"name": "calculator", "arguments": json.dumps({"expression": "45+12"})}}),
     json.dumps({"name": "calculator", "arguments": json.dumps({"expression": "45+12"})}),
     "{'name': 'calculator', 'arguments': {'expression': '45+12'}}",           # Python-literal dict
@@ -113,7 +114,8 @@ def test_json_list_of_calls_and_tool_calls_with_two_entries():
 
 
 def test_json_values_are_typed_by_schema_but_native_types_kept():
-    ex = extract(json.dumps({"name": "convert_units", "arguments": {"value": "10", "from_unit": "km", "to_unit": "mi"}}))
+    ex = extract(json.dumps({"name": "convert_units",
+                             "arguments": {"value": "10", "from_unit": "km", "to_unit": "mi"}}))
     assert ex.calls[0].arguments["value"] == 10 and type(ex.calls[0].arguments["value"]) is int
     ex = extract(json.dumps({"name": "save_note", "arguments": {"text": "2024"}}))
     assert ex.calls[0].arguments["text"] == "2024"
@@ -203,7 +205,8 @@ def test_closed_think_block_is_removed_with_a_call_inside_it():
 
 
 def test_call_after_thinking_is_found():
-    ex = extract("<think>I need the weather tool.</think>\n" + json.dumps({"name": "get_weather", "arguments": {"city": "Rome"}}))
+    call = json.dumps({"name": "get_weather", "arguments": {"city": "Rome"}})
+    ex = extract("<think>I need the weather tool.</think>\n" + call)
     assert ex.label == "call" and ex.calls[0].arguments == {"city": "Rome"}
 
 

@@ -256,7 +256,8 @@ def test_other_listing_shapes_are_text(text):
 
 @pytest.mark.parametrize("text", [
     '{"name": "get_weather", "arguments": {"city": "<city>"}}',
-    '{"name": "convert_currency", "arguments": {"amount": "number", "from_currency": "string", "to_currency": "string"}}',
+    '{"name": "convert_currency", "arguments": {"amount": "number", "from_currency": "string", '
+    '"to_currency": "string"}}',
     "TOOL get_weather | city=<city name>",
     "TOOL translate | text=... | target_language=<код языка>",
     'get_weather(city="<city>")',

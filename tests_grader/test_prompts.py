@@ -184,5 +184,5 @@ def test_render_accepts_a_corpus_dict(cases):
 
 def test_every_tool_schema_is_in_the_full_system_prompt():
     text = system_prompt("json", TOOL_NAMES)
-    for name, tool in TOOLS.items():
+    for tool in TOOLS.values():
         assert json.dumps(tool.json_schema(), ensure_ascii=False) in text

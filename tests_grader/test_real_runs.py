@@ -96,8 +96,8 @@ def test_server_killed_mid_run_then_resume_completes(tmp_path, small_model_dir):
     server = start_transformers_serve(small_model_dir, threads=1)
     port = int(server.base_url.rsplit(":", 1)[1].split("/")[0])
     args = ["--backend", "openai", "--base-url", server.base_url, "--model", server.model, "--concurrency", "1",
-            "--request-timeout", "20", "--max-retries", "1", "-k", FEW, "--max-new-tokens", "24", "--resume", str(resume),
-            "--results", str(results)]
+            "--request-timeout", "20", "--max-retries", "1", "-k", FEW, "--max-new-tokens", "24",
+            "--resume", str(resume), "--results", str(results)]
     cmd = [sys.executable, "-m", "pytest", "test_tooluse1.py", "-p", "no:cacheprovider", "-q", *args]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:

@@ -34,7 +34,8 @@ def test_a_reference_run_matches_the_current_corpus_prompts_and_grader(path):
     prov = run.provenance
     assert prov["spec_version"] == SPEC_VERSION, "graded under another spec version"
     assert prov["corpus"]["sha256"] == manifest["sha256"], "made on another corpus"
-    assert {(c.id, p) for c in cases for p in ("json", "xml", "plain")} <= {(r.case.id, r.protocol) for r in run.records}
+    graded = {(r.case.id, r.protocol) for r in run.records}
+    assert {(c.id, p) for c in cases for p in ("json", "xml", "plain")} <= graded
     for r in run.records:
         assert r.completion.prompt_sha256 == render(by_id[r.case.id], r.protocol).sha256, \
             f"{r.item_id}: answered a prompt that is no longer the current one"

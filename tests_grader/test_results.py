@@ -337,7 +337,8 @@ def test_no_secret_reaches_results_report_resume_or_log(tmp_path, where):
             [sys.executable, "-m", "pytest", "test_tooluse1.py", "-p", "no:cacheprovider", "-q", "-rA",
              "--backend", "openai", "--base-url", f"http://{userinfo}127.0.0.1:{server.port}/v1",
              "--model", "fake", "-k", "calculator-en-001 or negative-en-001", "--results", str(results),
-             "--html", str(report), "--resume", str(resume), "--json-report", f"--json-report-file={tmp_path / 'j.json'}"],
+             "--html", str(report), "--resume", str(resume),
+             "--json-report", f"--json-report-file={tmp_path / 'j.json'}"],
             cwd=ROOT, capture_output=True, text=True, timeout=300,
             env={**os.environ, "OPENAI_API_KEY": key})
     finally:
@@ -347,7 +348,8 @@ def test_no_secret_reaches_results_report_resume_or_log(tmp_path, where):
     assert any(key in a if where == "api-key" else a.startswith("Basic ") for a in server.auth)   # it was used ...
     doc = json.loads(results.read_text(encoding="utf-8"))
     assert len(doc["records"]) == 6 and doc["summary"]["n_errors"] == 0
-    assert doc["provenance"]["model"]["base_url"] == f"http://{userinfo.replace(password, '***')}127.0.0.1:{server.port}/v1"
+    masked = userinfo.replace(password, "***")
+    assert doc["provenance"]["model"]["base_url"] == f"http://{masked}127.0.0.1:{server.port}/v1"
     for name, text in (("results", results.read_text(encoding="utf-8")), ("report", report.read_text(encoding="utf-8")),
                        ("resume", resume.read_text(encoding="utf-8")),
                        ("json-report", (tmp_path / "j.json").read_text(encoding="utf-8")),

@@ -280,7 +280,8 @@ def test_critic_parse_failure_stops_the_code_loop_and_defers_under_the_paper_rul
     assert "SPIN Evaluation Feedback" in repair and "Failed to parse critic JSON" in repair
     assert "- stop_index: 1 " in repair and "Truncated plan" in repair
     truncated = repair.split("Truncated plan (use this as the current plan context for repair):\n")[1]
-    assert truncated.startswith("#Task1: Get the current weather in Paris") and "#Task2" not in truncated.split("===")[0]
+    assert truncated.startswith("#Task1: Get the current weather in Paris")
+    assert "#Task2" not in truncated.split("===")[0]
     paper = run(early_model(critic=lambda k: "I think it is fine"), [(EARLY, "spin")], stop_rule="paper")["spin"]
     assert [len(e["verdicts"]) for e in paper.evaluations] == [4, 4, 4] and paper.critic_parse_failures == 12
 
@@ -414,7 +415,8 @@ def test_plans_get_at_least_1024_new_tokens():
     """256 tokens cut real plans short and inflated COUNTS_MISMATCH; every other role keeps a short cap."""
     model = early_model()
     run(model, [(EARLY, "spin"), (EARLY, "spin_wo_cri")])
-    assert model.caps["plan"] == model.caps["repair"] == {ROLE_MAX_NEW_TOKENS["plan"]} and min(model.caps["plan"]) >= 1024
+    assert model.caps["plan"] == model.caps["repair"] == {ROLE_MAX_NEW_TOKENS["plan"]}
+    assert min(model.caps["plan"]) >= 1024
     assert model.caps["critic"] == {ROLE_MAX_NEW_TOKENS["critic"]} and max(model.caps["step"]) < 1024
     assert parse_role_caps("96")["plan"] == 96 and parse_role_caps("critic=64")["critic"] == 64
     for bad in ("0", "plan=", "judge=5", "plan=-1"):
@@ -562,8 +564,8 @@ def test_oracle_track_end_to_end(tmp_path: Path):
     """Fill the store from the train split, then evaluate the test split with it; every run Accomplished."""
     results, plans, store = tmp_path / "r.json", tmp_path / "plans", tmp_path / "traj.db"
     train = [s for s in SCENARIOS.values() if s.split == "train"]
-    out = run_plan("--model", "oracle", "--spin-split", "train", "--variant", "valid", "--results", str(tmp_path / "t.json"),
-                   "--save-trajectories", f"sqlite:///{store}")
+    out = run_plan("--model", "oracle", "--spin-split", "train", "--variant", "valid",
+                   "--results", str(tmp_path / "t.json"), "--save-trajectories", f"sqlite:///{store}")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     saved = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["spin"]["provenance"]["saved_steps"]
     assert saved == sum(len(s.reference_calls) for s in train)   # the oracle executes the reference plans
@@ -688,7 +690,7 @@ def test_small_real_model_runs_every_variant(tmp_path: Path):
             assert c["model_calls_by_role"]["step"] == c["executed_tasks"]
         else:
             assert rec["outcome"] == "Error" and c["executed_tasks"] == 0
-    for name, v in section["variants"].items():
+    for v in section["variants"].values():
         assert v["n"] == len(ids) and sum(o["k"] for o in v["outcomes"].values()) == len(ids)
         assert v["costs"]["model_calls"]["all_runs"]["total"] > 0
     assert "spin_vs_base" in section["paired"]

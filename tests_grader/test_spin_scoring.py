@@ -122,7 +122,8 @@ def test_beside_the_paper_labels_each_row_and_gives_matched_scenario_figures():
     assert all(r["paper_definition"] and r["our_definition"] for r in rows.values())
     assert "every role" in rows["model_calls_per_run"]["our_definition"]
     assert "execution agents" in rows["model_calls_per_run"]["paper_definition"]
-    assert rows["executed_tasks_per_run"]["ours_spin"] == 1.5 and rows["executed_tasks_per_run"]["ours_spin_matched"] == 1.0
+    executed = rows["executed_tasks_per_run"]
+    assert executed["ours_spin"] == 1.5 and executed["ours_spin_matched"] == 1.0
     assert rows["accomplished"]["ours_base_matched"] == 1.0 and rows["accomplished"]["ours_spin_matched"] == 0.0
     assert rows["accomplished_per_step"]["paper_base"] == PAPER["base"]["accomplished"]
 
@@ -137,7 +138,8 @@ def _with_steps(record: dict, calls: list[tuple[str, dict]], statuses: list[str]
 
 def test_per_step_accomplished_rate_and_runs_repeating_an_identical_call():
     weather = ("get_weather", {"city": "Berlin"})
-    twice = _with_steps(_record("chain-en-001", "base", PARTIALLY, 3), [weather, weather, ("calculator", {"expression": "1"})],
+    twice = _with_steps(_record("chain-en-001", "base", PARTIALLY, 3),
+                        [weather, weather, ("calculator", {"expression": "1"})],
                         [ACCOMPLISHED, PARTIALLY, PARTIALLY])
     # the same tool with other arguments, or an alias of it, is not / is a repetition
     other = _with_steps(_record("chain-en-002", "base", ACCOMPLISHED, 2),

@@ -21,7 +21,7 @@ from tooluse1.prompts import Prompt
 from tooluse1.report import render_report
 from tooluse1.results import ResultsFile, build_results
 from tooluse1.spin.critic import accepts, parse_critic_output
-from tooluse1.spin.plan import RULES, lenient_plan, parse_plan, rule_incidence, validate_plan_text
+from tooluse1.spin.plan import RULES, lenient_plan, validate_plan_text
 from tooluse1.spin.prompts import build_repair_prompt, critic_prompt_text, planner_prompt_text
 from tooluse1.spin.runner import SpinRunner, make_prompt
 from tooluse1.spin.scenarios import load_scenarios
@@ -212,7 +212,8 @@ def test_report_shows_the_study_for_spin_results_only(tiny_study, tmp_path):
     path = tmp_path / "study.json"
     path.write_text(json.dumps(tiny_study), encoding="utf-8")
     section = spin_report_section({"spin": {}}, path)
-    assert section.startswith('<section id="spin-study">') and "<svg" in section and "benchmarks/spin_study.py" in section
+    assert section.startswith('<section id="spin-study">')
+    assert "<svg" in section and "benchmarks/spin_study.py" in section
     assert spin_report_section({}, path) == "" and spin_report_section({"spin": {}}, tmp_path / "none.json") == ""
     path.write_text(json.dumps({**tiny_study, "format": 0}), encoding="utf-8")
     assert spin_report_section({"spin": {}}, path) == ""

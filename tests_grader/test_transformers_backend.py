@@ -410,7 +410,8 @@ def test_thinking_special_tokens_survive_so_the_reasoning_is_not_graded_as_the_a
 
 PLAIN_ANSWERS = [
     '{"name": "get_weather", "arguments": {"city": "São Paulo"}}',
-    "<tool>\n  <name>convert_currency</name>\n  <arguments>{\"amount\": 100, \"from_currency\": \"€\"}</arguments>\n</tool>",
+    "<tool>\n  <name>convert_currency</name>\n"
+    "  <arguments>{\"amount\": 100, \"from_currency\": \"€\"}</arguments>\n</tool>",
     "TOOL translate | text=Доброе утро | target_language=ja",
     "Столица Австралии — Канберра. 東京は日本の首都です 🌏  ",
     "  leading spaces, a tab\tand\n\nblank lines\n",

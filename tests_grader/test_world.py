@@ -174,7 +174,8 @@ def test_time_zones_outside_the_alias_table_and_unknown_ones() -> None:
 # ----------------------------------------------------------------------------- calculator
 
 @pytest.mark.parametrize("expression,expected", [
-    ("22320/12", "1860"), ("57/5", "11.4"), ("0.1+0.2", "0.3"), ("1/3", "0.3333333333"), ("2**64", "18446744073709551616"),
+    ("22320/12", "1860"), ("57/5", "11.4"), ("0.1+0.2", "0.3"), ("1/3", "0.3333333333"),
+    ("2**64", "18446744073709551616"),
     ("(-3-6)/2", "-4.5"), ("15% * 80", "12"), ("sqrt(729)", "27"), ("1 500 + 2", "1502"), ("-0.0", "0"),
 ])
 def test_calculator_values(expression: str, expected: str) -> None:
@@ -311,7 +312,8 @@ def test_timer_bounds() -> None:
     Call("launch_rockets", {}), Call("", {}), Call(None, {}),  # type: ignore[arg-type]
     Call("get_weather", {}), Call("get_weather", {"city": None}), Call("get_weather", {"city": ""}),
     Call("get_weather", {"city": ["Berlin"]}), Call("get_weather", "Berlin"),  # type: ignore[arg-type]
-    Call("calculator", {"expression": {"a": 1}}), Call("convert_units", {"value": float("nan"), "from_unit": "m", "to_unit": "km"}),
+    Call("calculator", {"expression": {"a": 1}}),
+    Call("convert_units", {"value": float("nan"), "from_unit": "m", "to_unit": "km"}),
     Call("convert_units", {"value": "1e999", "from_unit": "m", "to_unit": "km"}),
     Call("save_note", {"text": 42}), Call("get_time", {"timezone": "\x00"}),
     Call("calculator", {"expression": 10**400}), Call("set_timer", {"duration_seconds": 10**400}),
@@ -323,7 +325,8 @@ def test_bad_calls_are_results_not_exceptions(call: Call) -> None:
 
 
 def test_tool_name_aliases_and_undeclared_arguments() -> None:
-    assert World().execute(Call("weather", {"city": "Питер", "country": "RU"})).output == "Saint Petersburg: -6°C, cloudy"
+    result = World().execute(Call("weather", {"city": "Питер", "country": "RU"}))
+    assert result.output == "Saint Petersburg: -6°C, cloudy"
     assert World().execute(Call("functions.calculator", {"expression": "2+2"})).output == "4"
 
 
@@ -363,8 +366,10 @@ def test_bad_latency_settings_are_refused(bad) -> None:
 def test_outputs_are_deterministic_across_worlds() -> None:
     calls = [Call(name, args) for name, args in [
         ("get_weather", {"city": "Tokyo"}), ("get_time", {"timezone": "Asia/Tokyo"}),
-        ("web_search", {"query": "marathon distance"}), ("translate", {"text": "Where is the train station?", "target_language": "de"}),
-        ("calculator", {"expression": "40*85*1.19"}), ("convert_currency", {"amount": 12000, "from_currency": "JPY", "to_currency": "GBP"}),
+        ("web_search", {"query": "marathon distance"}),
+        ("translate", {"text": "Where is the train station?", "target_language": "de"}),
+        ("calculator", {"expression": "40*85*1.19"}),
+        ("convert_currency", {"amount": 12000, "from_currency": "JPY", "to_currency": "GBP"}),
         ("convert_units", {"value": 26.2, "from_unit": "mi", "to_unit": "km"}), ("set_timer", {"duration_seconds": 90}),
         ("save_note", {"text": "x"})]]
     calls += [Call(t.name, {p.name: p.example for p in t.params}) for t in TOOLS.values()]   # every tool, too

@@ -6,4 +6,4 @@ try:
     raise SystemExit(main())
 except BrokenPipeError:  # output piped into `head`: not an error of ours
     sys.stderr.close()
-    raise SystemExit(0)
+    raise SystemExit(0) from None

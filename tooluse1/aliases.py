@@ -53,8 +53,9 @@ rules for every entry of a table, never by listing one more string:
   Asia/Calcutta = Asia/Kolkata, US/Eastern = America/New_York, Japan = Asia/Tokyo, while Europe/Oslo !=
   Europe/Berlin although tzdata links them (their clocks have agreed since 1970; they are other places).
   Anything else is equal iff both give the same UTC offset at 12:00 UTC on every day of the reference
-  years 2026-2027 (fixed, so a verdict never depends on the day it is graded): UTC+3 = MSK = Europe/Moscow, UTC+4 != Europe/Moscow, GMT = UTC = Etc/UTC = Z,
-  GMT != Europe/London (summer time), CET = Europe/Paris = Europe/Berlin, UTC = Africa/Abidjan.
+  years 2026-2027 (fixed, so a verdict never depends on the day it is graded): UTC+3 = MSK = Europe/Moscow,
+  UTC+4 != Europe/Moscow, GMT = UTC = Etc/UTC = Z, GMT != Europe/London (summer time),
+  CET = Europe/Paris = Europe/Berlin, UTC = Africa/Abidjan.
   Colloquial abbreviations name their region, summer time included: EST/"Eastern Standard Time" = the
   New York region (so EST = America/New_York = America/Toronto, EST != UTC-5); CST = US Central (China
   Standard Time is China); IST = India; AST = Atlantic; BST = British Summer Time.
@@ -619,6 +620,7 @@ class CityTable(AliasTable):
         if at is None:
             return None
         city, qualifiers, _ = readings[at]
+        assert city is not None     # `at` is a part that names a city
         where = self._where[city]
         if any(not (q & where) for q in qualifiers):
             return None
@@ -802,9 +804,9 @@ class UnitTable(AliasTable):
         self._by_signature: dict[tuple, str] = {}
         for unit in entries:
             signature = self._signature(_UNIT_DEFINITIONS.get(unit, unit))
-            if signature is None or self._by_signature.setdefault(signature, unit) != unit:
-                raise ValueError(f"unit {unit!r}: no signature, or the signature of "
-                                 f"{self._by_signature.get(signature)!r}")
+            owner = None if signature is None else self._by_signature.setdefault(signature, unit)
+            if owner != unit:
+                raise ValueError(f"unit {unit!r}: no signature, or the signature of {owner!r}")
 
     def _lookup(self, value: str) -> str | None:
         found = super()._lookup(value)
@@ -1081,7 +1083,13 @@ def _zone_offsets(zone: str) -> tuple[int, ...] | None:
         tz = zoneinfo.ZoneInfo(zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
         return None
-    return tuple(int(t.astimezone(tz).utcoffset().total_seconds()) // 60 for t in _SAMPLES)
+    return tuple(_offset_minutes(t.astimezone(tz)) for t in _SAMPLES)
+
+
+def _offset_minutes(t: _dt.datetime) -> int:
+    offset = t.utcoffset()
+    assert offset is not None       # t is aware: astimezone(ZoneInfo) gave it its zone
+    return int(offset.total_seconds()) // 60
 
 
 def _offsets(z: _Zone) -> tuple[int, ...] | None:
@@ -1124,7 +1132,8 @@ class TimezoneTable(AliasTable):
         text = value if isinstance(value, str) else str(value)
         return self._parse(text) if len(text) <= MAX_ALIAS_LEN else None
 
-    @functools.lru_cache(maxsize=8192)
+    # B019: the cache keeps `self` alive, and TIMEZONES, the one instance, lives as long as the process anyway.
+    @functools.lru_cache(maxsize=8192)  # noqa: B019
     def _parse(self, text: str) -> _Zone | None:
         folded = _WS.sub(" ", fold(text).replace("–", "-"))
         for reading in _bracket_readings(folded):

@@ -64,6 +64,13 @@ class PairedStats:
                    rate_of([(c, b) for c, b, _ in triples]), rate_of([(c, n) for c, _, n in triples]))
 
     @property
+    def paired(self) -> PairedTest:
+        """The clustered test: every comparison's overall and groups have pairs (a ValueError without)."""
+        if self.test is None:
+            raise ValueError("no paired items, so no paired test")
+        return self.test
+
+    @property
     def base_k(self) -> int:
         return self.both + self.worse
 
@@ -80,7 +87,7 @@ class PairedStats:
     def diff_ci(self) -> tuple[float, float]:
         """The 95% interval of diff to report: clustered by case (equal to Newcombe's where each case has
         one item)."""
-        return self.test.ci95 if self.n else (-1.0, 1.0)
+        return self.paired.ci95 if self.n else (-1.0, 1.0)
 
     @property
     def diff_ci_independent(self) -> tuple[float, float]:
@@ -95,7 +102,7 @@ class PairedStats:
     @property
     def clustered_p_values(self) -> tuple[float, float]:
         """(two-sided, one-sided NEW worse) p of the clustered test (the gate's)."""
-        return (self.test.p_two_sided, self.test.p_worse) if self.n else (1.0, 1.0)
+        return (self.paired.p_two_sided, self.paired.p_worse) if self.n else (1.0, 1.0)
 
     def as_dict(self) -> dict[str, Any]:
         """Counts, both rates (`Rate.as_dict`), diff with the clustered `diff_ci95` and Newcombe's
@@ -128,9 +135,10 @@ class Flip:
 
     def as_dict(self) -> dict[str, Any]:
         def side(r: ItemRecord) -> dict[str, Any]:
-            return {"passed": r.passed, "label": r.label, "reason": r.verdict.reason if r.verdict else r.completion.error,
-                    "output": r.completion.text}
-        return {"item_id": self.base.item_id, "direction": self.direction, "base": side(self.base), "new": side(self.new)}
+            return {"passed": r.passed, "label": r.label,
+                    "reason": r.verdict.reason if r.verdict else r.completion.error, "output": r.completion.text}
+        return {"item_id": self.base.item_id, "direction": self.direction,
+                "base": side(self.base), "new": side(self.new)}
 
 
 @dataclass
@@ -170,7 +178,8 @@ def provenance_differences(base: dict, new: dict, allow_different_prompts: bool 
     """(differences that make two runs incomparable, notes) from their provenance: spec version, corpus
     digest, and (with `check_prompt_digest`) the prompt digest where both record one (a difference there is a
     note when allowed). `compare` checks prompts item by item instead when the records carry their hashes."""
-    diffs, notes = [], []
+    diffs: list[str] = []
+    notes: list[str] = []
     if base["spec_version"] != new["spec_version"]:
         diffs.append(f"spec version ({base['spec_version']} vs {new['spec_version']})")
     if base["corpus"]["sha256"] != new["corpus"]["sha256"]:
@@ -292,17 +301,17 @@ def gate(cmp: Comparison, alpha: float = DEFAULT_ALPHA, max_drop: float | None =
     reasons = []
     if p_worse < alpha:
         reasons.append(f"NEW is significantly worse: {o.worse} pass->fail vs {o.better} fail->pass in "
-                       f"{o.test.n_clusters} cases, one-sided p = {p_worse:.4g} < alpha {alpha} (exact sign-flip "
+                       f"{o.paired.n_clusters} cases, one-sided p = {p_worse:.4g} < alpha {alpha} (exact sign-flip "
                        f"test on case-level differences)")
     if max_drop is not None and drop > max_drop:
         reasons.append(f"the overall score drops by {drop:.4f} ({o.base_k}/{o.n} -> {o.new_k}/{o.n}), "
                        f"more than --max-drop {max_drop}")
-    summary = (f"score {o.base_k / o.n:.4f} -> {o.new_k / o.n:.4f} on {o.n} paired items in {o.test.n_clusters} "
+    summary = (f"score {o.base_k / o.n:.4f} -> {o.new_k / o.n:.4f} on {o.n} paired items in {o.paired.n_clusters} "
                f"cases (diff {o.diff:+.4f}, 95% CI clustered by case [{o.diff_ci[0]:+.4f}, {o.diff_ci[1]:+.4f}], "
-               f"deff {o.test.design_effect:.2f}; {o.worse} pass->fail, {o.better} fail->pass; one-sided p = "
+               f"deff {o.paired.design_effect:.2f}; {o.worse} pass->fail, {o.better} fail->pass; one-sided p = "
                f"{p_worse:.4g}, exact sign-flip test on cases; exact McNemar p = {mcnemar_worse:.4g}, items as if "
                f"independent)")
-    mdd = o.test.detectable_drop(alpha=alpha)
+    mdd = o.paired.detectable_drop(alpha=alpha)
     power = (f"this gate can detect a drop of {mdd:.3f} or more (80% power, one-sided alpha {alpha}, "
              f"with the case-level variation of this comparison); a smaller drop can pass unnoticed")
     return GateResult(bool(reasons), tuple(reasons), summary, power, mdd)
@@ -323,8 +332,8 @@ def _row(name: str, s: PairedStats) -> str:
 
     def rate(r: Rate) -> str:
         return format_rate(r.as_dict(), compact=True).split(" n=")[0].strip()
-    return (f"  {name:<24} {s.n:>5} {s.test.n_clusters:>5}  {rate(s.base_rate):<22} {rate(s.new_rate):<22} "
-            f"{diff:<25} {s.test.design_effect:>5.2f} {s.worse:>4} {s.better:>4}  {format_p(c_worse):>8} "
+    return (f"  {name:<24} {s.n:>5} {s.paired.n_clusters:>5}  {rate(s.base_rate):<22} {rate(s.new_rate):<22} "
+            f"{diff:<25} {s.paired.design_effect:>5.2f} {s.worse:>4} {s.better:>4}  {format_p(c_worse):>8} "
             f"{format_p(c_two):>8} {format_p(m_worse):>9}")
 
 

@@ -51,6 +51,7 @@ import math
 import operator
 import re
 import unicodedata
+from typing import Any, Callable
 
 from tooluse1.errors import ToolUse1Error
 
@@ -62,12 +63,14 @@ MAX_ABS = 1e300
 MAX_INT_BITS = 4096
 MAX_ROUND_DIGITS = 400
 
-_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
-_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
-_FUNCS = {"sqrt": math.sqrt, "cbrt": math.cbrt, "abs": abs, "round": round, "floor": math.floor,
-          "ceil": math.ceil, "log": math.log, "log10": math.log10, "log2": math.log2, "exp": math.exp,
-          "sin": math.sin, "cos": math.cos, "tan": math.tan, "min": min, "max": max, "pow": pow}
+_BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
+_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_FUNCS: dict[str, Callable[..., Any]] = {
+    "sqrt": math.sqrt, "cbrt": math.cbrt, "abs": abs, "round": round, "floor": math.floor,
+    "ceil": math.ceil, "log": math.log, "log10": math.log10, "log2": math.log2, "exp": math.exp,
+    "sin": math.sin, "cos": math.cos, "tan": math.tan, "min": min, "max": max, "pow": pow}
 _CONSTS = {"pi": math.pi, "e": math.e}
 # Other spellings of the whitelisted names (after case folding).
 _NAME_ALIASES = {"ln": "log", "lg": "log10", "tg": "tan", "fabs": "abs", "power": "pow"}
@@ -268,7 +271,8 @@ def _eval(node: ast.AST, depth: int) -> float | int:
         raise _Refused("too deep")
     if isinstance(node, ast.Expression):
         return _eval(node.body, depth + 1)
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+    # a number literal; not a bool (True is an int to isinstance, not to the calculator)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
         return node.value
     if isinstance(node, ast.Name) and node.id in _CONSTS:
         return _CONSTS[node.id]

@@ -1,12 +1,13 @@
 """Stage 5: (case, extraction) -> Verdict, exactly as SPEC.md §3.2-3.3 says. Public API: `grade`, `grade_completion`.
 
 Call cases pass only with exactly one call — counted over every format in the output, an example call
-included (in a call case it is read as the call the user asked for), and no broken call attempt beside it — of the expected tool (aliases
-accepted) whose arguments match the expected ones parameter by parameter (tooluse1.matching says how each
-parameter compares); extra arguments are tolerated and flagged. No-call and clarify cases pass only when the output
-makes no call (a call shown as an example is not one), is not malformed, and its text meets the case's
-answer requirement (tooluse1.answers): the fact, the refusal, or a question about the missing argument —
-read with the calls it shows as examples (quoted material) and against the user's last message.
+included (in a call case it is read as the call the user asked for), and no broken call attempt beside it —
+of the expected tool (aliases accepted) whose arguments match the expected ones parameter by parameter
+(tooluse1.matching says how each parameter compares); extra arguments are tolerated and flagged. No-call and
+clarify cases pass only when the output makes no call (a call shown as an example is not one), is not malformed,
+and its text meets the case's answer requirement (tooluse1.answers): the fact, the refusal, or a question about
+the missing argument — read with the calls it shows as examples (quoted material) and against the user's last
+message.
 An empty answer never passes. A text answer cut off at the token limit is judged by what it already says
 (SPEC §3.3): it passes when it holds no call and no call attempt, does not end in a repetition loop, and its
 text already meets the requirement; a reply cut inside its thinking has no answer. A malformed output fails

@@ -301,7 +301,8 @@ def _entries_table(board: Leaderboard) -> str:
         cells = "".join(_two_line(e.protocols[p]["rate"], f"{_ci(e.protocols[p])} n={e.protocols[p]['n']}")
                         if p in e.protocols else "<td class=num>n/a</td>" for p in protocols)
         rows.append(f'<tr data-rank="{rank}"><td class=num>{rank}</td><td>{esc(e.model)}<br>'
-                    f'<span class=legend>{esc(e.source)}{_errors(e)}</span></td><td class=num>{esc(_score_cell(e.score))}</td>'
+                    f'<span class=legend>{esc(e.source)}{_errors(e)}</span></td>'
+                    f'<td class=num>{esc(_score_cell(e.score))}</td>'
                     f"<td class=num>{e.score['n']}</td><td class=num>{esc(_deff(e.score))}</td>{cells}"
                     f"{_share_cell(e.consistency)}{_share_cell(e.truncated)}</tr>")
     return f'<table id="board">{head}{"".join(rows)}</table>'

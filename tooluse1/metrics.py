@@ -9,7 +9,7 @@ excluded from every denominator and counted on their own.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Hashable, Iterable, Sequence
 
 from tooluse1.stats import ClusteredInterval, clustered_interval, wilson
 
@@ -130,7 +130,7 @@ def compute(items: Sequence[GradedItem]) -> dict[str, Rate]:
     return out
 
 
-def rate_of(outcomes: Sequence[tuple[str | None, bool]]) -> Rate:
+def rate_of(outcomes: Sequence[tuple[Hashable | None, bool]]) -> Rate:
     """The Rate of (case id, success) outcomes, with the interval clustered by case when some case has
     several outcomes (a case id None: that item counts as independent of every other)."""
     k = sum(1 for _, ok in outcomes if ok)

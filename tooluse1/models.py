@@ -331,7 +331,7 @@ def _convert_gguf(gguf: Path, out_dir: Path) -> None:
     with _quiet_stderr():
         tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
         model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
-        model.hf_quantizer = None
+        model.hf_quantizer = None   # type: ignore[assignment]  # torch types unknown Module attributes as Tensor | Module
         if hasattr(model.config, "quantization_config"):
             del model.config.quantization_config
         model.save_pretrained(str(out_dir))

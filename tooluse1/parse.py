@@ -563,7 +563,7 @@ def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | _A
     return Call(name=name, arguments=type_arguments(tool, args))
 
 
-def _call_object(name: str, obj: dict) -> Call | str | None:
+def _call_object(name: str, obj: dict) -> Call | str | _Answer | None:
     """Read a dict that names a tool: a Call, the problem of a broken call, or None (data or a
     description of the tool)."""
     key = _args_key(obj)
@@ -993,7 +993,9 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
                 continue                 # redirect_to=…: not the recipient
             lo, head = max(0, m.start() - 64), m.start()
             if any(h in text[lo:head] for h in ("<|", "assistant", "commentary", "analysis")):
-                head = _HARMONY_HEAD.search(text, lo, head).start()
+                header = _HARMONY_HEAD.search(text, lo, head)
+                assert header is not None    # every part of it is optional: it matches, empty at worst
+                head = header.start()
             yield _header_call(scan, head, m.group("name"), m.end(), "harmony")
     if "tool_call_begin" in text or "tool▁call▁begin" in text:
         for m in _KIMI.finditer(text):
@@ -1099,7 +1101,7 @@ def _literal(node: ast.AST) -> tuple[bool, Any]:
     return False, None
 
 
-def _python_call(node: ast.AST) -> Call | str | None:
+def _python_call(node: ast.AST | None) -> Call | str | _Answer | None:
     """A Call from an ast.Call whose callee is a (dotted) name and whose arguments are literals; None
     otherwise (or a template), a problem string when the arguments cannot be held."""
     if not isinstance(node, ast.Call):
@@ -1152,9 +1154,10 @@ def _python_calls(expr: str) -> list[Call] | None:
         node = stmt.value if isinstance(stmt, ast.Expr) else None
         items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
         got = [_python_call(item) for item in items] if items else [None]
-        if not all(isinstance(c, Call) for c in got):
+        found = [c for c in got if isinstance(c, Call)]
+        if len(found) != len(got):
             return None
-        calls += got                     # type: ignore[arg-type]
+        calls += found
     return calls or None
 
 
@@ -1238,7 +1241,7 @@ def _plain_args(rest: str, line: str) -> dict[str, str] | str:
     return args
 
 
-def _plain_call(content: str, line: str) -> Call | str | None:
+def _plain_call(content: str, line: str) -> Call | str | _Answer | None:
     """The call on a `TOOL name | k=v | …` line (content after "TOOL"), the problem, or None (a template)."""
     head = _PLAIN_NAME.match(content)
     if head is None:
@@ -1579,6 +1582,8 @@ def extract_completion(completion: Any, protocol: str | None = None) -> Extracti
             "a structured tool call without a name"
         if isinstance(got, Call):
             calls.append(got)
+        elif isinstance(got, _Answer):   # a "no tool" pseudo-call (final_answer, ...) sent as an API tool call
+            broken.append(f"a structured call of the no-tool pseudo-call {name!r}")
         elif got is not None:
             broken.append(got)
     calls += ex.calls

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Sequence
 
 from tooluse1.protocols import protocol_named
 from tooluse1.tools import TOOLS, Call
-from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS, Protocol
+from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS
 
 __all__ = ["ALL_PROTOCOLS", "PROTOCOLS", "Prompt", "format_call", "item_id", "parse_protocols", "prompt_digest",
            "render", "render_all", "system_prompt"]
@@ -45,7 +45,7 @@ class Prompt:
 
     item_id: str          # "<case-id>-<protocol>"
     case_id: str
-    protocol: Protocol
+    protocol: str         # a Protocol for benchmark items; a track's own prompts name theirs (SPIN: "spin")
     messages: tuple[dict, ...]
     shared_prefix_key: str = ""
     tools: tuple[dict, ...] = ()
@@ -102,11 +102,12 @@ def format_call(call: Call, protocol: str) -> str:
     return protocol_named(protocol).write_call(call)
 
 
-# The calling policy (SPEC §2), the same words in every protocol.
+# The calling policy (SPEC §2), the same words in every protocol. Kept one rule a line, exactly as the model
+# reads it (wrapping the source would change the prompt and every prompt_sha256), hence the E501 exemption.
 RULES = """Rules:
 1. Use a tool whenever one of your tools can do what the user asks: calculating, converting units or currencies, translating, looking up current information (weather, local time, the web) and taking actions (timers, notes). Then reply with the call only: exactly one call and no other text.
 2. If a tool is needed but the user has not given a required argument, do not call it and do not guess: ask the user a short question for the missing information.
-3. Answer in plain text, without any tool call, when no tool is needed (greetings, opinions, and well-known facts such as capitals, authors, historical dates, definitions or scientific facts: you know these, do not search for them), when the user asks you not to use tools, or when none of your tools can do what the user asks: then say that you cannot, except for a translation when you have no translate tool, which you write yourself. Never pretend to have done something you cannot do."""
+3. Answer in plain text, without any tool call, when no tool is needed (greetings, opinions, and well-known facts such as capitals, authors, historical dates, definitions or scientific facts: you know these, do not search for them), when the user asks you not to use tools, or when none of your tools can do what the user asks: then say that you cannot, except for a translation when you have no translate tool, which you write yourself. Never pretend to have done something you cannot do."""  # noqa: E501 - verbatim prompt text, a rule a line
 
 
 def system_prompt(protocol: str, tool_names: Sequence[str]) -> str:

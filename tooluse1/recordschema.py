@@ -188,8 +188,10 @@ Metrics = Annotated[dict[str, StoredRate], Keywords(description=(
 
 def _summary_type() -> type:
     """The summary TypedDict: counts, the overall metrics and one group per breakdown of metrics.BREAKDOWNS."""
+    # Built at run time from BREAKDOWNS, for the schema generator; mypy takes only literal TypedDict fields.
     by = TypedDict("SummaryBreakdowns", {dim: dict[str, Metrics] for dim in BREAKDOWNS})  # type: ignore[misc]
-    return TypedDict("Summary", {"n_items": int, "n_errors": int, "overall": Metrics, "by": by})  # type: ignore
+    return TypedDict("Summary", {"n_items": int, "n_errors": int, "overall": Metrics,  # type: ignore[operator]
+                                 "by": by})
 
 
 # Keywords a class's object schema gets beyond its fields.
@@ -325,7 +327,8 @@ def results_schema_document() -> dict:
             "format 1 (`tooluse1_results: 1`); tooluse1.results.load_results upgrades them first."),
         "type": "object",
         "required": list(top),
-        "additionalProperties": {"type": "object", "description": "A track's section: named and validated by the track."},
+        "additionalProperties": {"type": "object",
+                                 "description": "A track's section: named and validated by the track."},
         "properties": top,
         "$defs": dict(sorted(gen.defs.items())),
     }

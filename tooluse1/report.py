@@ -80,7 +80,7 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f6f8fa;border:1px sol
 details summary{cursor:pointer;color:var(--bar)}.filters{display:flex;gap:12px;flex-wrap:wrap;align-items:center;margin:8px 0}
 .verdict{padding:8px 12px;border-radius:6px;font-weight:600;margin:6px 0}.verdict.ok{background:#dafbe1}.verdict.bad{background:#ffebe9}
 .flip td{width:50%}.kv th{width:220px}.legend{color:var(--mute);font-size:12px}#board td.num{white-space:normal}#items td{overflow-wrap:anywhere}
-"""
+"""  # noqa: E501 - the stylesheet is written into every report as is; re-wrapping it would change the pages
 
 # The page's only script: it filters the item table. It reads the rows' data- attributes and never
 # takes text from the results file into code.
@@ -134,9 +134,10 @@ def bar_chart(title: str, groups: dict[str, dict], base_groups: dict[str, dict] 
             x0, xr, xl, xh = label_w, label_w + d["rate"] * bar_w, label_w + lo * bar_w, label_w + hi * bar_w
             mid = by + bh / 2
             out.append(f'<rect x="{x0}" y="{by}" width="{xr - x0:.1f}" height="{bh}" fill="{fill}" opacity="0.85"/>')
-            out.append(f'<line x1="{xl:.1f}" y1="{mid}" x2="{xh:.1f}" y2="{mid}" stroke="{stroke}" stroke-width="1.4"/>')
+            line_style = f'stroke="{stroke}" stroke-width="1.4"'
+            out.append(f'<line x1="{xl:.1f}" y1="{mid}" x2="{xh:.1f}" y2="{mid}" {line_style}/>')
             for xe in (xl, xh):
-                out.append(f'<line x1="{xe:.1f}" y1="{mid - 4}" x2="{xe:.1f}" y2="{mid + 4}" stroke="{stroke}" stroke-width="1.4"/>')
+                out.append(f'<line x1="{xe:.1f}" y1="{mid - 4}" x2="{xe:.1f}" y2="{mid + 4}" {line_style}/>')
         d = groups.get(name, {}).get("score")
         text = format_rate(d, compact=True).strip() if d and d["n"] else "not in this run"
         out.append(f'<text x="{label_w + bar_w + 8}" y="{y + row_h / 2 + 4:.1f}">{esc(text)}</text>')
@@ -188,13 +189,13 @@ def _label_table(records: Sequence[ItemRecord]) -> str:
     counts = Counter((r.case.expectation, r.label) for r in records)
     passed = Counter(r.case.expectation for r in records if r.passed)
     totals = Counter(r.case.expectation for r in records)
-    head = "<tr><th>expected \u2193 / output \u2192</th>" + "".join(f"<th>{l}</th>" for l in LABELS) + \
+    head = "<tr><th>expected \u2193 / output \u2192</th>" + "".join(f"<th>{label}</th>" for label in LABELS) + \
            "<th>items</th><th>passed</th></tr>"
     rows = []
     for e in EXPECTATIONS:
         if not totals[e]:
             continue
-        cells = "".join(f"<td class=num>{counts[(e, l)]}</td>" for l in LABELS)
+        cells = "".join(f"<td class=num>{counts[(e, label)]}</td>" for label in LABELS)
         rows.append(f"<tr><th>{e}</th>{cells}<td class=num>{totals[e]}</td><td class=num>{passed[e]}</td></tr>")
     return (f'<table id="labels">{head}{"".join(rows)}</table><p class=legend>call = a well-formed call was '
             f'extracted; malformed = a call attempt that does not parse; text = no call; error = the backend '
@@ -223,8 +224,9 @@ def _item_rows(records: Sequence[ItemRecord]) -> str:
         reason = r.verdict.reason if r.verdict else f"backend error: {r.completion.error}"
         mark = '<span class="pass">pass</span>' if r.passed else '<span class="fail">fail</span>'
         rows.append(
-            f'<tr data-item="{esc(r.item_id)}" data-protocol="{esc(r.protocol)}" data-category="{esc(r.case.category)}" '
-            f'data-passed="{"1" if r.passed else "0"}" data-label="{esc(r.label)}">'
+            f'<tr data-item="{esc(r.item_id)}" data-protocol="{esc(r.protocol)}" '
+            f'data-category="{esc(r.case.category)}" data-passed="{"1" if r.passed else "0"}" '
+            f'data-label="{esc(r.label)}">'
             f"<td>{esc(r.item_id)}</td><td>{esc(r.protocol)}</td><td>{esc(r.case.category)}</td>"
             f"<td>{esc(r.case.lang)}</td><td>{esc(r.case.difficulty)}</td><td>{esc(r.label)}</td><td>{mark}</td>"
             f"<td>{esc(reason)}<details><summary>output, extraction, expected</summary>"
@@ -247,7 +249,7 @@ def _items_section(records: Sequence[ItemRecord]) -> str:
                + _select("f-protocol", "protocol", ((p, p) for p in protocols))
                + _select("f-category", "category", ((c, c) for c in categories))
                + _select("f-passed", "passed", (("1", "passed"), ("0", "failed")))
-               + _select("f-label", "label", ((l, l) for l in LABELS))
+               + _select("f-label", "label", ((label, label) for label in LABELS))
                + '<label>item <input id="f-text" type="search" placeholder="id contains"></label>'
                + '<span id="f-count" class="legend"></span></div>')
     head = ("<thead><tr><th>item</th><th>protocol</th><th>category</th><th>lang</th><th>difficulty</th><th>label</th>"
@@ -265,7 +267,8 @@ def _provenance_rows(p: dict) -> list[tuple[str, str]]:
         ("backend", model.get("backend")),
         ("base URL", model.get("base_url")),
         ("chat template sha256", backend.get("chat_template_sha256")),
-        ("dtype / device", " / ".join(str(x) for x in (backend.get("loaded_dtype") or model.get("dtype"), backend.get("device")) if x)),
+        ("dtype / device", " / ".join(str(x) for x in (backend.get("loaded_dtype") or model.get("dtype"),
+                                                       backend.get("device")) if x)),
         ("decoding", json.dumps(p.get("decoding"), ensure_ascii=False)),
         ("batch size", p.get("batch_size")),
         ("protocols", ", ".join(p.get("protocols", []))),
@@ -302,15 +305,15 @@ def _stats_row(name: str, s: PairedStats) -> str:
     return (f"<tr><td>{esc(name)}</td><td class=num>{s.n}</td><td class=num>{esc(rate(d['base']))}</td>"
             f"<td class=num>{esc(rate(d['new']))}</td>"
             f"<td class=num>{esc(f'{s.diff:+.3f} [{lo:+.3f}, {hi:+.3f}]' if s.n else 'n/a')}</td>"
-            f"<td class=num>{s.test.design_effect:.2f}</td>"
+            f"<td class=num>{s.paired.design_effect:.2f}</td>"
             f"<td class=num>{s.worse}</td><td class=num>{s.better}</td><td class=num>{format_p(worse)}</td>"
             f"<td class=num>{format_p(two)}</td><td class=num>{format_p(s.p_values[1])}</td></tr>")
 
 
 def _comparison_section(cmp: Comparison, alpha: float, max_drop: float | None) -> str:
     decision = gate(cmp, alpha, max_drop)
-    verdict = ("<div class='verdict bad'>significantly worse or over the allowed drop: " + esc("; ".join(decision.reasons))
-               + "</div>" if decision.failed else
+    verdict = ("<div class='verdict bad'>significantly worse or over the allowed drop: "
+               + esc("; ".join(decision.reasons)) + "</div>" if decision.failed else
                f"<div class='verdict ok'>not significantly worse than the baseline (exact sign-flip test on case-level "
                f"differences, one-sided alpha {alpha})</div>")
     verdict += (f"<p class=legend>{esc(decision.power)}. Intervals and p are clustered by case where a row pools "

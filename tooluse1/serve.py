@@ -52,7 +52,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from tooluse1.errors import BackendError
 
@@ -310,7 +310,9 @@ def parse_responses_only_with_tools() -> None:
             return raw_content(processor, model, generated_ids), None, None
         return parse(processor, model, generated_ids, input_ids, cleaned_content=cleaned_content, tools=tools)
 
-    for module in (utils, chat_completion, response):
+    # Typed Any: a tuple of modules joins to ModuleType, which declares neither name patched here.
+    patched: tuple[Any, ...] = (utils, chat_completion, response)
+    for module in patched:
         module.build_response_parser = build_with_tools_only
         module.parse_assistant_message = parse_with_tools_only
 

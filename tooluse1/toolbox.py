@@ -223,7 +223,8 @@ SEARCH_TOPICS: tuple[SearchTopic, ...] = (
         "Kelly Ortberg took over as Boeing CEO in August 2024 (reuters.com)",
     )),
     SearchTopic((("эрмитаж",), ("hermitage",)), (
-        "Государственный Эрмитаж: открыт 11:00-18:00, по средам и пятницам до 21:00, выходной — понедельник (hermitagemuseum.org)",
+        "Государственный Эрмитаж: открыт 11:00-18:00, по средам и пятницам до 21:00, выходной — понедельник "
+        "(hermitagemuseum.org)",
         "Билет в Главный штаб и Зимний дворец стоит 500 RUB (hermitagemuseum.org)",
         "Как купить билет в Эрмитаж онлайн (spb.ru)",
     )),
@@ -341,7 +342,8 @@ _TRANSLATIONS_RAW: tuple[tuple[str, str, str], ...] = (
 TRANSLATIONS: dict[tuple[str, str], str] = {(norm_text(src), lang): dst for src, lang, dst in _TRANSLATIONS_RAW}
 
 
-def _translate(_records: list[dict[str, Any]], text: str, target_language: str, source_language: str | None = None) -> str:
+def _translate(_records: list[dict[str, Any]], text: str, target_language: str,
+               source_language: str | None = None) -> str:
     target = LANGUAGES.lookup(target_language)
     if target is None:
         raise ToolFailure(f"unknown target language {target_language!r} (use an ISO 639-1 code such as 'de')")

@@ -6,7 +6,7 @@ problem a loader finds is reported as `path:line: message`, all of them at once,
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Protocol, TypeVar
 
 import yaml
 
@@ -74,7 +74,17 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-_Entry = TypeVar("_Entry")
+class _Identified(Protocol):
+    """What the loader reads of an entry: its id and where it was defined (`path:line`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def source(self) -> str: ...
+
+
+_Entry = TypeVar("_Entry", bound=_Identified)
 
 
 def read_yaml_list(path: Path, what: str, probs: Problems) -> list | None:
@@ -117,7 +127,7 @@ def load_yaml_entries(directory: Path, validate: Callable[[Any, str, Problems], 
             entry = validate(raw, where, probs)
             if entry is None:
                 continue
-            entry_id, source = entry.id, entry.source  # type: ignore[attr-defined]
+            entry_id, source = entry.id, entry.source
             if entry_id in seen:
                 probs.add(where, line_of(raw, "id"), f"duplicate id {entry_id!r} (first defined at {seen[entry_id]})")
                 continue

@@ -76,10 +76,11 @@ is not; the backend then falls back to the plain path.
 """
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 import torch
 from transformers import AttentionInterface, DynamicCache
@@ -265,12 +266,12 @@ def plan_chunks(suffix_lens: Sequence[int], max_rows: int, overhead: int = CHUNK
     chunks are avoided because each forward also pays ``overhead``. Returns the chunk sizes, in order.
     """
     n = len(suffix_lens)
-    best = [0] + [None] * n          # best[j]: cost of the first j suffixes
+    best: list[float] = [0, *[math.inf] * n]     # best[j]: cost of the first j suffixes (inf: none yet)
     cut = [0] * (n + 1)
     for j in range(1, n + 1):
         for i in range(max(0, j - max_rows), j):
             cost = best[i] + (j - i) * suffix_lens[i] + overhead   # suffix_lens[i] is the chunk's longest
-            if best[j] is None or cost < best[j]:
+            if cost < best[j]:
                 best[j], cut[j] = cost, i
     sizes, j = [], n
     while j > 0:
@@ -374,7 +375,7 @@ class FastStats:
         return {k: rounded(v) for k, v in self.__dict__.items()}
 
 
-ROW_BUCKETS = (8, 16, 32, 64, float("inf"))   # upper bounds of FastStats' row buckets
+ROW_BUCKETS: tuple[float, ...] = (8, 16, 32, 64, float("inf"))   # upper bounds of FastStats' row buckets
 
 
 # ----------------------------------------------------------------------------------------- the slot cache
@@ -394,6 +395,8 @@ class _SlotLayer(CacheLayerMixin):
     """One layer's KV buffer ``[slots, kv_heads, capacity, head_dim]``; rows are written at their own column."""
 
     is_sliding = False
+    keys: torch.Tensor              # always allocated (CacheLayerMixin's are None until the first update)
+    values: torch.Tensor
 
     def __init__(self, keys: torch.Tensor, values: torch.Tensor, state: _StepState) -> None:
         super().__init__()
@@ -423,6 +426,14 @@ class _SlotLayer(CacheLayerMixin):
         return self.keys.shape[-2]
 
 
+def _layer_kv(layer: object) -> tuple[torch.Tensor, torch.Tensor]:
+    """(keys, values) of a filled DynamicCache layer (transformers types them Optional, and its layer union
+    includes kinds without them)."""
+    keys, values = getattr(layer, "keys", None), getattr(layer, "values", None)
+    assert isinstance(keys, torch.Tensor) and isinstance(values, torch.Tensor), type(layer).__name__
+    return keys, values
+
+
 class SlotCache(Cache):
     """A KV cache of ``slots`` independent rows of different lengths (see module doc, point 3)."""
 
@@ -432,22 +443,24 @@ class SlotCache(Cache):
         shape = (slots, kv_heads, capacity, head_dim)
         # zeros, not empty: masked columns are still multiplied (by a zero weight), and uninitialised memory
         # may hold NaN/Inf bit patterns, which would poison the row (0 * NaN = NaN).
-        super().__init__(layers=[_SlotLayer(torch.zeros(shape, dtype=dtype, device=device),
-                                            torch.zeros(shape, dtype=dtype, device=device), self.state)
-                                 for _ in range(num_layers)])
+        self.slot_layers = [_SlotLayer(torch.zeros(shape, dtype=dtype, device=device),
+                                       torch.zeros(shape, dtype=dtype, device=device), self.state)
+                            for _ in range(num_layers)]     # = self.layers, typed as what they are
+        # the same list (list is invariant, so transformers' annotation, a list of its layer kinds, rejects it)
+        super().__init__(layers=cast("list[Any]", self.slot_layers))
 
     @property
     def capacity(self) -> int:
-        return self.layers[0].keys.shape[2]
+        return self.slot_layers[0].keys.shape[2]
 
     @property
     def nbytes(self) -> int:
-        return sum(layer.keys.nbytes + layer.values.nbytes for layer in self.layers)
+        return sum(layer.keys.nbytes + layer.values.nbytes for layer in self.slot_layers)
 
     def write_row(self, row: int, parts: Sequence[tuple[list[tuple[torch.Tensor, torch.Tensor]], int]]) -> None:
         """Fill row ``row`` from column 0 with KV pieces, each a per-layer list of ``[kv_heads, len, dim]``
         (key, value) tensors and its length, concatenated in order."""
-        for layer_idx, layer in enumerate(self.layers):
+        for layer_idx, layer in enumerate(self.slot_layers):
             col = 0
             for per_layer, length in parts:
                 k, v = per_layer[layer_idx]
@@ -459,7 +472,7 @@ class SlotCache(Cache):
         """Widen every row to ``capacity`` columns (no-op when it is not wider); the stored columns are kept."""
         if capacity <= self.capacity:
             return
-        for layer in self.layers:
+        for layer in self.slot_layers:
             for name in ("keys", "values"):
                 old = getattr(layer, name)
                 new = torch.zeros((*old.shape[:2], capacity, old.shape[3]), dtype=old.dtype, device=old.device)
@@ -468,7 +481,7 @@ class SlotCache(Cache):
 
     def move_row(self, src: int, dst: int, length: int) -> None:
         """Copy the first ``length`` columns of row ``src`` into row ``dst``."""
-        for layer in self.layers:
+        for layer in self.slot_layers:
             layer.keys[dst, :, :length] = layer.keys[src, :, :length]
             layer.values[dst, :, :length] = layer.values[src, :, :length]
 
@@ -705,7 +718,10 @@ class FastGreedyDecoder:
         rescaled = any(getattr(text, name, None) not in (None, 1, 1.0)
                        for name in ("final_logit_softcapping", "logit_scale", "logits_scaling"))
         plain_head = isinstance(head, torch.nn.Linear) and head.bias is None and not rescaled
-        self._body, self._head = (body, head) if body is not None and plain_head else (None, None)
+        self._body: Any = None                       # the model without its head, when the head is plain
+        self._head: torch.nn.Linear | None = None
+        if body is not None and plain_head and isinstance(head, torch.nn.Linear):
+            self._body, self._head = body, head
         self._logits_buffer = torch.empty((0, 0), dtype=self.dtype, device=self.device)
 
     # -- public -------------------------------------------------------------------------------------------
@@ -725,12 +741,15 @@ class FastGreedyDecoder:
         rounding, module doc).
         """
         stats = FastStats(slots=self.slots)
-        rows = [list(map(int, r)) for r in rows]
-        caps = [int(max_new_tokens)] * len(rows) if isinstance(max_new_tokens, int) else [int(c) for c in max_new_tokens]
-        if len(caps) != len(rows) or len(keys) != len(rows):
-            raise ValueError(f"{len(rows)} rows need as many keys and caps; got {len(keys)} and {len(caps)}")
+        token_rows = [list(map(int, r)) for r in rows]
+        if isinstance(max_new_tokens, int):
+            caps = [int(max_new_tokens)] * len(token_rows)
+        else:
+            caps = [int(c) for c in max_new_tokens]
+        if len(caps) != len(token_rows) or len(keys) != len(token_rows):
+            raise ValueError(f"{len(token_rows)} rows need as many keys and caps; got {len(keys)} and {len(caps)}")
         with torch.inference_mode():
-            self._loop(rows, list(keys), caps, more, stats, on_finish, stop_when)
+            self._loop(token_rows, list(keys), caps, more, stats, on_finish, stop_when)
         return stats
 
     # -- the schedule --------------------------------------------------------------------------------------
@@ -874,6 +893,7 @@ class FastGreedyDecoder:
             stats.reused_tokens += reused
             stats.prefill_s += elapsed
             if single:
+                assert first_token is not None    # _encode(logits=True) returns it
                 (index,) = work.todo.popleft()
                 stats.single_prefills += 1
                 stats.suffix_tokens += len(tokens) - reused
@@ -909,7 +929,7 @@ class FastGreedyDecoder:
             ids = torch.tensor([tokens[reuse:]], dtype=torch.long, device=self.device)
             positions = torch.arange(reuse, len(tokens), dtype=torch.long, device=self.device)[None]
             out = self.model(input_ids=ids, position_ids=positions, cache=cache, use_cache=True, logits_to_keep=1)
-            kv = [(layer.keys[0], layer.values[0]) for layer in cache.layers]
+            kv = [(k[0], v[0]) for k, v in map(_layer_kv, cache.layers)]
             next_token = int(greedy_tokens(out.logits[0, -1:])[0])
         entry = _Encoded(list(tokens), kv)
         encoded.add(entry)
@@ -938,16 +958,17 @@ class FastGreedyDecoder:
                                     dtype=torch.long, device=self.device)
         attention_mask = torch.tensor([[1] * lp + [0] * (width - ls) + [1] * ls for ls in lens],
                                       dtype=torch.long, device=self.device)
-        cache = DynamicCache(ddp_cache_data=[(k.unsqueeze(0).expand(n, -1, -1, -1), v.unsqueeze(0).expand(n, -1, -1, -1))
-                                             for k, v in prefix_kv])
+        cache = DynamicCache(ddp_cache_data=[(k.unsqueeze(0).expand(n, -1, -1, -1),
+                                              v.unsqueeze(0).expand(n, -1, -1, -1)) for k, v in prefix_kv])
         out = self.model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
                          cache=cache, use_cache=True, logits_to_keep=1)
         first_tokens = greedy_tokens(out.logits[:, -1, :]).tolist()
         # Keep each row's real suffix columns only (pad columns dropped); clone so the chunk's big
         # concatenated cache can be freed.
         total = lp + width
-        suffix_kv = [[(layer.keys[r, :, total - ls:total].clone(), layer.values[r, :, total - ls:total].clone())
-                      for layer in cache.layers] for r, ls in enumerate(lens)]
+        layers_kv = [_layer_kv(layer) for layer in cache.layers]
+        suffix_kv = [[(k[r, :, total - ls:total].clone(), v[r, :, total - ls:total].clone()) for k, v in layers_kv]
+                     for r, ls in enumerate(lens)]
         elapsed = time.perf_counter() - started
         stats.suffix_prefills += 1
         stats.suffix_tokens += sum(lens)
@@ -960,6 +981,7 @@ class FastGreedyDecoder:
         """The logits ``[T, vocab]`` of hidden states ``[T, hidden]`` through the model's output projection,
         written into the decoder's reused buffer (valid until the next call; the same matrix product as the
         model's own head, so the same values)."""
+        assert self._head is not None     # called only with a plain head (__init__ sets _body and _head together)
         weight = self._head.weight
         if self._logits_buffer.shape[0] < hidden.shape[0]:
             rows = -(-hidden.shape[0] // 64) * 64

@@ -39,10 +39,11 @@ import random
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Sequence
+from typing import Any, ClassVar, Sequence, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import openai
+from openai.types.chat import ChatCompletionMessageParam
 
 from tooluse1.backends.base import BackendError, Capabilities, Completion, DecodingConfig, OnComplete
 from tooluse1.errors import ToolUse1Error
@@ -149,7 +150,8 @@ class OpenAIBackend:
     """
 
     name = "openai"
-    capabilities = Capabilities()   # one cap per call; the server or script decides when a row ends
+    # One cap per call; the server or script decides when a row ends.
+    capabilities: ClassVar[Capabilities] = Capabilities()
 
     def __init__(self, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", concurrency: int = 8,
                  request_timeout: float = 120, max_retries: int = 5, *, backoff_base: float = 1.0,
@@ -270,11 +272,12 @@ class OpenAIBackend:
             t0 = time.monotonic()
             with self._lock:
                 self._stats["requests"] += 1
+            tool_args: dict[str, Any] = \
+                {"tools": [dict(t) for t in prompt.tools], "tool_choice": "auto"} if prompt.tools else {}
             try:
                 resp = self._client.chat.completions.create(
-                    model=self.model, messages=api_messages(prompt.messages),
-                    temperature=config.temperature, max_tokens=config.max_new_tokens,
-                    **({"tools": [dict(t) for t in prompt.tools], "tool_choice": "auto"} if prompt.tools else {}))
+                    model=self.model, messages=cast(list[ChatCompletionMessageParam], api_messages(prompt.messages)),
+                    temperature=config.temperature, max_tokens=config.max_new_tokens, **tool_args)
                 return self._completion(prompt, resp, started, t0, attempts)
             except Exception as e:  # noqa: BLE001 - every failure must become an error Completion
                 last_exc = e
@@ -284,7 +287,7 @@ class OpenAIBackend:
                 with self._lock:
                     self._stats["retries"] += 1
                 if cancel.wait(delay):
-                    raise _Cancelled()
+                    raise _Cancelled() from e
                 # close() during the wait: the loop head turns this item into an error Completion.
         assert last_exc is not None
         if is_retryable(last_exc):

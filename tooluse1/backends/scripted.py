@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Mapping, Sequence
+from typing import ClassVar, Mapping, Sequence
 
 from tooluse1.backends.base import BackendError, Capabilities, Completion, DecodingConfig, OnComplete
 from tooluse1.corpus import Case
@@ -22,7 +22,7 @@ class ScriptedBackend:
     """Answers each prompt with the named runner's output for the prompt's case and protocol."""
 
     name = "scripted"
-    capabilities = Capabilities()
+    capabilities: ClassVar[Capabilities] = Capabilities()
 
     def __init__(self, runner: str, cases: Mapping[str, Case], delay_s: float | None = None):
         from tooluse1.selftest import FINISH_REASONS, RUNNERS   # the registry stays with the runners it lists

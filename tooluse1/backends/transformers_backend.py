@@ -27,7 +27,7 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Collection, Iterable, Iterator, Sequence
+from typing import Any, Callable, ClassVar, Collection, Iterable, Iterator, Sequence, cast
 
 import torch
 import transformers
@@ -234,14 +234,22 @@ def tool_turns_as_user_turns(messages: Iterable[dict]) -> list[dict]:
 _PROBE_RESULT = "tooluse1-probe-result-7Q2"
 
 
+def _all_done(results: list[Completion | None]) -> list[Completion]:
+    """The Completions of a generate call in which every request got one."""
+    done = [r for r in results if r is not None]
+    assert len(done) == len(results)
+    return done
+
+
 def template_has_tool_turn(tokenizer: Any) -> bool:
     """Whether the chat template renders a ``tool`` turn (answering an assistant call) with its content."""
-    probe = [{"role": "user", "content": "Probe question."},
-             {"role": "assistant", "content": "", "tool_calls": [
-                 {"id": "call_1", "type": "function", "function": {"name": "calculator",
-                                                                   "arguments": {"expression": "1+1"}}}]},
-             {"role": "tool", "tool_call_id": "call_1", "name": "calculator", "content": _PROBE_RESULT},
-             {"role": "user", "content": "Probe follow-up."}]
+    probe: list[dict[str, Any]] = [
+        {"role": "user", "content": "Probe question."},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "calculator",
+                                                              "arguments": {"expression": "1+1"}}}]},
+        {"role": "tool", "tool_call_id": "call_1", "name": "calculator", "content": _PROBE_RESULT},
+        {"role": "user", "content": "Probe follow-up."}]
     try:
         text = render_chat(tokenizer, probe)
     except Exception:   # jinja2 TemplateError or a template's raise_exception(): no tool turn
@@ -330,7 +338,7 @@ class TransformersBackend:
     name = "transformers"
     # Per-request caps in one call; continuous admission (fast path: rows join the running batch; plain path:
     # rounds); stop tests applied on the fast path.
-    capabilities = Capabilities(row_caps=True, stream=True, stop_text=True)
+    capabilities: ClassVar[Capabilities] = Capabilities(row_caps=True, stream=True, stop_text=True)
 
     def __init__(self, resolved: ResolvedModel, dtype: str = "float32", device: str = "cpu",
                  batch_size: int | None = None, threads: int | None = None, reference_batch1: bool = False,
@@ -355,8 +363,13 @@ class TransformersBackend:
                 self.tokenizer = AutoTokenizer.from_pretrained(path)
                 # ignore_mismatched_sizes makes transformers report shape mismatches instead of raising,
                 # so the refusal below can name them with the other bad keys.
-                self.model, info = AutoModelForCausalLM.from_pretrained(
+                loaded = AutoModelForCausalLM.from_pretrained(
                     path, dtype=_DTYPES[dtype], output_loading_info=True, ignore_mismatched_sizes=True)
+                # With output_loading_info, (model, loading info): from_pretrained's annotation names the model
+                # only. The model is Any: an auto class's model is whatever architecture the checkpoint names
+                # (transformers types it as a private stand-in that mypy cannot call `to` or `generate` on).
+                self.model: Any
+                self.model, info = cast("tuple[Any, dict[str, Any]]", loaded)
         except (OSError, ValueError, RuntimeError, KeyError) as exc:
             raise BackendError(f"--model {path}: transformers could not load it: {exc}") from exc
         check_loading_info(info, self.model.config, path)
@@ -440,8 +453,7 @@ class TransformersBackend:
 
         if self.fast:
             self._generate_fast(prompts, encoded, runnable, caps, results, on_complete)
-            assert all(r is not None for r in results)
-            return results  # type: ignore[return-value]
+            return _all_done(results)
 
         for cap in sorted({caps[i] for i in runnable}):
             same = [i for i in runnable if caps[i] == cap]
@@ -456,8 +468,7 @@ class TransformersBackend:
                     results[i] = completion
                     if on_complete is not None:
                         on_complete(completion)
-        assert all(r is not None for r in results)
-        return results  # type: ignore[return-value]
+        return _all_done(results)
 
     def stream(self, requests: Sequence[Request], on_complete: OnStreamed) -> None:
         """Continuous admission: generate each request and call ``on_complete`` with its Completion as soon as
@@ -503,7 +514,10 @@ class TransformersBackend:
 
         def stop_when(index: int, generated: Sequence[int]) -> bool:
             test = tests[index]
-            return test is not None and test(self.tokenizer.decode(list(generated), skip_special_tokens=True))
+            # one sequence of ids decodes to one string (decode's annotation also allows a batch's list)
+            if test is None:
+                return False
+            return test(cast(str, self.tokenizer.decode(list(generated), skip_special_tokens=True)))
 
         def on_finish(row: FinishedRow) -> None:
             completion = self._fast_completion(prompts[row.index], encoded[row.index], row)
@@ -567,7 +581,7 @@ class TransformersBackend:
 
     def close(self) -> None:
         """Drop the model so its memory can be reclaimed; the backend is unusable afterwards."""
-        self.model = None  # type: ignore[assignment]
+        self.model = None
         gc.collect()
 
     # --- internals --------------------------------------------------------------------------------------

@@ -182,7 +182,8 @@ def clock_times(text: str) -> list[tuple[str, frozenset[int]]]:
 # Weather the World reports, by what it says about the sky: a clear sky against precipitation is the conflict
 # a reader cannot let pass ("sunny" where it rains); clouds, fog and wind go with either and are not judged.
 _CLEAR_SKY = ("sunny", "sun", "clear", "солнечн", "солнце", "ясн")
-_PRECIPITATION = ("rain", "drizzl", "shower", "snow", "thunder", "storm", "дожд", "ливн", "ливен", "снег", "снеж", "гроз")
+_PRECIPITATION = ("rain", "drizzl", "shower", "snow", "thunder", "storm",
+                  "дожд", "ливн", "ливен", "снег", "снеж", "гроз")
 _NEGATIONS = frozenset({"not", "no", "isn't", "isnt", "aren't", "without", "never", "не", "нет", "без", "ни"})
 _HYPOTHETICAL = frozenset({"if", "whether", "unless", "если", "ли", "когда"})
 _WORD_RE = re.compile(r"[\w']+", re.UNICODE)
@@ -229,7 +230,8 @@ def contradicted_quantities(scenario: Scenario, answer: str) -> list[str]:
     facts = _facts(scenario)
     kinds = {f.kind for f in facts if f.kind is not None}
     wrong = [q.text for q in quantities(answer) if q.kind in kinds and not _supported(q, facts)]
-    fact_clocks = frozenset().union(*(minutes for text in _scenario_texts(scenario) for _, minutes in clock_times(text)))
+    fact_clocks = frozenset().union(*(minutes for text in _scenario_texts(scenario)
+                                      for _, minutes in clock_times(text)))
     if fact_clocks:
         wrong += [written for written, minutes in clock_times(answer) if not minutes & fact_clocks]
     return wrong + contradicted_sky(scenario, answer)

@@ -28,7 +28,7 @@ import contextlib
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -102,8 +102,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="scenarios to run: test (default, evaluation), train (fill the trajectory store), all")
     g.addoption("--spin-max-new-tokens", default=None,
                 help="token caps per role: N caps every role, or role=N,... (roles plan, repair, simulate, "
-                     "critic, step, answer); default plan/repair 1024, simulate 64, critic 8192 (it stops at the end of "
-                     "its JSON object), step 96, answer 128. "
+                     "critic, step, answer); default plan/repair 1024, simulate 64, critic 8192 (it stops at the "
+                     "end of its JSON object), step 96, answer 128. "
                      "--max-new-tokens does not apply to SPIN")
     g.addoption("--spin-resume", default=None,
                 help="append-only JSONL of finished SPIN runs; the same command after an interruption runs only "
@@ -160,14 +160,15 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    ours = [i for i in items if "spin_item" in getattr(i, "fixturenames", ())]
+    ours = [i for i in items if isinstance(i, pytest.Function) and "spin_item" in i.fixturenames]
     if config.stash.get(_SESSION, None) is None:
         skip = pytest.mark.skip(reason="ToolUse.1 SPIN item: pass --model (e.g. --model default) to run it")
         for i in ours:
             i.add_marker(skip)
         config.stash[_SKIPPED] = len(ours)
         return
-    config.stash[_SELECTED] = [i.callspec.params["spin_item"] for i in ours]
+    # the (scenario id, variant) pairs pytest_generate_tests parametrized spin_item with
+    config.stash[_SELECTED] = [cast("tuple[str, str]", i.callspec.params["spin_item"]) for i in ours]
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

@@ -103,7 +103,8 @@ _FORMAT_RULES = """\
 - Use exactly the lines #TaskN, #AgentN, #DependencyN and #ExpectedOutputN for every step N = 1, 2, 3, ...
 - #AgentN must be one of the listed agents, spelled exactly; #DependencyN is None or earlier steps written as #S1 #S2.
 - Do NOT output any explanation, comments, or markdown."""
-_MINIMAL_CHANGES = "- Make the minimal changes necessary; if there is no problem, you MUST output the Original Plan as-is."
+_MINIMAL_CHANGES = ("- Make the minimal changes necessary; if there is no problem, you MUST output the Original Plan "
+                    "as-is.")
 # valid and spin_wo_cri (track1_planning_validation.py / _without_critic.py): no feedback fields to explain.
 _PLAIN_REPAIR_RULES = "\n".join(["Repair rules:", "- Avoid redundant or unnecessary tasks.", _MINIMAL_CHANGES,
                                  _FORMAT_RULES])

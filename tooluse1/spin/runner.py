@@ -35,8 +35,8 @@ skipped); every prompt text is built in spin/prompts.py.
    The plan is accepted when the verdict at stop_index accepts (critic.accepts: can_answer_now and
    Accomplished or Partially accomplished); steps 1..stop_index are then executed. The critic's generation
    stops at the end of its JSON object (stop_text on backends that support it; on others the verdict is
-   read from the first object of the text) under a cap of 8,192 tokens, the paper's default; a head cut before the closing brace is
-   read for its status and can_answer_now (critic.parse_critic_output).
+   read from the first object of the text) under a cap of 8,192 tokens, the paper's default; a head cut
+   before the closing brace is read for its status and can_answer_now (critic.parse_critic_output).
    spin_wo_cri has no critic, as in the paper's ablation: each round, the simulator predicts every step of
    the valid plan (all at once: a prediction does not depend on another) and the predictions go into the
    repair prompt (its "Simulated Execution" section). Nothing stops it early.
@@ -84,7 +84,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 from tooluse1.backends.base import (Backend, Capabilities, Completion, DecodingConfig, Request, RequestBackend,
                                     StreamingBackend)
@@ -93,7 +93,6 @@ from tooluse1.parse import extract, strip_thinking
 from tooluse1.prompts import Prompt, format_call
 from tooluse1.spin.critic import (
     STOP_RULES,
-    CriticVerdict,
     SpinFeedback,
     accepts,
     json_object_end,
@@ -432,6 +431,13 @@ class _Request:
     missing: int
 
 
+def _filled(answers: list[Completion | None]) -> list[Completion]:
+    """The answers of a request that has all of them."""
+    done = [a for a in answers if a is not None]
+    assert len(done) == len(answers), "a request resumed before all its answers came"
+    return done
+
+
 class _Scheduler:
     """Routes completions to the runs waiting for them. A prompt is identified by its messages and token
     cap: one already answered is answered from memory, one being generated gets another waiter; only
@@ -450,7 +456,7 @@ class _Scheduler:
     def _advance(self, co: _Coroutine, run: SpinRun, sent: list[Completion] | None) -> None:
         while True:
             try:
-                prompts = co.send(sent)  # type: ignore[arg-type]  # None primes the coroutine
+                prompts = next(co) if sent is None else co.send(sent)   # next: primes the coroutine
             except StopIteration:
                 if self.on_finished is not None:
                     self.on_finished(run)
@@ -473,7 +479,7 @@ class _Scheduler:
                     self.new.append(sent_prompt)
             if req.missing:
                 return
-            sent = req.answers  # type: ignore[assignment]  # all filled
+            sent = _filled(req.answers)
 
     def take_new(self) -> list[SpinPrompt]:
         new, self.new = self.new, []
@@ -489,7 +495,7 @@ class _Scheduler:
             req.answers[i] = completion
             req.missing -= 1
             if not req.missing:
-                self._advance(req.co, req.run, req.answers)  # type: ignore[arg-type]
+                self._advance(req.co, req.run, _filled(req.answers))
 
     @property
     def busy(self) -> bool:
@@ -848,7 +854,7 @@ class SpinOracleBackend:
     deterministic end-to-end check of the track. No tokens are reported (prompt/completion_tokens None)."""
 
     name = "scripted-spin-oracle"
-    capabilities = Capabilities()
+    capabilities: ClassVar[Capabilities] = Capabilities()
 
     def __init__(self, scenarios: Iterable[Scenario]) -> None:
         self._scenarios = {s.id: s for s in scenarios}

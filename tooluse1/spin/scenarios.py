@@ -293,7 +293,9 @@ def _read_facts(rc: dict, name: str, label: str, where: str, cl: int, probs: Pro
         probs.add(where, fl, f"{label}: facts must map a string argument to a list of phrases")
         return {}
     out: dict[str, tuple[str, ...]] = {}
-    args = rc.get("arguments") if isinstance(rc.get("arguments"), dict) else {}
+    args = rc.get("arguments")
+    if not isinstance(args, dict):
+        args = {}
     for arg, phrases in raw.items():
         param = TOOLS[name].param_index.get(arg)
         if param is None or not param.comparison.free_text:

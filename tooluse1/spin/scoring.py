@@ -246,8 +246,9 @@ def step_statuses(scenario: Scenario, steps: Sequence[StepRun]) -> list[str]:
     or allowed call (score_run's matching of all the run's calls), Partially accomplished when its call ran
     but is neither (a superfluous or wrong-argument call), Not accomplished when it gave no call or the World
     refused it. The trajectory store keeps these; the per-step accomplished rate averages them."""
-    ran = [i for i, s in enumerate(steps) if s.call is not None and s.ok]
-    calls = [Call(steps[i].call["name"], steps[i].call["arguments"]) for i in ran]  # type: ignore[index]
+    ran_calls = [(i, s.call) for i, s in enumerate(steps) if s.call is not None and s.ok]
+    ran = [i for i, _ in ran_calls]
+    calls = [Call(call["name"], call["arguments"]) for _, call in ran_calls]
     used = {j for j in match_calls(scenario.required_calls, calls) if j is not None}
     used |= {j for j in match_calls(scenario.allowed_calls, calls, used) if j is not None}
     statuses = [NOT_ACCOMPLISHED] * len(steps)
@@ -304,8 +305,11 @@ def plan_score(scenario: Scenario, steps: Sequence[tuple[str, Sequence[int]]]) -
         free = steps_of.get(rc.name)
         assignment.append(free.pop(0) if free else None)
     edges = [(j - 1, i) for i, rc in enumerate(ref) for j in rc.depends_on]
-    covered = sum(1 for j, i in edges if assignment[i] is not None and assignment[j] is not None
-                  and assignment[j] + 1 in steps[assignment[i]][1])
+    covered = 0
+    for j, i in edges:
+        step_i, step_j = assignment[i], assignment[j]
+        if step_i is not None and step_j is not None and step_j + 1 in steps[step_i][1]:
+            covered += 1
     required = sum(1 for k in assignment[:n_req] if k is not None)
     matched = sum(1 for k in assignment if k is not None)
     return PlanScore(n_steps=len(steps), n_required=n_req, required_covered=required,
@@ -751,18 +755,20 @@ def format_spin_summary(section: Mapping[str, Any]) -> str:
         lines.append("    per run over all runs, mean: " + ", ".join(
             f"{k.replace('_', ' ')} {c[k]['all_runs']['mean']:.2f}" for k in COST_KEYS))
         lines.append(f"    executed tasks total {c['executed_tasks']['all_runs']['total']:.0f}, tool calls total "
-                     f"{c['tool_calls']['all_runs']['total']:.0f}; plans valid raw {v['plans']['raw_valid']['k']}/{v['n']}, "
+                     f"{c['tool_calls']['all_runs']['total']:.0f}; "
+                     f"plans valid raw {v['plans']['raw_valid']['k']}/{v['n']}, "
                      f"final {v['plans']['final_valid']['k']}/{v['n']}; repair rounds {v['plans']['repair_rounds']}")
         for which in ("raw", "executed"):
             ps = v["plan_scores"][which]
             if ps:
-                lines.append(f"    {which} plan vs reference (n={ps['n']}): required recall {ps['required_recall']:.3f}, "
-                             f"dependency recall {ps['edge_recall']:.3f}, steps {ps['steps']:.2f}, "
-                             f"extra steps {ps['extra_steps']:.2f}")
+                lines.append(f"    {which} plan vs reference (n={ps['n']}): "
+                             f"required recall {ps['required_recall']:.3f}, dependency recall {ps['edge_recall']:.3f}, "
+                             f"steps {ps['steps']:.2f}, extra steps {ps['extra_steps']:.2f}")
         st, rep_ = v.get("step_accomplished"), v.get("repetition")
         if st and st["runs"]:
-            lines.append(f"    steps Accomplished: {st['per_run_mean']:.3f} per executed run ({st['accomplished_steps']}/"
-                         f"{st['steps']} steps); runs repeating an identical call: {rep_['k']}/{rep_['n']}; "
+            lines.append(f"    steps Accomplished: {st['per_run_mean']:.3f} per executed run "
+                         f"({st['accomplished_steps']}/{st['steps']} steps); "
+                         f"runs repeating an identical call: {rep_['k']}/{rep_['n']}; "
                          f"executed a plan the validator rejects (no valid plan): {v['no_valid_plan']['k']}/{v['n']}")
         if "accepted_prefix" in v:
             lines.append(f"    accepted prefix length: {v['accepted_prefix']} "

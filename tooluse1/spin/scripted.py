@@ -30,9 +30,10 @@ de-duplicates them), and behaviours that differ only in one rate share every oth
 accuracy 0.9 errs on a subset of the prompts a critic of 0.8 errs on: common random numbers).
 
 Depends on the runner's current interfaces (see the study's notes in BENCHMARKS.md): each prompt's role
-(runner.SpinPrompt, read with runner.role_of), the task line ``Your task now (step i of a plan): ...`` of executor prompts, the step
-lines ``#S<i> (<agent>: <task>)`` of simulator/critic prompts, the "Issues detected by the validator"
-heading of repair prompts and the "Tool results" section of answer prompts (spin/prompts.py).
+(runner.SpinPrompt, read with runner.role_of), the task line ``Your task now (step i of a plan): ...`` of
+executor prompts, the step lines ``#S<i> (<agent>: <task>)`` of simulator/critic prompts, the "Issues detected
+by the validator" heading of repair prompts and the "Tool results" section of answer prompts
+(spin/prompts.py).
 """
 from __future__ import annotations
 

@@ -75,7 +75,8 @@ class StudyGrid:
             raise ValueError(f"critic_repair_rates {self.critic_repair_rates} must be among the repair rates "
                              f"{self.repair_rates}")
         if not 0.0 <= self.tempting_rate <= 1.0 or self.rounds < 0:
-            raise ValueError(f"tempting_rate must be in [0, 1] and rounds >= 0; got {self.tempting_rate}, {self.rounds}")
+            raise ValueError(f"tempting_rate must be in [0, 1] and rounds >= 0; "
+                             f"got {self.tempting_rate}, {self.rounds}")
 
 
 _COUNTERS = ("executed_tasks", "tool_calls", "model_calls", "tokens_in", "tokens_out", "elapsed_s")
@@ -132,7 +133,8 @@ def _early_stopping(records: Sequence[Mapping[str, Any]], against: str) -> dict[
             "by_scenario": {
                 "tasks_saved": _clustered(_minus(_counter(other, "executed_tasks"), _counter(spin, "executed_tasks"))),
                 "outcome_lost": _clustered({sid: float(d < 0) for sid, d in rank.items()}, share=True),
-                "accomplished_diff": _clustered(_minus(_indicator(spin, ACCOMPLISHED), _indicator(other, ACCOMPLISHED))),
+                "accomplished_diff": _clustered(_minus(_indicator(spin, ACCOMPLISHED),
+                                                       _indicator(other, ACCOMPLISHED))),
                 "extra_model_calls": _clustered(_minus(_counter(spin, "model_calls"), _counter(other, "model_calls")))}}
 
 
@@ -309,7 +311,8 @@ class _Panel:
     def __init__(self, x0: float, xmax: float, ymax: float, title: str, xlabel: str, ylabel: str,
                  xmin: float = 0.0) -> None:
         self.x0, self.xmin, self.xmax, self.ymax = x0, xmin, xmax, ymax
-        self.out = [f'<text x="{x0 + _W / 2}" y="18" text-anchor="middle" font-weight="bold">{html.escape(title)}</text>',
+        self.out = [f'<text x="{x0 + _W / 2}" y="18" text-anchor="middle" font-weight="bold">'
+                    f'{html.escape(title)}</text>',
                     f'<text x="{x0 + _W / 2}" y="{_H + 38}" text-anchor="middle">{html.escape(xlabel)}</text>',
                     f'<text transform="translate({x0 + 12},{_H / 2 + 20}) rotate(-90)" text-anchor="middle">'
                     f'{html.escape(ylabel)}</text>']
@@ -344,7 +347,8 @@ class _Panel:
                 self.out.append(f'<path d="M{cx},{a} V{b}" stroke="{colour}" stroke-width="0.8"/>')
             self.out.append(f'<circle cx="{cx}" cy="{cy}" r="3" fill="{colour}"/>')
             if label:
-                self.out.append(f'<text x="{cx + 5}" y="{cy - 5}" font-size="10" fill="{colour}">{html.escape(label)}</text>')
+                self.out.append(f'<text x="{cx + 5}" y="{cy - 5}" font-size="10" fill="{colour}">'
+                                f'{html.escape(label)}</text>')
 
     def legend(self, entries: Sequence[tuple[str, str]], left: bool) -> None:
         """Colour keys in the bottom-left or bottom-right corner (where the lines of these charts are not)."""
@@ -358,8 +362,8 @@ class _Panel:
 def study_svg(study: Mapping[str, Any]) -> str:
     """The study's chart as a self-contained SVG document: left, tasks saved per run against the share of
     runs whose outcome is worse than the full plan's, one line per defect rate (at the first critic repair rate),
-    points labelled with the critic accuracy, 95% whiskers clustered by scenario; right, VALID's Accomplished rate against the
-    defect rate, one line per repair rate and one for BASE, whiskers clustered by scenario."""
+    points labelled with the critic accuracy, 95% whiskers clustered by scenario; right, VALID's Accomplished rate
+    against the defect rate, one line per repair rate and one for BASE, whiskers clustered by scenario."""
     r = _chart_repair_rate(study)
     cells = [c for c in study["early_stopping"] if c["repair_rate"] == r]
     clustered = [c["vs_full_plan"]["by_scenario"] for c in cells]
@@ -371,7 +375,8 @@ def study_svg(study: Mapping[str, Any]) -> str:
     for i, d in enumerate(defects):
         pts = []
         for c in sorted((c for c in cells if c["defect_rate"] == d), key=lambda c: c["critic_accuracy"]):
-            saved, lost = c["vs_full_plan"]["by_scenario"]["tasks_saved"], c["vs_full_plan"]["by_scenario"]["outcome_lost"]
+            by_scenario = c["vs_full_plan"]["by_scenario"]
+            saved, lost = by_scenario["tasks_saved"], by_scenario["outcome_lost"]
             pts.append((saved["mean"], lost["mean"], _pair(saved["ci95"]), _pair(lost["ci95"]),
                         f"p={c['critic_accuracy']}" if i == 0 else ""))
         left.series(pts, _COLOURS[i % len(_COLOURS)])
@@ -386,8 +391,8 @@ def study_svg(study: Mapping[str, Any]) -> str:
     for rr in study["grid"]["repair_rates"]:
         lines.append((f"VALID, repair rate {rr}", outcome_line("accomplished", rr)))
     lines.append(("BASE (lenient, no repair)", outcome_line("base_accomplished", r)))
-    for i, (label, pts) in enumerate(lines):
-        right.series(pts, _COLOURS[i % len(_COLOURS)])
+    for i, (_, line_points) in enumerate(lines):
+        right.series(line_points, _COLOURS[i % len(_COLOURS)])
     right.legend([(label, _COLOURS[i % len(_COLOURS)]) for i, (label, _) in enumerate(lines)], left=True)
     width, height = 2 * _W + 20, _H + 50
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
