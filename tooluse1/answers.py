@@ -830,8 +830,8 @@ def phrase_occurs(phrase: str, text: str) -> bool:
 # A right number given as one of several alternatives is a hedge, not an assertion (`_hedged`): "1939, 1941,
 # 1944 or 1945", "1944 or 1945", "либо 1944, либо 1945"; alternatives of another magnitude are other facts
 # ("1945, or 80 years ago"), and a range is one answer ("from 1939 to 1945").
-_NEG_WORDS = ("not", "never", "nor", "neither", "rather than", "instead of", "unlike", "contrary to",
-              "as opposed to", "не", "ни", "нет", "вместо", "в отличие от", "а не", "никак не", "вовсе не")
+_DENIAL_WORDS = ("not", "never", "nor", "neither", "rather than", "instead of", "unlike", "contrary to",
+                 "as opposed to", "не", "ни", "нет", "вместо", "в отличие от", "а не", "никак не", "вовсе не")
 _MISTAKE_STEMS = ("confus", "mistak", "misconcept", "misattribut", "myth", "пута", "спута", "перепута",
                   "ошибочн", "заблужд", "ошибк", "ошибаю")
 _RIVAL_STEMS = ("rival", "compromis", "соперни", "компромисс")
@@ -848,7 +848,7 @@ def _any_word_re(words: Iterable[str], stems: Iterable[str] = ()) -> re.Pattern:
     return re.compile(r"(?<![^\W\d_])(?:" + "|".join(alts) + ")")
 
 
-_NEGATION_BEFORE_RE = _any_word_re(_NEG_WORDS, _MISTAKE_STEMS)
+_NEGATION_BEFORE_RE = _any_word_re(_DENIAL_WORDS, _MISTAKE_STEMS)
 _NT_RE = re.compile(r"n['’]t" + _END)
 _OTHERS_BEFORE_RE = _any_word_re(_OTHERS_WORDS, _MISTAKE_STEMS)
 _MISTAKE_AFTER_RE = _any_word_re(("often", "commonly", "часто", "нередко"), _MISTAKE_STEMS + _RIVAL_STEMS)
@@ -872,7 +872,8 @@ _CONCESSIVE_START_RE = re.compile(r"[\W\d_]*(?:" + "|".join(re.escape(w) for w i
 # The value's own predicate negated: "X is not", "X isn't", "X — не", "X не является", "X (…) was never".
 _NEGATED_PREDICATE_RE = re.compile(
     r"[^\w\n]{0,4}(?:(?:is|was|are|were|has|had|does|did|would|will|'s)(?: been| be)? (?:not|never|no longer)" + _END
-    + r"|(?:is|was|are|were|has|had|does|did|would|will)n['’]t|(?:— |- )?(?:это |вовсе |отнюдь |никак )?(?:не|нет)" + _END + ")")
+    + r"|(?:is|was|are|were|has|had|does|did|would|will)n['’]t"
+    + r"|(?:— |- )?(?:это |вовсе |отнюдь |никак )?(?:не|нет)" + _END + ")")
 _CONTRAST_RE = re.compile(r"(?<![^\W\d_])(?:" + "|".join(_CONTRAST) + ")" + _END)
 _SUBJECT_LEAD_RE = re.compile(r"[\W\d_]*(?:(?:" + "|".join(_CONCESSIVE) + r"|the|a|an|that|this|город|и|and) )*[\W_]*$")
 _COPULA_AFTER_RE = re.compile(r"(?:[^\w\n]{0,3}" + _L + r"+)?[^\w\n]{0,3}(?:is|was|'s|has|—|-|является|был|была|"
@@ -984,7 +985,10 @@ def hedges(phrase: str, text: str) -> bool:
     if not isinstance(phrase, str) or not isinstance(text, str) or not _ONE_NUMBER_RE.fullmatch(phrase):
         return False
     canon = _number_text(text)
-    value = float(re.search(_NUM_ITEM, _number_text(phrase)).group())   # the phrase is one number
+    number = re.search(_NUM_ITEM, _number_text(phrase))
+    if number is None:    # cannot happen: the phrase is one number (checked above)
+        return False
+    value = float(number.group())
     found, covered = False, -1
     for s, e in itertools.islice(_phrase_spans(phrase, canon), _MAX_HEDGE_SPANS):
         found = True
@@ -994,7 +998,8 @@ def hedges(phrase: str, text: str) -> bool:
         lists = _NUM_LIST_RE.finditer(canon, lo if lo >= 0 else s, min(len(canon), e + _HEDGE_WINDOW))
         m = next((m for m in lists if m.start() <= s and e <= m.end()), None)
         if m is None or not _OR_RE.search(m.group(0)) or not any(
-                o != value and value and 0.1 < abs(o / value) < 10 for o in map(float, re.findall(_NUM_ITEM, m.group(0)))):
+                o != value and value and 0.1 < abs(o / value) < 10
+                for o in map(float, re.findall(_NUM_ITEM, m.group(0)))):
             return False
         covered = m.end()
     return found
@@ -1146,7 +1151,7 @@ def _context(s: str, pos: int, end: int) -> _Context:
     return _Context(before, clause_before, clause_after, after, exempt)
 
 
-def _iter_candidates(rx: re.Pattern, s: str) -> Iterator[re.Match]:
+def _iter_candidates(rx: re.Pattern | _Scripts, s: str) -> Iterator[re.Match]:
     for i, m in enumerate(rx.finditer(s)):
         if i >= _MAX_CANDIDATES:
             return
@@ -1382,7 +1387,8 @@ _CLOCK_REST = (r"[0-9]?(?::[0-5][0-9](?![0-9])(?::[0-5][0-9])?(?: ?[ap]\.? ?m" +
                + r"\.?| o'?clock" + _END + ")")
 _TEMP_UNIT = (r"(?:[.,][0-9]+)?(?: ?[-–] ?[0-9]{1,3}(?:[.,][0-9]+)?)? ?(?:° ?[cfк]?|"   # a range: 10-15 °C
               + _words_re(("degree", "degrees", "deg", "градус", "градуса", "градусов"), boundary=False) + ")")
-_CONV_REST = (r"[\d,.]{0,24}(?: [0-9]{3}){0,8} ?(?:" + _L + r"{1,15}\.? ?|" + _CUR + r" ?){UNITS}[—–-]? ?(?:[=≈~→]|->|" + _words_re((
+_CONV_REST = (r"[\d,.]{0,24}(?: [0-9]{3}){0,8} ?(?:" + _L + r"{1,15}\.? ?|" + _CUR
+              + r" ?){UNITS}[—–-]? ?(?:[=≈~→]|->|" + _words_re((
     "is", "are", "equals", "comes to", "would be", "makes", "costs", "is worth", "trades at", "goes for", "это",
     "составляет", "составит", "равно", "равняется", "получится", "будет", "стоит", "стоят", "торгуется по"),
     boundary=False) + r") ?(?:" + _words_re((
@@ -1525,7 +1531,8 @@ _LIMIT = _W(("beyond", "outside", "вне", "пределами", "рамки", 
 _ONLY = _W(("only", "лишь", "только", "just", "merely", "просто"))
 _LIMITED = _W(("limited", "restricted", "ограничен", "ограничена", "ограничены", "ограничено"))
 _CAP_MODAL = _W(("can", "could", "able", "capable", "allowed", "permitted", "authorized", "possible", "equipped",
-                 "designed", "built", "set", "configured", "programmed", "meant", "connected", "supported", "available", "support", "supports", "cover", "covers",
+                 "designed", "built", "set", "configured", "programmed", "meant", "connected", "supported",
+                 "available", "support", "supports", "cover", "covers",
                  "include", "includes", "offer", "offers", "provide", "provides", "handle", "handles", "allow",
                  "allows", "let", "lets", "enable", "enables", "access",
                  "могу", "смогу", "можем", "сможем", "может", "сможет", "могут", "можно", "умею", "сумею", "умеем",
@@ -1912,9 +1919,10 @@ class _ParamMatcher:
         if self.says(b, start, end) and not any(g.says(b, start, end) for g in given_params):
             return True
         low = b.low
-        for sym in self.symbols:
-            if low.find(sym, start, end) >= 0 and sym not in given and self.table.lookup(sym) not in given:
-                return True
+        if self.table is not None:    # symbols come from the table (none without one)
+            for sym in self.symbols:
+                if low.find(sym, start, end) >= 0 and sym not in given and self.table.lookup(sym) not in given:
+                    return True
         return any(v not in given for v in self.values_in(b, start, end))
 
     def says(self, b: _Behaviour, start: int, end: int) -> bool:
@@ -1962,13 +1970,13 @@ _LETTERS_RE = re.compile(_L + "+")
 
 
 @functools.cache
-def _value_patterns(table: AliasTable) -> tuple[re.Pattern | None, re.Pattern | None, tuple[str, ...]]:
+def _value_patterns(table: AliasTable) -> tuple[re.Pattern | _Scripts | None, re.Pattern | None, tuple[str, ...]]:
     """(value candidates, short forms in capitals, symbol forms) of an alias table, shared by its parameters.
 
     Candidates, each confirmed afterwards by the table's lookup: a form of several words as written; a
     one-word form of 4+ letters less its last two letters, with any ending (Москва -> Москв-е/ы, which the
-    table's inflection rule then confirms); a form of up to 3 letters ("USD", "LA", "UTC") only in capitals, matched case-sensitively
-    on the text as written. Symbol forms ("$", "€", "°f", "km/h") are matched as written.
+    table's inflection rule then confirms); a form of up to 3 letters ("USD", "LA", "UTC") only in capitals,
+    matched case-sensitively on the text as written. Symbol forms ("$", "€", "°f", "km/h") are matched as written.
     """
     forms = {_fold(f) for c in table.canonicals for f in (c, *table.forms(c))}
     words = {f: _LETTERS_RE.findall(f) for f in forms}

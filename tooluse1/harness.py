@@ -144,7 +144,7 @@ class BenchmarkRun:
         return [render(self.cases[case_id], protocol) for case_id, protocol in items]
 
     def generate(self, items: Sequence[tuple[str, str]],
-                 progress: Callable[[int], None] | None = None) -> int:
+                 progress: Callable[[int], object] | None = None) -> int:
         """Make sure every (case_id, protocol) item has a completion; only missing ones are generated.
         Returns how many were generated now. Each finished one goes to the resume file immediately."""
         self.open_resume()

@@ -22,7 +22,7 @@ import dataclasses
 import importlib.util
 import json
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence, cast
 
 import pytest
 
@@ -36,6 +36,9 @@ from tooluse1.prompts import PROTOCOLS, item_id, parse_protocols
 from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, build_results,
                               load_results, scrub_secrets, track_sections, write_json_atomic)
 from tooluse1.suite import SuiteError, load_suite
+
+if TYPE_CHECKING:
+    from tooluse1.compare import Comparison
 
 RECORD_KEY = "tooluse1"
 BENCHMARK_FILE = "test_tooluse1.py"   # the benchmark items (one per case x protocol)
@@ -114,8 +117,8 @@ def _config(config: pytest.Config) -> RunConfig | None:
     return RunConfig(model=opt("--model"), backend=opt("--backend"), base_url=opt("--base-url"),
                      api_key_env=opt("--api-key-env"), protocols=protocols, batch_size=opt("--batch-size"),
                      max_new_tokens=opt("--max-new-tokens"), dtype=opt("--dtype"), device=opt("--device"),
-                     threads=opt("--threads"), concurrency=opt("--concurrency"), request_timeout=opt("--request-timeout"),
-                     max_retries=opt("--max-retries"),
+                     threads=opt("--threads"), concurrency=opt("--concurrency"),
+                     request_timeout=opt("--request-timeout"), max_retries=opt("--max-retries"),
                      fast=not opt("--no-fast"),
                      resume=Path(opt("--resume")) if opt("--resume") else None,
                      results=Path(opt("--results")) if opt("--results") else None, min_score=opt("--min-score"))
@@ -144,7 +147,8 @@ def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
                 raise pytest.UsageError(f"{flag} needs --baseline")
         return None
     try:
-        alpha = parse_fraction(opt("--alpha"), "--alpha", open_low=True) if opt("--alpha") is not None else DEFAULT_ALPHA
+        alpha = (parse_fraction(opt("--alpha"), "--alpha", open_low=True) if opt("--alpha") is not None
+                 else DEFAULT_ALPHA)
         max_drop = parse_fraction(opt("--max-drop"), "--max-drop") if opt("--max-drop") is not None else None
         baseline = load_results(path)
     except (ValueError, ResultsFileError) as e:
@@ -244,7 +248,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             i.add_marker(skip)
         config.stash[_SKIPPED_FOR_NO_MODEL] = len(ours)
         return
-    config.stash[_SELECTED] = [i.callspec.params["tooluse1_item"] for i in ours]
+    # Every item of ours is a pytest.Function parametrized by its (case id, protocol).
+    selected = [cast("tuple[str, str]", cast(pytest.Function, i).callspec.params["tooluse1_item"]) for i in ours]
+    config.stash[_SELECTED] = selected
 
 
 _NO_MODEL_HINT = ("ToolUse.1: {n} benchmark items are skipped without --model; run them with "
@@ -353,7 +359,7 @@ class _Reporter:
         self.config, self.run, self.gate, self.html = config, run, gate, html
         self.records: dict[str, dict[str, dict]] = {}    # user-property key -> item_id -> record dict
         self.document: dict | None = None
-        self.comparison = None
+        self.comparison: Comparison | None = None
         self.messages: list[tuple[str, bool]] = []       # (line, is_failure) for the terminal summary
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -420,14 +426,15 @@ class _Reporter:
         if self.gate is not None and results is not None:
             from tooluse1.compare import IncomparableError, compare, gate as baseline_gate
             try:
-                self.comparison = compare(self.gate.baseline, results, self.gate.allow_different_prompts)
+                comparison = compare(self.gate.baseline, results, self.gate.allow_different_prompts)
             except IncomparableError as e:
                 self.messages.append((f"GATE ERROR: --baseline: {e}", True))
                 return pytest.ExitCode.USAGE_ERROR
-            decision = baseline_gate(self.comparison, self.gate.alpha, self.gate.max_drop)
+            self.comparison = comparison
+            decision = baseline_gate(comparison, self.gate.alpha, self.gate.max_drop)
             self.messages.append((f"baseline {self.gate.baseline.source}: {decision.summary}", False))
             self.messages.append((f"  {decision.power}", False))
-            self.messages += [(f"  note: {n}", False) for n in self.comparison.notes]
+            self.messages += [(f"  note: {n}", False) for n in comparison.notes]
             failures += decision.reasons
         self.messages += [(f"GATE FAILED: {f}", True) for f in failures] or [("gate passed", False)]
         return pytest.ExitCode.TESTS_FAILED if failures else None

@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Collection, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping, cast
 
 from tooluse1.backends.base import Completion
 from tooluse1.corpus import Case, Expectation
@@ -38,7 +38,7 @@ from tooluse1.parse import Extraction
 from tooluse1.prompts import ALL_PROTOCOLS, PROTOCOLS, digest_of_prompt_hashes
 from tooluse1.recordschema import NOT_STORED, RESULTS_FORMAT, RESULTS_FORMAT_VERSION, results_schema_document
 from tooluse1.tools import Call
-from tooluse1.types import EXPECTATIONS
+from tooluse1.types import EXPECTATIONS, ExpectationKind
 
 
 
@@ -161,7 +161,7 @@ _EXPECT_KEYS = frozenset(EXPECTATIONS) | {f.name for f in dataclasses.fields(Exp
 
 def _expectation_from(kind: str, stored: Mapping[str, Any] | None) -> Expectation:
     if stored is None:   # format 1: only the kind was kept
-        return Expectation(kind)
+        return Expectation(cast(ExpectationKind, kind))
     unknown = sorted(set(stored) - _EXPECT_KEYS)
     if unknown:
         raise ValueError(f"expect has unknown field(s) {unknown}")
@@ -414,7 +414,7 @@ class ResultsFile:
     def headline(self) -> tuple[str, dict]:
         """(label, summary) of the run's headline pool: the text protocols it ran (SPEC §3.4: json+xml+plain,
         the comparable score), with native reported apart; a run of native alone is its own headline."""
-        text = [p for p in PROTOCOLS if any(r.protocol == p for r in self.records)]
+        text: list[str] = [p for p in PROTOCOLS if any(r.protocol == p for r in self.records)]
         pool = text or sorted({r.protocol for r in self.records}, key=_protocol_rank)
         return "+".join(pool), self.summary_of(pool)
 
