@@ -331,7 +331,7 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
         if hedges(phrase, text):
             return AnswerCheck(False, f"answer hedges: {_q(phrase)} only as one of several alternatives")
     if req.refusal or req.ask_about:
-        text = _without_echoes(text, user)      # the user's sentences said back are the user's words
+        text = _without_user_sentences(text, user)      # the user's sentences said back are the user's words
     claim = claims_action(text) if req.refusal or req.ask_about else None
     if claim is not None and req.ask_about:      # is it only an announcement before the question?
         b = _behaviour(text)
@@ -358,7 +358,7 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
 _SENTENCE_STOPS = ".!?…\n"
 
 
-def _without_echoes(text: str, user: str) -> str:
+def _without_user_sentences(text: str, user: str) -> str:
     """The part of `text` that behaviour is read from (rules 4-8), with every sentence that says one of the
     user's sentences back (the echo of rule 6) blanked like a quote: a model that repeats "…что я сегодня
     заболел и не выйду" neither refuses nor claims anything. Only sentences holding the longest word of a

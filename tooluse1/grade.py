@@ -201,7 +201,7 @@ def _user_wrote(case: Case, call: Call) -> bool:
     return False
 
 
-def without_echoes(case: Case, ex: Extraction, protocol: str | None) -> Extraction:
+def with_repeated_calls_quoted(case: Case, ex: Extraction, protocol: str | None) -> Extraction:
     """`ex` with the user's own call syntax, repeated in a format that is not the protocol's call format, read
     as quoted material (SPEC §3.3): in a no-call case whose user message writes a call, an output whose calls
     all reproduce the user's (same tool, same arguments) and none of which is in the protocol's own format
@@ -225,12 +225,12 @@ def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | Non
     backend's ("length" = stopped at the token limit), recorded as `cut_off`: a text answer cut off there is
     judged by what it already says, and never passes with a call attempt in it. `protocol` (the item's) lets
     a no-call case read the user's own call syntax repeated in another format as quoted material
-    (`without_echoes`); without it every call counts."""
+    (`with_repeated_calls_quoted`); without it every call counts."""
     c = as_case(case)
     cut_off = finish_reason == "length"
     if c.expect.kind == "call":
         return _grade_call(c, ex, cut_off)
-    return _grade_text(c, without_echoes(c, ex, protocol), cut_off)
+    return _grade_text(c, with_repeated_calls_quoted(c, ex, protocol), cut_off)
 
 
 class Answer(Protocol):

@@ -8,7 +8,7 @@ A protocol says three things, and nothing else in the code switches on its name:
 - `tools_in_api`: the offered tools go through the chat template's `tools=` argument or the API's `tools`
   field (`Prompt.tools`), and a call of the history is a structured `tool_calls` entry, not text;
 plus `own_form`, the `Extraction.form` of the calls a deployment of this protocol executes (what the grader
-keeps as a call even when it repeats the user's own call syntax, grade.without_echoes).
+keeps as a call even when it repeats the user's own call syntax, grade.with_repeated_calls_quoted).
 
 The names are the closed vocabulary `tooluse1.types.Protocol`; `PROTOCOLS` (what `--protocol all` runs) is
 declared there too. A new protocol is one object in `REGISTRY` and its name in that `Literal`
