@@ -13,6 +13,7 @@ import pytest
 from tooluse1 import answers
 from tooluse1.answers import _nfkc, _Scripts
 from tooluse1.parse import _WRAP_BEFORE, _wrapper_before, strip_thinking
+from tooluse1.tools import TOOLS
 
 # Combining marks, Hangul jamo and syllables, starters that compose with a following starter (Oriya, Kannada),
 # compatibility characters (ligatures, fullwidth, superscripts, no-break hyphen), ASCII, private use,
@@ -72,8 +73,11 @@ def test_wrapper_before_is_the_search(seed: int) -> None:
 
 def _split_patterns() -> dict[str, _Scripts]:
     found = {name: rx for name, rx in vars(answers).items() if isinstance(rx, _Scripts)}
-    for key, m in answers._MATCHERS.items():
-        found.update({f"{key} terms": m.terms, f"{key} values": m.values})
+    for tool in TOOLS:   # every offered tool's clarification matchers (built on demand)
+        matchers = answers._tool_matchers(tool)
+        assert matchers is not None
+        for key, m in matchers.full.items():
+            found.update({f"{key} terms": m.terms, f"{key} values": m.values})
     return {name: rx for name, rx in found.items() if isinstance(rx, _Scripts)}
 
 
