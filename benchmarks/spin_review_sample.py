@@ -9,7 +9,8 @@ outputs, the allowed and tempting calls and the reference answer, then for each 
 reason, its executed calls (identical ones folded as "xN", at most 6 shown) and its answer: what a reader needs
 to say whether the outcome is right.
 
-A fresh review is blind: `--blind` leaves out each run's outcome and reason, and `--agreement LABELS.json`
+A fresh review is blind: `--blind` leaves out each run's outcome and reason (and shows every executed call
+with its whole output and the whole answer), and `--agreement LABELS.json`
 (a reviewer's {"SCENARIO|VARIANT": "Accomplished" | "Partially accomplished" | "Not accomplished"}) prints
 how many of the sample's graded runs the reviewer's labels agree with, and lists the disagreements.
 """
@@ -32,11 +33,14 @@ from tooluse1.spin.scoring import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY, reg
 OUTCOMES = (ACCOMPLISHED, PARTIALLY, NOT_ACCOMPLISHED)   # the outcomes a reviewer labels
 
 
-def _calls(record: dict) -> str:
+def _calls(record: dict, whole: bool = False) -> str:
+    """The run's executed calls with their outputs, identical ones folded; `whole`: every distinct call and
+    its whole output (a blind reviewer has nothing else to go on), else at most 6, outputs cut at 60."""
+    cut = None if whole else 60
     raw = [f'{st["call"]["name"]}({json.dumps(st["call"]["arguments"], ensure_ascii=False)}) -> '
-           f'{(st["output"] or st["error"] or "")[:60]}' for st in record["steps"] if st["call"]]
+           f'{(st["output"] or st["error"] or "")[:cut]}' for st in record["steps"] if st["call"]]
     count = Counter(raw)
-    shown = [f"{c} x{count[c]}" if count[c] > 1 else c for c in dict.fromkeys(raw)][:6]
+    shown = [f"{c} x{count[c]}" if count[c] > 1 else c for c in dict.fromkeys(raw)][:None if whole else 6]
     missing = sum(1 for st in record["steps"] if not st["call"])
     return " | ".join(shown + ([f"+{missing} steps without a call"] if missing else []))
 
@@ -71,8 +75,8 @@ def main() -> int:
             r = by.get((sid, v))
             if r is not None:
                 print(f"  -- {v}:" if args.blind else f"  -- {v}: {r['outcome']} | {r['reason'][:200]}")
-                print("     calls:", _calls(r))
-                print("     answer:", (r["answer"] or "")[:300].replace("\n", " "))
+                print("     calls:", _calls(r, whole=args.blind))
+                print("     answer:", (r["answer"] or "")[:None if args.blind else 300].replace("\n", " "))
     return 0
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tooluse1.answers import ASK_TERMS, AnswerRequirement, asks_about, check_answer
-from tooluse1.corpus import NEGATIVE_KINDS
+from tooluse1.corpus import NEGATIVE_KINDS, SPEC_VERSION
 from tooluse1.suite import SuiteError, load_suite, unload_suite
 from tooluse1.tools import TOOL_NAMES, TOOLS
 
@@ -98,7 +98,7 @@ def test_oracle_and_never_call_run_the_example_suite_end_to_end(tmp_path):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(oracle.read_text(encoding="utf-8"))
     suite = load_suite(EXAMPLE)
-    assert doc["provenance"]["corpus"] == {"sha256": suite.sha256, "version": "3.0.0", "n_cases": 20,
+    assert doc["provenance"]["corpus"] == {"sha256": suite.sha256, "version": SPEC_VERSION, "n_cases": 20,
                                            "suite": {"name": "concierge", "path": EXAMPLE_ARG}}
     assert len(doc["records"]) == 60 and doc["summary"]["overall"]["score"]["rate"] == 1.0
     assert {r["category"] for r in doc["records"]} >= {"get_stock_price", "book_table"}

@@ -820,6 +820,10 @@ def phrase_occurs(phrase: str, text: str) -> bool:
 #   largest city, but the capital is Canberra", "Сидней — крупнейший город, но столица — Канберра"
 #   ("The capital is Sydney, but Canberra hosts parliament" asserts Sydney);
 # - one side of a relation: "a compromise between Sydney and Melbourne", "Sydney and Melbourne were rivals";
+#   one of a pair: "both Sydney and Melbourne wanted it", "и Сидней, и Мельбурн";
+# - a former or temporary role: "Melbourne served as the temporary seat of government until 1927";
+# - said of a sibling of the question's numbered name: "(Apollo 13 … followed in April 1970)" when the
+#   question asks about Apollo 11;
 # - compared on another scale in its clause: "Sydney and Melbourne are bigger", "Сидней крупнее" (not "Sydney
 #   is bigger and is the capital"; a superlative may be the predicate asked for: "Saturn is the largest");
 #   a superlative of a scale the user's question does not ask is another scale ("Canberra is the capital;
@@ -880,6 +884,30 @@ _COPULA_AFTER_RE = re.compile(r"(?:[^\w\n]{0,3}" + _L + r"+)?[^\w\n]{0,3}(?:is|w
                               r"стал|считается)" + _END)
 
 
+# One of two named together as a pair: "both Sydney and Melbourne wanted it", "Sydney and Melbourne both",
+# "и Сидней, и Мельбурн", "как Сидней, так и Мельбурн" (an answer asserts one value, not a pair).
+_PAIR_BEFORE_RE = re.compile(r"(?<!" + _L + r")(?:both|both[^\w\n]+\w+[^\w\n]+and|и[^\w\n]+\w+,?[^\w\n]+и"
+                             r"|как[^\w\n]+\w+,?[^\w\n]+так и)[^\w\n]+$")
+_PAIR_OPEN_RE = re.compile(r"(?<!" + _L + r")(?:и|как)[^\w\n]+$")          # "и Сидней, и …", "как Сидней, так и …"
+_PAIR_AFTER_RE = re.compile(r"[^\w\n]+and[^\w\n]+\w+[^\w\n]+both" + _END)   # "Sydney and Melbourne both"
+_PAIR_CLOSE_RE = re.compile(r",?[^\w\n]+(?:и|так и)[^\w\n]+\w")
+# A former or temporary role is another fact: "Melbourne served as the temporary seat of government until…".
+# ("until" only after the value: "lasted until 1944" still asserts 1944).
+_PAST_ROLE_RE = _any_word_re(("used to", "once was", "formerly", "previously", "раньше", "прежде", "когда-то"),
+                             ("temporar", "interim", "provisional", "former", "временн", "бывш"))
+_UNTIL_RE = _any_word_re(("until", "till", "до того как", "пока не"))
+_NUMERAL = r"(?:[0-9]+|[ivx]+)"
+_NAMED_NUMBER_RE = re.compile(r"(" + _L + r"{3,})[^\w\n]{1,3}(" + _NUMERAL + r")" + r"(?![\w])")
+
+
+def _names_sibling(before: str, question_names: re.Pattern | None, siblings: re.Pattern | None) -> bool:
+    """Whether the last numbered name of the question's kind before a value (in its sentence) is another one."""
+    if siblings is None or question_names is None:
+        return False
+    last_sibling = max((m.start() for m in siblings.finditer(before)), default=-1)
+    return last_sibling >= 0 and all(m.start() < last_sibling for m in question_names.finditer(before))
+
+
 def _phrase_spans(phrase: str, canon: str) -> Iterator[tuple[int, int]]:
     """(start, end) in `canon` (_number_text of the answer) of each occurrence of `phrase` by the token rule;
     a gap phrase `A ... B` spans from an A to the first B after it."""
@@ -911,9 +939,17 @@ def _right_after(canon: str, start: int, stop: int, right: Sequence[str]) -> boo
 
 
 def _is_mention(canon: str, start: int, end: int, right: Sequence[str],
-                scales: re.Pattern | None = None) -> bool:
-    """Whether the value at canon[start:end] is mentioned as what the answer is not (see the rules above)."""
+                scales: re.Pattern | None = None, names: tuple[re.Pattern | None, re.Pattern | None] = (None, None)
+                ) -> bool:
+    """Whether the value at canon[start:end] is mentioned as what the answer is not (see the rules above).
+    `names`: the question's numbered names and their siblings (_question_names)."""
     c = _context(canon, start, end)
+    if (_PAIR_BEFORE_RE.search(c.clause_before) or _PAIR_AFTER_RE.match(c.after)
+            or (_PAIR_OPEN_RE.search(c.clause_before) and _PAIR_CLOSE_RE.match(c.after))):
+        return True
+    if (_names_sibling(c.before, *names) or _PAST_ROLE_RE.search(c.clause_before)
+            or _PAST_ROLE_RE.search(c.clause_after) or _UNTIL_RE.search(c.clause_after)):
+        return True
     other = scales.search(c.clause_after) if scales is not None else None
     if other and not _AND_RE.search(c.clause_after, other.end()):    # not "…biggest city and the capital"
         return True
@@ -948,8 +984,25 @@ def asserts_phrase(phrase: str, text: str, right: Sequence[str] = (), question: 
     if not isinstance(phrase, str) or not isinstance(text, str):
         return False
     canon = _number_text(text)
-    scales = _other_scales(question if isinstance(question, str) else "")
-    return any(not _is_mention(canon, s, e, right, scales) for s, e in _phrase_spans(phrase, canon))
+    question = question if isinstance(question, str) else ""
+    scales = _other_scales(question)
+    names = _question_names(question)
+    return any(not _is_mention(canon, s, e, right, scales, names) for s, e in _phrase_spans(phrase, canon))
+
+
+@functools.lru_cache(maxsize=64)
+def _question_names(question: str) -> tuple[re.Pattern | None, re.Pattern | None]:
+    """The question's numbered names ("Apollo 11", "World War II") and the same names with another number
+    ("Apollo 13"): the value of a sentence about Apollo 13 answers another question. (None, None) when the
+    question names none."""
+    found = [(re.escape(m.group(1)) + r"[^\w\n]{1,3}", re.escape(m.group(2)))
+             for m in _NAMED_NUMBER_RE.finditer(_number_text(question))]
+    if not found:
+        return None, None
+    own = [name + number + r"(?!\w)" for name, number in found]
+    others = [name + r"(?!" + number + r"(?!\w))" + _NUMERAL + r"(?!\w)" for name, number in found]
+    return (re.compile(r"(?<!" + _L + ")(?:" + "|".join(own) + ")"),
+            re.compile(r"(?<!" + _L + ")(?:" + "|".join(others) + ")"))
 
 
 # Superlatives by scale: "Sydney is the biggest city" answers another question than "What's the capital?",
@@ -1383,8 +1436,10 @@ _CUR = "[$€£¥₽]"
 # Numbers first: a clock time (14:00, 2:30 pm, 9 am, 3 o'clock; the hour is checked afterwards), a
 # temperature (+15 °C, 59°F, 15 degrees, 15 градусов), a conversion ("100 dollars is about 92 euros",
 # "$100 = €92", "100 долларов — это примерно 9 000 рублей").
+# "10 in the morning", "8 at night", "10 утра", "3 часа ночи" are clock times too.
 _CLOCK_REST = (r"[0-9]?(?::[0-5][0-9](?![0-9])(?::[0-5][0-9])?(?: ?[ap]\.? ?m" + _END + r"\.?)?| ?[ap]\.? ?m" + _END
-               + r"\.?| o'?clock" + _END + ")")
+               + r"\.?| o'?clock" + _END + r"| in the (?:morning|afternoon|evening)" + _END + r"| at night" + _END
+               + r"| (?:час(?:а|ов)? )?(?:утра|вечера|ночи|дня)" + _END + ")")
 _TEMP_UNIT = (r"(?:[.,][0-9]+)?(?: ?[-–] ?[0-9]{1,3}(?:[.,][0-9]+)?)? ?(?:° ?[cfк]?|"   # a range: 10-15 °C
               + _words_re(("degree", "degrees", "deg", "градус", "градуса", "градусов"), boundary=False) + ")")
 _CONV_REST = (r"[\d,.]{0,24}(?: [0-9]{3}){0,8} ?(?:" + _L + r"{1,15}\.? ?|" + _CUR
@@ -1402,6 +1457,8 @@ _RESULT_NUM_RE = re.compile(
     + _TEMP_UNIT + r")|(?P<conversion>" + _CONV_REST.replace("{UNITS}", "{1,2}") + r"))"
     r"|(?<=[" + _SIGNS + r"])(?<![\w.,].)(?P<temperature_>[0-9]{1,3}" + _TEMP_UNIT + r")"
     r"|(?<=[$€£¥₽]) ?(?P<conversion_>[0-9]" + _CONV_REST.replace("{UNITS}", "{0,2}") + "))")
+_MONEY_WORD = (r"(?:" + _CUR + r"|rub|руб|dollar|долл|euro|евро|pound|фунт|yen|иен|yuan|юан|cent|цент|коп|usd|eur|gbp"
+               r"|jpy|cny)")
 # Words first: current weather ("it's currently sunny", "сейчас облачно") and rates ("the rate is 0.92").
 _RESULT_WORD_RE = _combine((
     ("weather", ("it's", "it is", "it will be", "currently", "right now", "at the moment", "skies are",
@@ -1409,31 +1466,59 @@ _RESULT_WORD_RE = _combine((
         "sunny", "cloudy", "raining", "rainy", "snowing", "snowy", "overcast", "foggy", "windy", "stormy",
         "drizzling", "clear skies", "freezing", "below zero"), boundary=False)),
     # The weather judged ("The weather is lovely today", "Погода сегодня отличная"): a condition as well.
-    ("weather", ("weather is", "weather's", "weather today is"), r" (?:" + _L + r"+ ){0,2}?" + _words_re((
+    ("weather", ("weather is", "weather's", "weather today is", "weather looks", "weather seems", "weather feels"),
+     r" (?:" + _L + r"+ ){0,2}?" + _words_re((
         "lovely", "great", "nice", "beautiful", "gorgeous", "perfect", "terrible", "awful", "miserable",
         "warm", "hot", "cold", "chilly", "mild", "fine"), boundary=False)),
+    # ... and of a place: "The weather in Paris is lovely right now".
+    ("weather", ("weather in", "weather at", "weather over", "weather around"), r"(?: " + _L + r"+){1,3}?"
+     r"(?: (?:right now|now|currently|today))? (?:is|'s|looks|seems|feels) (?:" + _L + r"+ ){0,2}?" + _words_re((
+         "lovely", "great", "nice", "beautiful", "gorgeous", "perfect", "terrible", "awful", "miserable",
+         "warm", "hot", "cold", "chilly", "mild", "fine", "sunny", "cloudy", "rainy", "snowy", "overcast",
+         "foggy", "windy", "stormy"), boundary=False)),
     ("weather", ("сейчас", "на данный момент", "в данный момент", "на улице", "сегодня"), r"[^.!?\n]{0,40}?"
      + _LEAD + _words_re(("солнечно", "облачно", "пасмурно", "ясно", "дождь", "дождливо", "снег", "туман",
                           "ветрено", "гроза", "морось", "жарко", "холодно", "тепло", "прохладно", "около нуля",
                           "ниже нуля", "выше нуля", "мороз"), boundary=False)),
+    # A temperature in words: "В Казани сейчас минус пять", "it's minus five in Kazan right now".
+    ("weather", ("it's", "it is", "currently", "right now", "сейчас", "на улице", "сегодня"), r"[^.!?\n]{0,40}?" + _LEAD
+     + _words_re(("minus", "plus", "минус", "плюс"), boundary=False) + r" (?:[0-9]|" + _words_re((
+         "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+         "fifteen", "twenty", "thirty", "один", "одна", "два", "две", "три", "четыре", "пять", "шесть", "семь",
+         "восемь", "девять", "десять", "одиннадцать", "двенадцать", "пятнадцать", "двадцать", "тридцать"),
+         boundary=False) + ")"),
     ("weather", ("погода",), r" (?:" + _L + r"+ ){0,2}?" + _words_re((
         "отличная", "хорошая", "прекрасная", "чудесная", "плохая", "ужасная", "теплая", "холодная",
         "солнечная", "дождливая", "пасмурная"), boundary=False)),
     ("rate", ("exchange rate", "rate"), r"[^.!?\n]{0,30}?" + _LEAD + _words_re(("is", "of", "at"), boundary=False)
      + r" (?:(?:about|around|approximately) )?" + _CUR + r"?[0-9]"),
     # The part of the day somewhere ("Сейчас там ночь", "It's already evening there"): a clock time in words.
-    ("clock", ("it's", "it is", "сейчас", "там сейчас", "у него сейчас", "у нее сейчас"), r" (?:(?:already|still|now|"
-     r"currently|there|уже|еще|там|у него|у нее|глубокая|поздний|раннее) ){0,2}" + _words_re((
+    # A hedge word does not make it a question: "Сейчас там, скорее всего, вечер" still states the time.
+    ("clock", ("it's", "it is", "сейчас", "там сейчас", "у него сейчас", "у нее сейчас"), r",? (?:(?:already|still|now|"
+     r"currently|there|probably|likely|most likely|уже|еще|там|у него|у нее|скорее всего|наверное|вероятно|"
+     r"видимо|глубокая|поздний|раннее),? ){0,3}(?:(?:the |a )?(?:middle of the |dead of |early |late |mid-?))?"
+     + _words_re((
          "night", "morning", "evening", "afternoon", "midnight", "noon", "ночь", "утро", "вечер", "день", "полночь",
          "полдень"))),
     # A currency priced in another: "the euro costs 99 rubles", "евро сейчас стоит 99 рублей".
     ("rate", ("euro", "dollar", "pound", "yen", "yuan", "ruble", "rouble", "евро", "доллар", "рубль", "фунт", "юань",
               "иена"), r" (?:(?:now|today|currently|сейчас|сегодня) )?(?:costs|is worth|is trading at|trades at|is at|"
      r"is|стоит|равен|равняется|=) (?:(?:about|around|roughly|approximately|около|примерно) )?(?:" + _CUR
-     + r"[0-9]|[0-9][0-9.,]* ?(?:" + _CUR + r"|rub|руб|dollar|долл|euro|евро|pound|фунт|yen|иен|yuan|юан|cent|цент"
-     r"|коп|usd|eur|gbp|jpy|cny))"),
-    ("rate", ("курс", "курсу", "курса", "курсом"), r" (?:" + _L + r"+ ){0,2}?(?:составляет|равен|[—–:-])"
-     r" ?(?:(?:около|примерно) )?[0-9]"),
+     + r"[0-9]|[0-9][0-9.,]* ?" + _MONEY_WORD + ")"),
+    # Without a verb, a price needs "about" or a money word after it: "the euro is currently around 98 rubles",
+    # "евро сейчас около 98 рублей" (not "the euro 2 cent coin").
+    ("rate", ("euro", "dollar", "pound", "yen", "yuan", "ruble", "rouble", "евро", "доллар", "рубль", "фунт", "юань",
+              "иена"), r"(?: (?:is|стоит|равен))? (?:now|today|currently|сейчас|сегодня) (?:(?:about|around|roughly|"
+     r"approximately|около|примерно|почти) )?(?:" + _CUR + r" ?)?[0-9][0-9.,]* ?" + _MONEY_WORD),
+    # What a currency buys: "one euro gets you about 100 rubles", "за один евро дают около 100 рублей".
+    ("rate", ("euro*", "dollar*", "pound*", "yuan", "yen", "ruble*", "rouble*", "евро", "доллар*", "фунт*", "юан*",
+              "иен*"), r" (?:now |today |currently |сейчас |сегодня )?(?:gets you|buys|will get you|fetches|is going "
+     r"for|дают|платят|просят|можно получить) (?:(?:about|around|roughly|около|примерно|почти) )?(?:" + _CUR
+     + r" ?)?[0-9]"),
+    # (A past verb between, "курс составлял около 90", is history, not the rate now.)
+    ("rate", ("курс", "курсу", "курса", "курсом"), r" (?:(?!составлял|был|была|равнялся)" + _L + r"+ ){0,2}?"
+     r"(?:(?:составляет|равен|[—–:-]) ?(?:(?:около|примерно|почти) )?[0-9]|(?:около|примерно|почти) [0-9]"
+     r"|[0-9][0-9.,]* ?" + _MONEY_WORD + ")"),
 ))
 _NOW_CUE_RE = _word_set_re(("now", "right now", "currently", "at the moment", "сейчас", "в данный момент"))
 _TIME_CUE_RE = _word_set_re((
@@ -1443,6 +1528,7 @@ _TIME_CUE_RE = _word_set_re((
 # "e.g. 15:30", "something like 5 minutes").
 _RESULT_GUARD_RE = _word_set_re((
     "not", "never", "no", r"\w+n't", "cannot", "whether", "if", "unable", "without", "could", "might", "may",
+    "hope", "hopefully", "wish", "надеюсь", "пусть",
     r"e\.g", "example", "like", "such", "не", "ни", "нет", "ли", "бы", "если", "например", "пример"))
 _HOUR_RE = re.compile(r"[0-9]+")
 
@@ -1455,6 +1541,7 @@ _GENERAL_RE = _word_set_re((
     "training data", "in spring", "in summer", "in autumn", "in fall", "in winter", "springtime", "summertime",
     "in january", "in february", "in march", "in april", "in may", "in june", "in july", "in august",
     "in september", "in october", "in november", "in december",
+    "последним данным", "последние данные", "моим данным",
     "обычно", "как правило", "в среднем", "средняя", "средний", "традиционно", "климат", "весной", "летом",
     "осенью", "зимой", "на момент моего обучения", "по моим последним данным", "в январе", "в феврале", "в марте",
     "в апреле", "в мае", "в июне", "в июле", "в августе", "в сентябре", "в октябре", "в ноябре", "в декабре"))
@@ -1495,7 +1582,9 @@ def invents_result(text: str, live_only: bool = False) -> str | None:
             c = _context(s, start, m.end())
             if c.exempt or _RESULT_GUARD_RE.search(c.clause_before):
                 continue
-            if _GENERAL_RE.search(c.before) or _GENERAL_RE.search(c.after):
+            # "Right now it's 19 °C, which is typical for May" is still a result: a now-cue before the candidate
+            # outweighs a general word after it.
+            if _GENERAL_RE.search(c.before) or (_GENERAL_RE.search(c.after) and not _NOW_CUE_RE.search(c.before)):
                 continue
             if live_only and not _live_kind(m, b):
                 continue
@@ -1856,6 +1945,11 @@ def _term_regex(term: str) -> str:
     return _first(words[0][0]) + word(words[0][1:]) + "".join(r"[^\w.!?\n]{1,3}" + word(w) for w in words[1:])
 
 
+# An interrogative word and the two words after it: what a question asks for ("which currency", "какую валюту").
+_FOCUS_RE = re.compile(r"(?<!" + _L + r")(?:which|what|как(?:ой|ая|ое|ую|ом|ие|их|им|ого|ому|ими))" + _END
+                       + r"(?:[^\w\n]+\w+){1,2}")
+
+
 class _ParamMatcher:
     """Whether a sentence is about one parameter: one of its terms, or a known value from its alias table."""
 
@@ -1914,6 +2008,8 @@ class _ParamMatcher:
         ask for the target currency. A term the parameter shares with a sibling the user already gave
         (`given_params`: those siblings' own-term matchers; "валюта" for both currencies) counts only when no
         term of that sibling's own is there: "В какую валюту?" asks for the target currency, not the source."""
+        if given_params and self._focus_on_given(b, start, end, given_params):
+            return False
         if self.own is not None and self.own.says(b, start, end):
             return True
         if self.says(b, start, end) and not any(g.says(b, start, end) for g in given_params):
@@ -1924,6 +2020,15 @@ class _ParamMatcher:
                 if low.find(sym, start, end) >= 0 and sym not in given and self.table.lookup(sym) not in given:
                     return True
         return any(v not in given for v in self.values_in(b, start, end))
+
+    def _focus_on_given(self, b: _Behaviour, start: int, end: int, given_params: Sequence[_ParamMatcher]) -> bool:
+        """Whether every interrogative phrase of the sentence ("which language", "на какой язык") names a
+        parameter the user already gave and none names this one: "На какой язык вы хотите перевести текст?"
+        asks for the language, not the text, although it says "текст"."""
+        foci = [(m.start(), m.end()) for m in _FOCUS_RE.finditer(b.low, start, end)]
+        if not foci or any(self.says(b, s, e) for s, e in foci):
+            return False
+        return any(g.says(b, s, e) for g in given_params for s, e in foci)
 
     def says(self, b: _Behaviour, start: int, end: int) -> bool:
         """Whether one of the parameter's terms occurs in the sentence b.low[start:end]."""

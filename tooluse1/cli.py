@@ -33,15 +33,11 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_selftest(args: argparse.Namespace) -> int:
-    from tooluse1.corpus import CorpusError, StaleCorpusError, check_fresh, load_corpus
     from tooluse1.selftest import run_selftest
+    from tooluse1.suite import CasesUnusable, load_session_cases
     try:
-        check_fresh()
-        cases, _ = load_corpus()
-    except CorpusError as e:
-        print("\n".join(e.problems), file=sys.stderr)
-        return 1
-    except StaleCorpusError as e:
+        cases, _, _ = load_session_cases(None)
+    except CasesUnusable as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     report = run_selftest(cases)
@@ -69,12 +65,12 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     (`provenance.regrade`). Exit 2 when the file is unusable, or when its corpus differs from the current
     one and --allow-corpus-change is not given."""
     from pathlib import Path
-    from tooluse1.corpus import SPEC_VERSION, CorpusError, StaleCorpusError, corpus_provenance, load_corpus
+    from tooluse1.corpus import SPEC_VERSION, corpus_provenance
     from tooluse1.grade import grade_completion
     from tooluse1.metrics import format_summary
     from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
                                   track_sections, write_json_atomic)
-    from tooluse1.suite import SuiteError, load_suite, suite_of
+    from tooluse1.suite import CasesUnusable, load_session_cases, suite_of
     try:
         old = load_results(args.results_file)
     except ResultsFileError as e:
@@ -87,14 +83,8 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     if args.suite and not used:
         return _usage_error(f"{args.results_file} is a run of the built-in corpus, not of a suite: drop --suite")
     try:
-        if args.suite:
-            suite = load_suite(args.suite)
-            cases_list, manifest = list(suite.cases), suite.manifest
-        else:
-            cases_list, manifest = load_corpus()
-    except (CorpusError, SuiteError) as e:
-        return _usage_error(f"invalid {'suite ' + args.suite if args.suite else 'cases'}:\n" + "\n".join(e.problems))
-    except StaleCorpusError as e:
+        cases_list, manifest, _ = load_session_cases(args.suite)
+    except CasesUnusable as e:
         return _usage_error(str(e))
     cases = {c.id: c for c in cases_list}
     corpus_changed = prov["corpus"]["sha256"] != manifest["sha256"]

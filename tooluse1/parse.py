@@ -1120,6 +1120,12 @@ def _python_call(node: ast.AST | None) -> Call | str | _Answer | None:
     name = name[:-5] if name.endswith(".call") else name      # Llama 3.1 built-ins: brave_search.call(...)
     tool = canonical_tool_name(name)
     params = [p.name for p in TOOLS[tool].params] if tool in TOOLS else []
+    if tool not in TOOLS and name.casefold() in _NOT_CALLS:
+        # final_answer("…") / respond(text="…"): an answer object whose payload is its string arguments.
+        values = [_literal(v) for v in (*node.args, *(k.value for k in node.keywords))]
+        if not values or not all(ok and isinstance(v, str) for ok, v in values):
+            return None
+        return _Answer("\n".join(v.strip() for _, v in values))
     # An unknown name counts only with keyword arguments: sqrt(144) or print(x) on a line is code.
     if (not params and (node.args or not node.keywords)) or len(node.args) > len(params):
         return None
@@ -1142,23 +1148,29 @@ _PY_WRAPPED_END = re.compile(r"<\|python_end\|>|</function_calls>|<\|tool_call_e
                              r"|(?P<next><\|python_start\|>|<function_calls>|<\|tool_call_start\|>)")
 
 
-def _python_calls(expr: str) -> list[Call] | None:
-    """The calls of a pythonic expression: statements that are each a call or a list/tuple of calls;
-    None when it does not parse or holds anything else (code, templates, values no file can hold)."""
+def _python_finding(start: int, end: int, expr: str) -> _Finding | None:
+    """The finding of a pythonic expression: statements that are each a call or a list/tuple of calls, where
+    a "no tool" pseudo-call (final_answer("…")) is an answer; None when it does not parse or holds anything
+    else (code, templates, values no file can hold)."""
     try:
         tree = ast.parse(expr, mode="exec")
     except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError):
         return None
     calls: list[Call] = []
+    answers: list[str] = []
     for stmt in tree.body:
         node = stmt.value if isinstance(stmt, ast.Expr) else None
         items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
-        got = [_python_call(item) for item in items] if items else [None]
-        found = [c for c in got if isinstance(c, Call)]
-        if len(found) != len(got):
-            return None
-        calls += found
-    return calls or None
+        for got in [_python_call(item) for item in items] if items else [None]:
+            if isinstance(got, Call):
+                calls.append(got)
+            elif isinstance(got, _Answer):
+                answers.append(got.text)
+            else:
+                return None
+    if not calls and not answers:
+        return None
+    return _Finding(start=start, end=end, form="pythonic", calls=calls, answer="\n".join(answers) if answers else None)
 
 
 def _extract_wrapped_pythonic(scan: _Scan) -> Iterator[_Finding]:
@@ -1175,9 +1187,10 @@ def _extract_wrapped_pythonic(scan: _Scan) -> Iterator[_Finding]:
         scan.chars -= 4 * (body_end - m.end())      # ast.parse costs more than a regex scan
         expr = text[m.end():body_end].strip()
         expr = expr[:-3].rstrip() if expr.endswith("```") else expr
-        calls = _python_calls(expr) if expr.endswith((")", "]")) else None
-        if calls:
-            yield _Finding(start=m.start(), end=end_m.end() if end_m else body_end, form="pythonic", calls=calls)
+        found = _python_finding(m.start(), end_m.end() if end_m else body_end, expr) if expr.endswith((")", "]")) \
+            else None
+        if found is not None:
+            yield found
 
 
 def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
@@ -1196,9 +1209,9 @@ def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
             expr = expr[:-len(next(t for t in _PY_TAILS if expr.endswith(t)))].rstrip()
         if not expr.endswith((")", "]")):
             continue                     # text after the call: a mention inside a sentence
-        calls = _python_calls(expr)
-        if calls:
-            yield _Finding(start=line_start, end=end, form="pythonic", calls=calls)
+        found = _python_finding(line_start, end, expr)
+        if found is not None:
+            yield found
 
 
 # ----------------------------------------------------------------------------- plain
@@ -1431,10 +1444,13 @@ class _CodeBlocks:
             if opened is not None:
                 fences.append((opened[0], len(text), True))
         self._fence_ends = [e for _, e, _ in fences]
-        starts = [s for s, _, _ in fences]
-        inline = [(m.start(), m.end(), False) for m in _INLINE_CODE.finditer(text)
-                  if not text.startswith("`", m.start() - 1) and _holder(fences, starts, m.start()) is None
-                  ] if "`" in text else []
+        inline: list[tuple[int, int, bool]] = []
+        if "`" in text:
+            # Code spans between the fenced blocks only: a span is one line and a fence starts a line, so no
+            # span crosses into a block, and the text inside blocks is never scanned.
+            gaps = zip([0, *self._fence_ends], [s for s, _, _ in fences] + [len(text)])
+            inline = [(m.start(), m.end(), False) for lo, hi in gaps for m in _INLINE_CODE.finditer(text, lo, hi)
+                      if not (m.start() and text[m.start() - 1] == "`")]
         self._blocks = sorted(fences + inline)
         self._starts = [s for s, _, _ in self._blocks]
         return self._blocks

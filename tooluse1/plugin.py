@@ -28,14 +28,14 @@ import pytest
 
 from tooluse1 import corpus as corpus_constants
 from tooluse1 import types as vocabulary
-from tooluse1.corpus import Case, CorpusError, StaleCorpusError, check_fresh, load_corpus
+from tooluse1.corpus import Case, StaleCorpusError, load_corpus
 from tooluse1.errors import BackendError, ResumeMismatch, ToolUse1Error
 from tooluse1.harness import BACKENDS, BenchmarkRun, RunConfig
 from tooluse1.metrics import format_summary
 from tooluse1.prompts import PROTOCOLS, item_id, parse_protocols
 from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, build_results,
                               load_results, scrub_secrets, track_sections, write_json_atomic)
-from tooluse1.suite import SuiteError, load_suite
+from tooluse1.suite import CasesUnusable, load_session_cases
 
 if TYPE_CHECKING:
     from tooluse1.compare import Comparison
@@ -164,20 +164,13 @@ def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
 def _corpus(config: pytest.Config) -> "tuple[Sequence[Case], dict]":
     """The session's cases and manifest: the suite of --suite (its tools registered, its categories added
     as markers), else the built-in corpus (data/, checked fresh). pytest.UsageError naming every problem."""
-    suite_dir = config.getoption("--suite")
     try:
-        if suite_dir is None:
-            check_fresh()
-            return load_corpus()
-        suite = load_suite(suite_dir)
-    except (CorpusError, SuiteError) as e:
-        where = f"invalid suite {suite_dir}" if suite_dir else "invalid cases"
-        raise pytest.UsageError(f"{where}:\n" + "\n".join(e.problems)) from None
-    except StaleCorpusError as e:
+        cases, manifest, tool_names = load_session_cases(config.getoption("--suite"))
+    except CasesUnusable as e:
         raise pytest.UsageError(str(e)) from None
-    for name in suite.tool_names:
+    for name in tool_names:
         config.addinivalue_line("markers", f"{name}: ToolUse.1 item attribute")
-    return suite.cases, suite.manifest
+    return cases, manifest
 
 
 def _is_xdist_worker(config: pytest.Config) -> bool:

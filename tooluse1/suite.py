@@ -35,13 +35,16 @@ from pathlib import Path
 from typing import Any
 
 from tooluse1.build import reference_problems
-from tooluse1.corpus import SPEC_VERSION, Case, CorpusError, counts, load_cases, render_jsonl
+from tooluse1.corpus import (SPEC_VERSION, Case, CorpusError, StaleCorpusError, check_fresh, counts, load_cases,
+                             load_corpus, render_jsonl)
+from tooluse1.errors import ToolUse1Error
 from tooluse1.results import portable_path
 from tooluse1.tools import TOOLS
 from tooluse1.toolspec import Tool
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, read_yaml_list
 
-__all__ = ["CASES_DIR_NAME", "TOOLS_FILE", "Suite", "SuiteError", "load_suite", "suite_of", "unload_suite"]
+__all__ = ["CASES_DIR_NAME", "TOOLS_FILE", "CasesUnusable", "Suite", "SuiteError", "load_session_cases", "load_suite",
+           "suite_of", "unload_suite"]
 
 TOOLS_FILE = "tools.yaml"
 CASES_DIR_NAME = "cases"
@@ -49,6 +52,29 @@ CASES_DIR_NAME = "cases"
 
 class SuiteError(EntryError):
     """The suite cannot be used; `problems` holds every `path:line: message` (or `path: message`)."""
+
+
+class CasesUnusable(ToolUse1Error):
+    """The cases a command was pointed at cannot be used; the message names every problem and the fix."""
+
+
+def load_session_cases(suite_dir: str | Path | None) -> tuple[list[Case], dict, tuple[str, ...]]:
+    """The cases, manifest and tool names of the suite in `suite_dir` (its tools registered), or of the
+    built-in corpus (data/, checked fresh against cases/) when `suite_dir` is None: what a pytest session
+    or `regrade --suite` grades against. Raises CasesUnusable with one message naming every problem
+    (each invalid case's `path:line`, or the command that rebuilds a stale data/)."""
+    try:
+        if suite_dir is None:
+            check_fresh()
+            cases, manifest = load_corpus()
+            return list(cases), manifest, ()
+        suite = load_suite(suite_dir)
+    except (CorpusError, SuiteError) as e:
+        where = f"invalid suite {suite_dir}" if suite_dir else "invalid cases"
+        raise CasesUnusable(f"{where}:\n" + "\n".join(e.problems)) from None
+    except StaleCorpusError as e:
+        raise CasesUnusable(str(e)) from None
+    return list(suite.cases), suite.manifest, suite.tool_names
 
 
 @dataclass(frozen=True)
