@@ -5,19 +5,7 @@ Rows: (kind, case_id, protocol, output, finish_reason, expected_pass). kind = th
 """
 from __future__ import annotations
 
-
-def qwen(think: str, answer: str) -> str:
-    return f"<think>\n{think}\n</think>\n\n{answer}"
-
-
-def r1(think: str, answer: str) -> str:  # DeepSeek-R1: template opens <think>, output has only the closing tag
-    return f"{think}\n</think>\n\n{answer}"
-
-
-def harmony(analysis: str, final: str) -> str:  # gpt-oss
-    return (f"<|channel|>analysis<|message|>{analysis}<|end|>"
-            f"<|start|>assistant<|channel|>final<|message|>{final}")
-
+from independent_round6 import harmony, qwen, r1  # the model styles of round 6: the same three wrappers
 
 ROUND7: list[tuple[int, str, str, str, str | None, bool]] = [
     # ------------------------------------------------------------------ kind 1: clarifying questions

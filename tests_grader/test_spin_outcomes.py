@@ -9,7 +9,7 @@ import pytest
 from tooluse1.spin.facts import clock_times, contradicted_quantities, contradicted_sky, quantities
 from tooluse1.spin.plan import StepRun
 from tooluse1.spin.scenarios import load_scenarios
-from tooluse1.spin.scoring import score_run, step_statuses
+from tooluse1.spin.scoring import carried_out, score_run, step_statuses
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY
 from tooluse1.tools import Call
 from tooluse1.world import World
@@ -171,3 +171,27 @@ def test_each_executed_step_gets_its_own_status() -> None:
              StepRun(2, "calculator", "t", [1], "", {"name": "calculator", "arguments": {"expression": "1+1"}}, True),
              StepRun(3, "convert_units", "t", [1], "no call", None, False, "", "no call")]
     assert step_statuses(s, steps) == [ACCOMPLISHED, PARTIALLY, NOT_ACCOMPLISHED]
+
+
+# ----------------------------------------------------------------------------- calls the World rejected
+
+def test_a_call_the_world_rejected_meets_no_required_call_and_has_no_side_effect() -> None:
+    """chain-ru-003 in the round-3 review: translate with source_language "" was rejected by the World, then
+    the untranslated text was saved. A careful reader: nothing asked for happened (Not accomplished); the
+    grader had counted the rejected translate as the required call (Partially)."""
+    s = SCENARIOS["chain-ru-003"]
+    world = World(sleep=False)
+    sent = [Call("translate", {"text": "Счёт, пожалуйста", "target_language": "de", "source_language": ""}),
+            Call("save_note", {"text": "Счёт, пожалуйста", "title": "Phrases"})]
+    steps = []
+    for i, call in enumerate(sent):
+        result = world.execute(call)
+        steps.append(StepRun(index=i + 1, agent=call.name, task="", dependencies=[], model_output="",
+                             call={"name": call.name, "arguments": call.arguments}, ok=result.ok,
+                             output=result.output, error=result.error))
+    assert not steps[0].ok and steps[1].ok
+    assert carried_out(steps) == [sent[1]]
+    assert score_run(s, carried_out(steps), "Счёт, пожалуйста").outcome == NOT_ACCOMPLISHED
+    # the same translate accepted by the World (no empty source_language) is the required call
+    right = [Call("translate", {"text": "Счёт, пожалуйста", "target_language": "de"})]
+    assert score_run(s, right, "По-немецки: «Die Rechnung, bitte».").outcome == PARTIALLY

@@ -110,10 +110,11 @@ from tooluse1.spin.prompts import (
     simulator_prompt_text,
 )
 from tooluse1.spin.scenarios import Scenario, load_scenarios
-from tooluse1.spin.scoring import ERROR, PLAN_INDEX_NAME, error_score, plan_scores_of, score_run, step_statuses
+from tooluse1.spin.scoring import (ERROR, PLAN_INDEX_NAME, carried_out, error_score, plan_scores_of, score_run,
+                                    step_statuses)
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY, StepRecord, StoreError, TrajectoryStore
 from tooluse1.spin.variants import VARIANT_SPECS, VARIANTS, VariantSpec
-from tooluse1.tools import Call, canonical_tool_name
+from tooluse1.tools import canonical_tool_name
 from tooluse1.world import TOOL_LATENCY_S, World
 
 __all__ = [
@@ -632,8 +633,7 @@ class SpinRunner:
             text = yield from self._ask1(rec, scenario, variant, "answer", 0,
                                          answer_prompt_text(scenario.question, rec.steps))
             rec.answer = strip_thinking(text)[0]
-            calls = [Call(s.call["name"], s.call["arguments"]) for s in rec.steps if s.call is not None]
-            score = score_run(scenario, calls, rec.answer)
+            score = score_run(scenario, carried_out(rec.steps), rec.answer)
             for step, status in zip(rec.steps, step_statuses(scenario, rec.steps)):
                 step.status = status
             rec.outcome, rec.reason, rec.score = score.outcome, score.reason, score.as_dict()

@@ -15,8 +15,10 @@ An executed action with a side effect (SIDE_EFFECT_TOOLS: a note saved, a timer 
 neither requires nor allows - the user did not ask for it, or declined it - lowers the outcome one step
 (Accomplished -> Partially, Partially -> Not): the run did something in the user's name it should not have.
 
-Executed calls are matched to the reference plan as a multiset, order-insensitive, by maximum bipartite
-matching (greedy first-fit gives false negatives: ANCHORS.md, benchflow #301): required calls first, then
+The calls the World carried out (a call it rejected, e.g. for an empty required argument, did nothing: it
+meets no required call and has no side effect; `carried_out`) are matched to the reference plan as a
+multiset, order-insensitive, by maximum bipartite matching (greedy first-fit gives false negatives:
+ANCHORS.md, benchflow #301): required calls first, then
 allowed calls on what is left. A call argument listed in the reference call's `facts` is graded by the
 phrases it must contain (a note in other words is the right note), the others by value; a retrieval call
 (web_search) is graded by the document the World returns for it (any query that finds the reference
@@ -72,6 +74,7 @@ __all__ = [
     "plan_score",
     "plan_scores_of",
     "regrade_section",
+    "carried_out",
     "score_run",
     "section_errors",
     "sign_test",
@@ -203,8 +206,14 @@ class RunScore:
         return d
 
 
+def carried_out(steps: Iterable[StepRun]) -> list[Call]:
+    """The calls of `steps` that the World carried out. A call it rejected (an invalid argument: "source_language
+    must be a non-empty string") did nothing: it neither meets a required call nor has a side effect."""
+    return [Call(st.call["name"], st.call["arguments"]) for st in steps if st.call is not None and st.ok]
+
+
 def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunScore:
-    """Grade an executed run: its executed calls (every call sent to the World) and its final answer."""
+    """Grade an executed run: the calls the World carried out (carried_out) and its final answer."""
     assignment = match_calls(scenario.required_calls, executed)
     used = {j for j in assignment if j is not None}
     allowed = [j for j in match_calls(scenario.allowed_calls, executed, used) if j is not None]
@@ -719,9 +728,9 @@ def regrade_section(section: Mapping[str, Any], scenarios: Mapping[str, Scenario
             raise KeyError(f"scenario {r['scenario_id']} is not in the current scenarios")
         r = {**r, "plan_scores": plan_scores_of(s, r)}
         if r["error_kind"] is None and r["answer"] is not None:
-            calls = [Call(st["call"]["name"], st["call"]["arguments"]) for st in r["steps"] if st["call"]]
-            score = score_run(s, calls, r["answer"])
-            statuses = step_statuses(s, [StepRun(**st) for st in r["steps"]])
+            steps = [StepRun(**st) for st in r["steps"]]
+            score = score_run(s, carried_out(steps), r["answer"])
+            statuses = step_statuses(s, steps)
             r.update(outcome=score.outcome, reason=score.reason, score=score.as_dict(),
                      steps=[{**st, "status": status} for st, status in zip(r["steps"], statuses)])
         records.append(r)
