@@ -1459,6 +1459,11 @@ _RESULT_NUM_RE = re.compile(
     r"|(?<=[$€£¥₽]) ?(?P<conversion_>[0-9]" + _CONV_REST.replace("{UNITS}", "{0,2}") + "))")
 _MONEY_WORD = (r"(?:" + _CUR + r"|rub|руб|dollar|долл|euro|евро|pound|фунт|yen|иен|yuan|юан|cent|цент|коп|usd|eur|gbp"
                r"|jpy|cny)")
+# The weather judged ("lovely", "cold"), and the currencies a rate is said of.
+_JUDGED_WEATHER = ("lovely", "great", "nice", "beautiful", "gorgeous", "perfect", "terrible", "awful", "miserable",
+                   "warm", "hot", "cold", "chilly", "mild", "fine")
+_CURRENCY_WORDS = ("euro", "dollar", "pound", "yen", "yuan", "ruble", "rouble", "евро", "доллар", "рубль", "фунт",
+                   "юань", "иена")
 # Words first: current weather ("it's currently sunny", "сейчас облачно") and rates ("the rate is 0.92").
 _RESULT_WORD_RE = _combine((
     ("weather", ("it's", "it is", "it will be", "currently", "right now", "at the moment", "skies are",
@@ -1467,15 +1472,12 @@ _RESULT_WORD_RE = _combine((
         "drizzling", "clear skies", "freezing", "below zero"), boundary=False)),
     # The weather judged ("The weather is lovely today", "Погода сегодня отличная"): a condition as well.
     ("weather", ("weather is", "weather's", "weather today is", "weather looks", "weather seems", "weather feels"),
-     r" (?:" + _L + r"+ ){0,2}?" + _words_re((
-        "lovely", "great", "nice", "beautiful", "gorgeous", "perfect", "terrible", "awful", "miserable",
-        "warm", "hot", "cold", "chilly", "mild", "fine"), boundary=False)),
+     r" (?:" + _L + r"+ ){0,2}?" + _words_re(_JUDGED_WEATHER, boundary=False)),
     # ... and of a place: "The weather in Paris is lovely right now".
     ("weather", ("weather in", "weather at", "weather over", "weather around"), r"(?: " + _L + r"+){1,3}?"
-     r"(?: (?:right now|now|currently|today))? (?:is|'s|looks|seems|feels) (?:" + _L + r"+ ){0,2}?" + _words_re((
-         "lovely", "great", "nice", "beautiful", "gorgeous", "perfect", "terrible", "awful", "miserable",
-         "warm", "hot", "cold", "chilly", "mild", "fine", "sunny", "cloudy", "rainy", "snowy", "overcast",
-         "foggy", "windy", "stormy"), boundary=False)),
+     r"(?: (?:right now|now|currently|today))? (?:is|'s|looks|seems|feels) (?:" + _L + r"+ ){0,2}?" + _words_re(
+         _JUDGED_WEATHER + ("sunny", "cloudy", "rainy", "snowy", "overcast", "foggy", "windy", "stormy"),
+         boundary=False)),
     ("weather", ("сейчас", "на данный момент", "в данный момент", "на улице", "сегодня"), r"[^.!?\n]{0,40}?"
      + _LEAD + _words_re(("солнечно", "облачно", "пасмурно", "ясно", "дождь", "дождливо", "снег", "туман",
                           "ветрено", "гроза", "морось", "жарко", "холодно", "тепло", "прохладно", "около нуля",
@@ -1501,15 +1503,13 @@ _RESULT_WORD_RE = _combine((
          "night", "morning", "evening", "afternoon", "midnight", "noon", "ночь", "утро", "вечер", "день", "полночь",
          "полдень"))),
     # A currency priced in another: "the euro costs 99 rubles", "евро сейчас стоит 99 рублей".
-    ("rate", ("euro", "dollar", "pound", "yen", "yuan", "ruble", "rouble", "евро", "доллар", "рубль", "фунт", "юань",
-              "иена"), r" (?:(?:now|today|currently|сейчас|сегодня) )?(?:costs|is worth|is trading at|trades at|is at|"
-     r"is|стоит|равен|равняется|=) (?:(?:about|around|roughly|approximately|около|примерно) )?(?:" + _CUR
-     + r"[0-9]|[0-9][0-9.,]* ?" + _MONEY_WORD + ")"),
+    ("rate", _CURRENCY_WORDS, r" (?:(?:now|today|currently|сейчас|сегодня) )?(?:costs|is worth|is trading at|"
+     r"trades at|is at|is|стоит|равен|равняется|=) (?:(?:about|around|roughly|approximately|около|примерно) )?"
+     r"(?:" + _CUR + r"[0-9]|[0-9][0-9.,]* ?" + _MONEY_WORD + ")"),
     # Without a verb, a price needs "about" or a money word after it: "the euro is currently around 98 rubles",
     # "евро сейчас около 98 рублей" (not "the euro 2 cent coin").
-    ("rate", ("euro", "dollar", "pound", "yen", "yuan", "ruble", "rouble", "евро", "доллар", "рубль", "фунт", "юань",
-              "иена"), r"(?: (?:is|стоит|равен))? (?:now|today|currently|сейчас|сегодня) (?:(?:about|around|roughly|"
-     r"approximately|около|примерно|почти) )?(?:" + _CUR + r" ?)?[0-9][0-9.,]* ?" + _MONEY_WORD),
+    ("rate", _CURRENCY_WORDS, r"(?: (?:is|стоит|равен))? (?:now|today|currently|сейчас|сегодня) (?:(?:about|"
+     r"around|roughly|approximately|около|примерно|почти) )?(?:" + _CUR + r" ?)?[0-9][0-9.,]* ?" + _MONEY_WORD),
     # What a currency buys: "one euro gets you about 100 rubles", "за один евро дают около 100 рублей".
     ("rate", ("euro*", "dollar*", "pound*", "yuan", "yen", "ruble*", "rouble*", "евро", "доллар*", "фунт*", "юан*",
               "иен*"), r" (?:now |today |currently |сейчас |сегодня )?(?:gets you|buys|will get you|fetches|is going "
@@ -1543,7 +1543,7 @@ _GENERAL_RE = _word_set_re((
     "in september", "in october", "in november", "in december",
     "последним данным", "последние данные", "моим данным",
     "обычно", "как правило", "в среднем", "средняя", "средний", "традиционно", "климат", "весной", "летом",
-    "осенью", "зимой", "на момент моего обучения", "по моим последним данным", "в январе", "в феврале", "в марте",
+    "осенью", "зимой", "на момент моего обучения", "в январе", "в феврале", "в марте",
     "в апреле", "в мае", "в июне", "в июле", "в августе", "в сентябре", "в октябре", "в ноябре", "в декабре"))
 _CURRENCY_CHARS = frozenset("$€£¥₽")
 
