@@ -1,7 +1,8 @@
 """Fast paths that must give exactly what the plain computation gives: answers._nfkc (NFKC by pieces cut
 before stable code points), parse.strip_thinking over runs of one lone end marker, and parse._wrapper_before
-(the wrapper search skipped unless the window's last character can end markup), and answers._Scripts (a word
-alternation split by the script of its first characters)."""
+(the wrapper search skipped unless the window's last character can end markup), answers._Scripts (a word
+alternation split by the script of its first characters), and answers._number_text (numbers split out, only
+those that are not plain read again)."""
 from __future__ import annotations
 
 import random
@@ -99,3 +100,26 @@ def test_scripts_find_what_one_pattern_finds() -> None:
             hi = lo + rng.randrange(80)
             got, want = rx.search(text, lo, hi), one.search(text, lo, hi)
             assert (got and (got.span(), got.lastgroup)) == (want and (want.span(), want.lastgroup)), name
+
+
+def _number_text_by_sub(folded: str) -> str:
+    """The plain computation: every number replaced by its padded value, one regex callback each."""
+    return answers._NUMBER_RE.sub(lambda m: " " + answers._canon_number(m) + " ", folded,
+                                  count=answers._MAX_CANDIDATES)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_number_text_is_the_substitution(seed: int) -> None:
+    rng = random.Random(seed)
+    # digits, every separator a number can hold, signs and minus words, and letters that make "minus" a
+    # part of a longer word ("laminus 5") or touch a sign ("a-5")
+    alphabet = list("0123456789 ,.-\u2212\u2013\u00a0ax") + ["minus ", "минус ", "0", "000", "1,234", "12 345"]
+    for size in (1, 3, 8, 30, 200):
+        text = answers._folded_text("".join(rng.choices(alphabet, k=size)))
+        assert answers._number_text(text) == _number_text_by_sub(text), text
+
+
+def test_number_text_rewrites_at_most_the_limit() -> None:
+    many = " ".join(str(i) for i in range(answers._MAX_CANDIDATES + 50)) + " -5 3,5 007"
+    assert answers._number_text(many) == _number_text_by_sub(many)
+    assert answers._number_text("minus 5, a-5, 0,50, 1,234.50") == "minus  -5 , a- 5 ,  0.5 ,  1234.5 "
