@@ -1,10 +1,10 @@
 """Print a SPIN sitting's sample for a hand review of its outcomes (BENCHMARKS.md, issue 22).
 
     python benchmarks/spin_review_sample.py benchmarks/results/spin-full-default.json.gz \\
-        [--every 4] [--n 15] [--offset 0]
+        [--every 4] [--n 15] [--offset 0] [--split test]
 
-The results file is re-graded with the current scoring and scenarios first. For every `--every`-th test scenario
-by id from the `--offset`-th (`--n` of them) it prints the question, the reference calls with their World
+The results file is re-graded with the current scoring and scenarios first. For every `--every`-th scenario of
+the split by id from the `--offset`-th (`--n` of them) it prints the question, the reference calls with their World
 outputs, the allowed and tempting calls and the reference answer, then for each variant the run's outcome and
 reason, its executed calls (identical ones folded as "xN", at most 6 shown) and its answer: what a reader needs
 to say whether the outcome is right.
@@ -50,7 +50,9 @@ def main() -> int:
     ap.add_argument("results")
     ap.add_argument("--every", type=int, default=4)
     ap.add_argument("--n", type=int, default=15)
-    ap.add_argument("--offset", type=int, default=0, help="start at this test scenario (another sample)")
+    ap.add_argument("--offset", type=int, default=0, help="start at this scenario (another sample)")
+    ap.add_argument("--split", default="test", choices=("test", "train"),
+                    help="the scenarios to sample (default test; the fill's train runs are in their own file)")
     ap.add_argument("--blind", action="store_true", help="leave out the outcomes and reasons (a fresh review)")
     ap.add_argument("--agreement", metavar="LABELS.json", help="compare a reviewer's labels with the outcomes")
     args = ap.parse_args()
@@ -60,7 +62,7 @@ def main() -> int:
     scenarios = {s.id: s for s in load_scenarios()[0]}
     section = regrade_section(section, scenarios, VARIANTS)
     by = {(r["scenario_id"], r["variant"]): r for r in section["records"]}
-    sample = sorted(sid for sid, s in scenarios.items() if s.split == "test")[args.offset::args.every][:args.n]
+    sample = sorted(sid for sid, s in scenarios.items() if s.split == args.split)[args.offset::args.every][:args.n]
     if args.agreement:
         return _agreement(json.loads(Path(args.agreement).read_text(encoding="utf-8")), by, sample)
     for sid in sample:

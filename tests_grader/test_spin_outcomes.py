@@ -44,6 +44,18 @@ def test_an_answer_stating_a_value_the_world_did_not_produce_is_not_accomplished
     assert "contradicts the World" in score.reason
 
 
+@pytest.mark.parametrize("sid,answer,wrong", [
+    ("chain-ru-001", "25", True),            # -8 °C in kelvin is 265.15
+    ("fan_out-ru-001", "194524", True),
+    ("chain-ru-001", " 265.15.", False),
+    ("single-ru-001", "2", False),           # Kaliningrad 2 °C, asked in degrees
+    ("early_answer-ru-007", "1642", False),
+    ("chain-ru-001", "Шаг 25 из 30", False),  # a number inside a sentence is not judged
+])
+def test_an_answer_that_is_only_a_number_asserts_it(sid: str, answer: str, wrong: bool) -> None:
+    assert bool(contradicted_quantities(SCENARIOS[sid], answer)) is wrong
+
+
 @pytest.mark.parametrize("sid", sorted(SCENARIOS))
 def test_no_reference_answer_contradicts_its_world(sid: str) -> None:
     assert contradicted_quantities(SCENARIOS[sid], SCENARIOS[sid].reference) == []
@@ -93,6 +105,8 @@ def test_quantities_read_units_symbols_and_number_formats() -> None:
     assert [q.unit for q in quantities("step 2 of 3")] == [None, None]
     # prepositions that double as unit symbols are not units
     assert [q.unit for q in quantities("330 in feet; 12 с дождём; 2024 г.; 540 м")] == [None, None, None, "m"]
+    # "degrees" at the end of a sentence: the unit word after it is the full stop (no unit: read as celsius)
+    assert [(q.value, q.unit) for q in quantities("warmer by 10 degrees.")] == [(10.0, "celsius")]
 
 
 def test_statements_the_scenario_lists_as_false_are_not_accomplished() -> None:
@@ -103,6 +117,36 @@ def test_statements_the_scenario_lists_as_false_are_not_accomplished() -> None:
     assert score.outcome == NOT_ACCOMPLISHED and "not below freezing" in score.contradictions
     right = "Yes, it's -4°C with snow in Helsinki, below freezing. 120 euros is 130.43 US dollars."
     assert score_run(s, reference_calls(s.id), right).outcome == ACCOMPLISHED
+
+
+@pytest.mark.parametrize("sid,wrong,right", [
+    ("fan_in-en-002", "The value of 100 US dollars is more than the value of 80 British pounds.",
+     "80 British pounds (93.16 EUR) beat 100 US dollars (92.00 EUR) by 1.16 EUR."),
+    ("fan_in-en-002", "100 dollars are worth more than 80 pounds, by 1.16 EUR.",
+     "No, 100 dollars is not more than 80 pounds: the pounds win by 1.16 EUR."),
+    ("fan_in-en-001", "Berlin is warmer than Madrid by 10 degrees.", "Madrid is 10 °C warmer than Berlin (24 vs 14)."),
+    ("fan_in-en-003", "The Eiffel Tower is taller, by 210 m.", "The Ostankino Tower is 210 m taller (540 vs 330 m)."),
+    ("fan_in-ru-001", "Сейчас в Москве теплее, чем в Сочи, на 15 градусов.", "В Сочи теплее на 15 градусов."),
+    ("fan_in-ru-003", "Останкинская башня выше на 288 метров.", "Бурдж-Халифа выше Останкинской башни на 288 м."),
+])
+def test_a_comparison_the_wrong_way_round_is_not_accomplished(sid: str, wrong: str, right: str) -> None:
+    """A comparison question lists its reversed answer as false: the difference alone ("by 1.16 EUR") does
+    not say who wins, and the wrong winner is a wrong answer whatever ran."""
+    s = SCENARIOS[sid]
+    assert score_run(s, reference_calls(sid), wrong).outcome == NOT_ACCOMPLISHED
+    assert score_run(s, reference_calls(sid), right).outcome == ACCOMPLISHED, right
+
+
+def test_a_yes_no_question_is_answered_by_its_yes_or_no() -> None:
+    """early_answer-en-003 asks whether it is below freezing: "No" answers it (the temperature is one way to
+    say it, not a second requirement); without the lookup that is only Partially accomplished."""
+    s = SCENARIOS["early_answer-en-003"]
+    answer = "No, it is not below freezing in Madrid right now."
+    assert score_run(s, reference_calls(s.id), answer).outcome == ACCOMPLISHED
+    assert score_run(s, [], answer).outcome == PARTIALLY
+    assert score_run(s, reference_calls(s.id), "It's 24°C in Madrid.").outcome == ACCOMPLISHED
+    e = SCENARIOS["early_answer-en-008"]
+    assert score_run(e, reference_calls(e.id), "No, it isn't taller than 400 meters.").outcome == ACCOMPLISHED
 
 
 # ----------------------------------------------------------------------------- constraints a reader accepts
@@ -129,6 +173,17 @@ def test_a_lookup_in_celsius_then_a_conversion_is_a_valid_route() -> None:
     assert score_run(s, direct, "It's 48.2°F and clear in Tokyo.").outcome == ACCOMPLISHED
 
 
+@pytest.mark.parametrize("answer,wrong", [
+    ("Can I pay by card?", True), ('"can i pay by card"', True),
+    ('In German: "Kann ich mit Karte bezahlen?"', False), ("I couldn't translate it, sorry.", False),
+])
+def test_the_text_to_translate_given_as_its_translation_is_wrong(answer: str, wrong: bool) -> None:
+    """chain-en-005 (train-split review): translate ran right, then the answer (and the note) gave the English."""
+    s = SCENARIOS["chain-en-005"]
+    score = score_run(s, reference_calls(s.id)[:1], answer)
+    assert (score.outcome == NOT_ACCOMPLISHED) is wrong, score.reason
+
+
 # ----------------------------------------------------------------------------- side effects
 
 def test_a_note_the_user_declined_lowers_the_outcome() -> None:
@@ -147,6 +202,21 @@ def test_a_wrong_argument_for_an_asked_action_is_not_a_side_effect() -> None:
     calls = [reference_calls(s.id)[0], Call("set_timer", {"duration_seconds": 20, "label": "солнце"})]
     score = score_run(s, calls, "В Дубае 31°C и солнечно, поставил таймер на 20 минут.")
     assert score.side_effects == () and score.outcome == PARTIALLY
+
+
+def test_more_actions_than_asked_are_side_effects() -> None:
+    """conditional-en-004 asks for one note: a wrong note misses it; a second note is done in the user's name
+    without being asked (the train-split review); two right notes are one note too many."""
+    s = SCENARIOS["conditional-en-004"]
+    get_time = reference_calls(s.id)[0]
+    wrong = Call("save_note", {"text": "The time there right now is 22:05, Sunday"})
+    answer = "It's 22:05 in Los Angeles."
+    assert score_run(s, [get_time, wrong], answer).outcome == PARTIALLY
+    twice = score_run(s, [get_time, wrong, wrong], answer)
+    assert twice.outcome == NOT_ACCOMPLISHED and len(twice.side_effects) == 1
+    right = reference_calls(s.id)[1]
+    assert score_run(s, [get_time, right], answer).outcome == ACCOMPLISHED
+    assert score_run(s, [get_time, right, right], answer).outcome == PARTIALLY
 
 
 # ----------------------------------------------------------------------------- searches by document

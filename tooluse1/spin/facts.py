@@ -20,6 +20,9 @@ by rule, for every scenario alike:
   quantity of the same dimension converted into its unit by the World itself (convert_units,
   convert_currency). It *contradicts* the World when the facts hold a quantity of its dimension and it is
   not supported; a quantity of a dimension the facts never mention is not judged.
+- An answer that is nothing but a number ("25", "194524") asserts it as the value asked for: it contradicts
+  the World unless some fact holds that value (in whatever unit the fact is written). A plain number inside
+  a sentence is not judged (it may count steps, people or anything else).
 
 `contradicted_quantities` returns the contradicting quantities as written (empty: nothing contradicts).
 """
@@ -44,6 +47,8 @@ _NUMBER = r"[-−–]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
 _QUANTITY_RE = re.compile(
     rf"(?P<sym>[$€£₽¥])\s?(?P<n1>{_NUMBER})|(?<![\w.,])(?P<n2>{_NUMBER})(?![\d])\s?(?P<unit>°\s?[CFcf]\b|"
     rf"[A-Za-zА-Яа-яЁё$€£₽]+(?:\s(?:dollars?|pounds?|francs?|koruna|yen|won|lira))?)?")
+# An answer that is one number and nothing else (spaces, a full stop, quotes or a bullet around it).
+_BARE_NUMBER_RE = re.compile(rf"[\s\"'*.:>-]*{_NUMBER}[\s\"'*.!]*")
 _CLOCK_RE = re.compile(r"(?<![\d:.,])(\d{1,2}):(\d{2})(?![\d:])(?:\s?([AaPp])\.?\s?[Mm]\b\.?)?")
 _DEGREE_WORDS = frozenset({"degree", "degrees", "градус", "градуса", "градусов"})
 # Unit abbreviations that are also everyday words after a number ("330 in feet", "12 с дождём", "2024 г."):
@@ -66,10 +71,8 @@ class Quantity:
 
 def _unit_of(token: str | None) -> tuple[str | None, str | None]:
     """(canonical unit, dimension) of a unit token, or (None, None)."""
-    if not token:
-        return None, None
-    token = token.strip().rstrip(".")
-    if token.lower() in _AMBIGUOUS_UNITS:
+    token = (token or "").strip().rstrip(".")
+    if not token or token.lower() in _AMBIGUOUS_UNITS:       # "15 degrees." reads "." after the number
         return None, None
     cur = CURRENCIES.lookup(token) or CURRENCIES.lookup(token.split()[0])
     if cur is not None:
@@ -229,7 +232,12 @@ def contradicted_quantities(scenario: Scenario, answer: str) -> list[str]:
     theirs)."""
     facts = _facts(scenario)
     kinds = {f.kind for f in facts if f.kind is not None}
-    wrong = [q.text for q in quantities(answer) if q.kind in kinds and not _supported(q, facts)]
+    stated = quantities(answer)
+    wrong = [q.text for q in stated if q.kind in kinds and not _supported(q, facts)]
+    if _BARE_NUMBER_RE.fullmatch(answer) and len(stated) == 1 and stated[0].unit is None:
+        bare = stated[0]
+        if not any(_close(bare.value, f.value, bare.tolerance) for f in facts):
+            wrong.append(bare.text)
     fact_clocks = frozenset().union(*(minutes for text in _scenario_texts(scenario)
                                       for _, minutes in clock_times(text)))
     if fact_clocks:

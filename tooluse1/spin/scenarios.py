@@ -103,7 +103,9 @@ __all__ = [
     "uses_output",
 ]
 
-SCENARIO_VERSION = "2.0.0"
+# 2.1.0: comparison questions list the reversed answer as false, a yes/no question is answered by its yes/no
+# (with the scoring rules of the same review: bare numbers, actions beyond those asked, untranslated text)
+SCENARIO_VERSION = "2.1.0"
 SHAPES = ("single", "chain", "fan_in", "fan_out", "early_answer", "conditional")
 SPLITS = ("train", "test")
 SCENARIOS_DIR = ROOT / "scenarios"

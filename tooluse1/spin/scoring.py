@@ -9,11 +9,14 @@ Outcome of one run (deterministic; the core grader's argument comparison, the sc
     Not accomplished        none of it, OR the final answer contradicts the World, whatever calls ran: it
                             states a quantity the World's facts do not support (spin/facts.py: "118.76 °F"
                             where get_weather says 48.2 °F) or a statement the scenario lists as false
-                            (`answer_excludes`: "not below freezing" at -4 °C);
+                            (`answer_excludes`: "not below freezing" at -4 °C, or a comparison the
+                            wrong way round), or it is only the text the user asked to translate;
     Error                   nothing could be executed (no plan the variant can run) or the run failed.
 An executed action with a side effect (SIDE_EFFECT_TOOLS: a note saved, a timer set) of a kind the scenario
 neither requires nor allows - the user did not ask for it, or declined it - lowers the outcome one step
 (Accomplished -> Partially, Partially -> Not): the run did something in the user's name it should not have.
+So do actions of an asked kind beyond the number asked (a second note where one was asked for); one wrong
+attempt at an asked action only misses its required call.
 
 The calls the World carried out (a call it rejected, e.g. for an empty required argument, did nothing: it
 meets no required call and has no side effect; `carried_out`) are matched to the reference plan as a
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -212,6 +216,41 @@ def carried_out(steps: Iterable[StepRun]) -> list[Call]:
     return [Call(st.call["name"], st.call["arguments"]) for st in steps if st.call is not None and st.ok]
 
 
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
+
+
+def _untranslated(scenario: Scenario, answer: str) -> tuple[str, ...]:
+    """The answer, when the scenario asks for a translation and the answer is the text to translate itself
+    ("Can I pay by card?" given as the German for "Can I pay by card?"): it presents the untranslated text as
+    the translation, a wrong answer whatever ran."""
+    words = _words(answer)
+    for rc in scenario.required_calls:
+        source = rc.arguments.get("text")
+        if canonical_tool_name(rc.name) == "translate" and isinstance(source, str) and words == _words(source):
+            return (f"the untranslated text {answer.strip()!r}",)
+    return ()
+
+
+def _side_effects(scenario: Scenario, executed: Sequence[Call], taken: set[int]) -> tuple[str, ...]:
+    """Signatures of the actions in `executed` (SIDE_EFFECT_TOOLS) done in the user's name without being asked:
+    every unmatched one of a kind the scenario neither requires nor allows (or the user declined), and, of a
+    kind it asks for, the unmatched ones beyond the number asked. One wrong attempt at an asked action
+    already misses its required call ("set a 20-second timer" for 20 minutes); a second note or timer is
+    something nobody asked for."""
+    asked = Counter(canonical_tool_name(rc.name) for rc in (*scenario.required_calls, *scenario.allowed_calls))
+    ran = Counter(canonical_tool_name(c.name) for c in executed)
+    excess = {kind: ran[kind] - asked[kind] for kind in SIDE_EFFECT_TOOLS if ran[kind] > asked[kind]}
+    out: list[str] = []
+    for j in reversed(range(len(executed))):        # the last ones are the excess: the first try was the attempt
+        c = executed[j]
+        kind = canonical_tool_name(c.name)
+        if j not in taken and excess.get(kind, 0) > 0:
+            excess[kind] -= 1
+            out.append(call_signature(kind, c.arguments if isinstance(c.arguments, Mapping) else {}))
+    return tuple(reversed(out))
+
+
 def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunScore:
     """Grade an executed run: the calls the World carried out (carried_out) and its final answer."""
     assignment = match_calls(scenario.required_calls, executed)
@@ -222,15 +261,8 @@ def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunS
     ok, why = scenario.answer_ok(answer)
     n_req = len(scenario.required_calls)
     contradictions = tuple(contradicted_quantities(scenario, answer)) + tuple(
-        p for p in scenario.answer_excludes if text_meets((p,), (), (), answer)[0])
-    taken = used | set(allowed)
-    asked = {rc.name for rc in (*scenario.required_calls, *scenario.allowed_calls)}
-    # An action of a kind the user asked for, with wrong arguments, already misses its required call; an
-    # action of a kind nobody asked for (or one the user declined) is a side effect.
-    side_effects = tuple(call_signature(canonical_tool_name(c.name), c.arguments if isinstance(c.arguments, Mapping)
-                                        else {})
-                         for j, c in enumerate(executed) if j not in taken
-                         and canonical_tool_name(c.name) in SIDE_EFFECT_TOOLS - asked)
+        p for p in scenario.answer_excludes if text_meets((p,), (), (), answer)[0]) + _untranslated(scenario, answer)
+    side_effects = _side_effects(scenario, executed, used | set(allowed))
     if matched == n_req and ok:
         outcome, reason = ACCOMPLISHED, "every required call executed with the right arguments; answer ok"
     else:
