@@ -56,6 +56,21 @@ def test_an_answer_that_is_only_a_number_asserts_it(sid: str, answer: str, wrong
     assert bool(contradicted_quantities(SCENARIOS[sid], answer)) is wrong
 
 
+@pytest.mark.parametrize("sid,answer,wrong", [
+    ("conditional-ru-004", "В Сочи и в Калининграде погода составляет 12°C.", ["12°C in Kaliningrad"]),
+    ("conditional-ru-004", "В Калининграде сейчас 12 градусов.", ["12 градусов in Kaliningrad"]),
+    ("conditional-ru-004", "В Сочи 12°C, в Калининграде 2°C — выше нуля; 12°C в Сочи — это 53,6°F.", []),
+    ("conditional-ru-004", "Sochi is 53.6 °F with rain, Kaliningrad 2 °C and foggy.", []),
+    ("conditional-ru-004", "В Сочи на 10 градусов теплее, чем в Калининграде.", []),   # a difference
+    ("fan_in-en-001", "Madrid is 10 °C warmer than Berlin (24 vs 14).", []),
+    ("fan_in-en-001", "It's 14°C in Madrid right now.", ["14°C in Madrid"]),
+    ("fan_in-en-004", "The average of Moscow and Saint Petersburg is -4.5 °C.", []),
+])
+def test_a_temperature_said_of_a_place_is_that_places(sid: str, answer: str, wrong: list) -> None:
+    got = [w for w in contradicted_quantities(SCENARIOS[sid], answer) if " in " in w]
+    assert got == wrong
+
+
 @pytest.mark.parametrize("sid", sorted(SCENARIOS))
 def test_no_reference_answer_contradicts_its_world(sid: str) -> None:
     assert contradicted_quantities(SCENARIOS[sid], SCENARIOS[sid].reference) == []

@@ -582,10 +582,16 @@ class CityTable(AliasTable):
         super().__init__(name, {c.name: list(c.forms) for c in cities})
         self._where = {c.name: frozenset(filter(None, (c.country, c.subdivision))) for c in cities}
         self._zones = {c.name: c.zone for c in cities}
+        self._names = {c.name: (c.name, *c.forms) for c in cities}
 
     def zone(self, city: str) -> str | None:
         """The IANA time zone of a canonical city."""
         return self._zones.get(city)
+
+    def names(self, city: str) -> tuple[str, ...]:
+        """A canonical city's names as written: the canonical one first, then its other forms (English
+        variants, endonyms, the Russian nominative, abbreviations); () for a city the table lacks."""
+        return self._names.get(city, ())
 
     def _parts(self, value: str) -> list[str]:
         readings = _bracket_readings(fold(value))

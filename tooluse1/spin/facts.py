@@ -20,6 +20,10 @@ by rule, for every scenario alike:
   quantity of the same dimension converted into its unit by the World itself (convert_units,
   convert_currency). It *contradicts* the World when the facts hold a quantity of its dimension and it is
   not supported; a quantity of a dimension the facts never mention is not judged.
+- A temperature said of a place whose weather the World reports is that place's temperature: in a clause
+  that names one or more such places and holds exactly one temperature ("В Сочи и в Калининграде ... 12°C"
+  where Kaliningrad is 2 °C), it must be each named place's. Clauses that compare or aggregate ("warmer
+  than", "average", "выше нуля") are not judged this way: their number is a difference or a mean.
 - An answer that is nothing but a number ("25", "194524") asserts it as the value asked for: it contradicts
   the World unless some fact holds that value (in whatever unit the fact is written). A plain number inside
   a sentence is not judged (it may count steps, people or anything else).
@@ -34,7 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tooluse1.spin.scenarios import Scenario
-from tooluse1.aliases import CURRENCIES, UNITS
+from tooluse1.aliases import CITIES, CURRENCIES, UNITS
 from tooluse1.matching import to_number
 from tooluse1.toolbox import UNIT_FACTORS
 from tooluse1.tools import Call
@@ -226,6 +230,61 @@ def contradicted_sky(scenario: Scenario, answer: str) -> list[str]:
     return [w for w, sky in _asserted_skies(answer) if sky not in skies]
 
 
+# Where one clause ends: a sentence end, a comma or a dash between words (not a decimal point or comma).
+_CLAUSE_SPLIT_RE = re.compile(r"[.;!?\n]+(?:\s|$)|,\s|\s[—–-]\s|\(|\)")
+# A clause with one of these compares or aggregates: its temperature belongs to no one place.
+_COMPARING_RE = re.compile(
+    r"\b(?:than|vs|versus|difference|differ\w*|warmer|colder|cooler|hotter|higher|lower|above|below|more|less|"
+    r"average|mean|both|each|чем|разниц\w*|тепл\w*е|холодн\w*е|выше|ниже|больше|меньше|средн\w*|обоих|оба)\b",
+    re.IGNORECASE)
+_RU_ENDINGS = "аяоеиыйь"
+
+
+def _place_stem(name: str) -> str:
+    """What a mention of the place starts with: the name, or a Russian name without its nominative ending
+    ("москв" finds "в Москве", "казан" finds "в Казани")."""
+    name = name.casefold()
+    if re.search("[а-я]", name) and len(name) > 4 and name[-1] in _RU_ENDINGS:
+        return name[:-1]
+    return name
+
+
+@lru_cache(maxsize=512)
+def _weather_of(outputs: tuple[str, ...]) -> tuple[tuple[str, Quantity, tuple[str, ...]], ...]:
+    """(city, temperature, mention stems) of every get_weather output "City: 12°C, rain"."""
+    out = []
+    for text in outputs:
+        city, sep, rest = text.partition(":")
+        temps = [q for q in quantities(rest) if q.kind == _TEMPERATURE] if sep else []
+        names = CITIES.names(city.strip())
+        if temps and names:
+            out.append((city.strip(), temps[0], tuple(dict.fromkeys(_place_stem(n) for n in names))))
+    return tuple(out)
+
+
+def _misplaced_temperatures(scenario: Scenario, answer: str) -> list[str]:
+    """Temperatures the answer gives a place the World reports another temperature for (module docstring)."""
+    world = World(sleep=False)
+    outputs = [c.output for c in (*scenario.required_calls, *scenario.allowed_calls) if c.name == "get_weather"]
+    outputs += [world.execute(c).output for c in scenario.tempting_calls if c.name == "get_weather"]
+    weather = _weather_of(tuple(outputs))
+    if not weather:
+        return []
+    wrong = []
+    for clause in _CLAUSE_SPLIT_RE.split(answer):
+        low = clause.casefold()
+        if _COMPARING_RE.search(low):
+            continue
+        temps = [q for q in quantities(clause) if q.kind == _TEMPERATURE]
+        if len(temps) != 1:
+            continue
+        for city, temp, stems in weather:
+            named = any(re.search(r"(?<!\w)" + re.escape(stem), low) for stem in stems)
+            if named and not _supported(temps[0], (temp,)):
+                wrong.append(f"{temps[0].text} in {city}")
+    return wrong
+
+
 def contradicted_quantities(scenario: Scenario, answer: str) -> list[str]:
     """The quantities and clock times of `answer` (as written) that contradict the scenario's facts (module
     docstring; a clock time is judged when the facts hold one, and is supported when it can mean one of
@@ -234,6 +293,7 @@ def contradicted_quantities(scenario: Scenario, answer: str) -> list[str]:
     kinds = {f.kind for f in facts if f.kind is not None}
     stated = quantities(answer)
     wrong = [q.text for q in stated if q.kind in kinds and not _supported(q, facts)]
+    wrong += _misplaced_temperatures(scenario, answer)
     if _BARE_NUMBER_RE.fullmatch(answer) and len(stated) == 1 and stated[0].unit is None:
         bare = stated[0]
         if not any(_close(bare.value, f.value, bare.tolerance) for f in facts):
