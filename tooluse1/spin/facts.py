@@ -136,11 +136,22 @@ def _converted(value: float, unit: str, kind: str, target: str) -> float | None:
     return numbers[0] if numbers else None
 
 
+_OUTPUTS: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
+
+
+def _call_outputs(scenario: Scenario) -> tuple[tuple[str, str], ...]:
+    """(tool, World output) of every call of the scenario, required, allowed and tempting; the tempting ones
+    run once per scenario (id + question: ids are unique)."""
+    key = (scenario.id, scenario.question)
+    if key not in _OUTPUTS:
+        world = World(sleep=False)
+        _OUTPUTS[key] = tuple([(c.name, c.output) for c in (*scenario.required_calls, *scenario.allowed_calls)]
+                              + [(c.name, world.execute(c).output) for c in scenario.tempting_calls])
+    return _OUTPUTS[key]
+
+
 def _scenario_texts(scenario: Scenario) -> list[str]:
-    world = World(sleep=False)
-    outputs = [c.output for c in (*scenario.required_calls, *scenario.allowed_calls)]
-    outputs += [world.execute(c).output for c in scenario.tempting_calls]
-    return [scenario.question, scenario.reference, *outputs]
+    return [scenario.question, scenario.reference, *(output for _, output in _call_outputs(scenario))]
 
 
 _FACTS: dict[tuple[str, str], tuple[Quantity, ...]] = {}
@@ -249,25 +260,29 @@ def _place_stem(name: str) -> str:
     return name
 
 
-@lru_cache(maxsize=512)
-def _weather_of(outputs: tuple[str, ...]) -> tuple[tuple[str, Quantity, tuple[str, ...]], ...]:
-    """(city, temperature, mention stems) of every get_weather output "City: 12°C, rain"."""
-    out = []
-    for text in outputs:
-        city, sep, rest = text.partition(":")
-        temps = [q for q in quantities(rest) if q.kind == _TEMPERATURE] if sep else []
-        names = CITIES.names(city.strip())
-        if temps and names:
-            out.append((city.strip(), temps[0], tuple(dict.fromkeys(_place_stem(n) for n in names))))
-    return tuple(out)
+_PLACES: dict[tuple[str, str], tuple[tuple[str, Quantity, re.Pattern], ...]] = {}
+
+
+def _weather_places(scenario: Scenario) -> tuple[tuple[str, Quantity, re.Pattern], ...]:
+    """(city, temperature, a pattern finding a mention of the city in casefolded text) of every get_weather
+    output "City: 12°C, rain" among the scenario's calls, computed once per scenario."""
+    key = (scenario.id, scenario.question)
+    if key not in _PLACES:
+        places = []
+        for tool, output in _call_outputs(scenario):
+            city, sep, rest = output.partition(":")
+            temps = [q for q in quantities(rest) if q.kind == _TEMPERATURE] if tool == "get_weather" and sep else []
+            names = CITIES.names(city.strip())
+            if temps and names:
+                stems = dict.fromkeys(re.escape(_place_stem(n)) for n in names)
+                places.append((city.strip(), temps[0], re.compile(r"(?<!\w)(?:" + "|".join(stems) + ")")))
+        _PLACES[key] = tuple(places)
+    return _PLACES[key]
 
 
 def _misplaced_temperatures(scenario: Scenario, answer: str) -> list[str]:
     """Temperatures the answer gives a place the World reports another temperature for (module docstring)."""
-    world = World(sleep=False)
-    outputs = [c.output for c in (*scenario.required_calls, *scenario.allowed_calls) if c.name == "get_weather"]
-    outputs += [world.execute(c).output for c in scenario.tempting_calls if c.name == "get_weather"]
-    weather = _weather_of(tuple(outputs))
+    weather = _weather_places(scenario)
     if not weather:
         return []
     wrong = []
@@ -278,9 +293,8 @@ def _misplaced_temperatures(scenario: Scenario, answer: str) -> list[str]:
         temps = [q for q in quantities(clause) if q.kind == _TEMPERATURE]
         if len(temps) != 1:
             continue
-        for city, temp, stems in weather:
-            named = any(re.search(r"(?<!\w)" + re.escape(stem), low) for stem in stems)
-            if named and not _supported(temps[0], (temp,)):
+        for city, temp, mention in weather:
+            if mention.search(low) and not _supported(temps[0], (temp,)):
                 wrong.append(f"{temps[0].text} in {city}")
     return wrong
 
