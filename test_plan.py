@@ -1,18 +1,6 @@
-"""The ToolUse.1 SPIN planning track: one item per scenario x variant, ids `<scenario-id>-<variant>`.
+"""The ToolUse.1 SPIN planning track in a checkout: `pytest test_plan.py --model X`.
 
-    pytest test_plan.py --model default                           # the 61 test scenarios x 5 variants
-    pytest test_plan.py --model default --variant base,spin       # two variants
-    pytest test_plan.py --model default -m "spin and chain"       # exactly the spin variant's chains
-    pytest test_plan.py --model default -k "spin and chain"       # -k matches substrings: spin + its ablations
-    pytest test_plan.py --model default --spin-split train --variant valid --save-trajectories URL   # fill the store
-    pytest test_plan.py --model oracle                            # scripted: Accomplished everywhere
-
-Items are marked with their variant (base, valid, spin, spin_wo_sim, spin_wo_cri), shape (single, chain,
-fan_in, fan_out, early_answer, conditional) and language (en, ru). All selected runs are computed at the
-first item (batched, see tooluse1/spin/plugin.py); an item passes when its run is Accomplished.
+The items live in the package (tooluse1/spin/plan_items.py, not named test_*.py so that `pytest --pyargs
+tooluse1` runs only the core benchmark); an installed ToolUse.1 runs them with `tooluse1 plan --model X`.
 """
-from tooluse1.spin.plugin import failure_message
-
-
-def test_plan(spin_record):
-    assert spin_record.outcome == "Accomplished", failure_message(spin_record)
+from tooluse1.spin.plan_items import test_plan  # noqa: F401  (pytest collects the imported test function)

@@ -1,17 +1,6 @@
-"""The ToolUse.1 benchmark: one item per case x protocol, ids `<case-id>-<protocol>`.
+"""The ToolUse.1 benchmark in a checkout: `pytest --model X` collects this file (pytest.ini's testpaths).
 
-    pytest --model default                          # everything (564 items)
-    pytest --model default -k "xml and negative"    # the negative cases in the xml protocol
-    pytest --model default "test_tooluse1.py::test_case[calculator-en-001-xml]"
-
-Generation happens once for all selected items (see tooluse1/plugin.py); each test grades its item.
+The items live in the package (tooluse1/test_tooluse1.py), so an installed ToolUse.1 runs the same ones:
+`pytest --pyargs tooluse1 --model X` or `tooluse1 run --model X`. See that module for the usage lines.
 """
-import pytest
-
-from tooluse1.plugin import failure_message
-
-
-def test_case(tooluse1_record):
-    if not tooluse1_record.verdict.passed:
-        # pytrace=False: the compact block is the whole failure report (no assertion introspection noise).
-        pytest.fail(failure_message(tooluse1_record), pytrace=False)
+from tooluse1.test_tooluse1 import test_case  # noqa: F401  (pytest collects the imported test function)

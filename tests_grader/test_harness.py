@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tooluse1 import corpus
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -67,8 +69,8 @@ def test_k_selection_runs_exactly_the_negative_xml_items(tmp_path):
     out = run_pytest("--model", "oracle", "-k", "xml and negative", "--results", str(results))
     assert out.returncode == 0, out.stdout[-2000:]
     ids = {r["item_id"] for r in load(results)["records"]}
-    corpus = [json.loads(line) for line in (ROOT / "data" / "tooluse1.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert ids == {f"{c['id']}-xml" for c in corpus if c["category"] == "negative"}
+    rows = [json.loads(line) for line in (corpus.DATA_DIR / corpus.JSONL_NAME).read_text(encoding="utf-8").splitlines()]
+    assert ids == {f"{c['id']}-xml" for c in rows if c["category"] == "negative"}
 
 
 def test_single_node_id_and_failure_message(tmp_path):
@@ -211,11 +213,10 @@ def test_resume_file_of_another_run_is_refused(tmp_path):
 
 
 def test_stale_corpus_is_refused_with_the_fix(tmp_path, monkeypatch):
-    from tooluse1 import corpus
     data = tmp_path / "data"
     data.mkdir()
-    (data / corpus.JSONL_NAME).write_bytes((ROOT / "data" / corpus.JSONL_NAME).read_bytes()[:-200] + b"\n")
-    (data / corpus.MANIFEST_NAME).write_bytes((ROOT / "data" / corpus.MANIFEST_NAME).read_bytes())
+    (data / corpus.JSONL_NAME).write_bytes((corpus.DATA_DIR / corpus.JSONL_NAME).read_bytes()[:-200] + b"\n")
+    (data / corpus.MANIFEST_NAME).write_bytes((corpus.DATA_DIR / corpus.MANIFEST_NAME).read_bytes())
     with pytest.raises(corpus.StaleCorpusError, match="python -m tooluse1 build"):
         corpus.check_fresh(data_dir=data)
 

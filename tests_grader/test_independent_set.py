@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tooluse1.corpus import DATA_DIR
 from tooluse1.grade import grade
 from tooluse1.parse import extract
 
@@ -28,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @lru_cache(maxsize=1)
 def _cases() -> dict[str, dict]:
-    with open(ROOT / "data" / "tooluse1.jsonl", encoding="utf-8") as f:
+    with open(DATA_DIR / "tooluse1.jsonl", encoding="utf-8") as f:
         return {d["id"]: d for d in map(json.loads, f)}
 
 

@@ -26,7 +26,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
         print(f"build failed: {len(e.problems)} problem(s)", file=sys.stderr)
         return 1
     c = manifest["counts"]
-    shown = "data" if args.data is None else str(data_dir)
+    from tooluse1.yamlload import display_path
+    shown = display_path(data_dir)
     print(f"built {shown}/{manifest['jsonl']}: {manifest['n_cases']} cases, sha256 {manifest['sha256'][:16]}…")
     print(f"  lang {c['lang']}  expectation {c['expectation']}")
     return 0
@@ -55,8 +56,9 @@ def _cmd_run(args: argparse.Namespace, passthrough: list[str]) -> int:
     from pathlib import Path
     results = args.results or default_results_path(args.model, Path(args.suite).resolve().name if args.suite else None)
     suite = ["--suite", args.suite] if args.suite else []
-    return pytest_session("test_tooluse1.py", ["--model", args.model, "--protocol", args.protocol,
-                                               "--results", results, *suite], passthrough)
+    return pytest_session("tooluse1.test_tooluse1", "test_tooluse1.py",
+                          ["--model", args.model, "--protocol", args.protocol, "--results", results, *suite],
+                          passthrough)
 
 
 def _cmd_regrade(args: argparse.Namespace) -> int:

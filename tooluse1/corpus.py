@@ -42,9 +42,12 @@ def categories(tool_names: tuple[str, ...]) -> tuple[str, ...]:
 CALL_CATEGORIES = call_categories(TOOL_NAMES)
 CATEGORIES = categories(TOOL_NAMES)
 
-ROOT = Path(__file__).resolve().parent.parent
-CASES_DIR = ROOT / "cases"
-DATA_DIR = ROOT / "data"
+# The corpus is package data: it installs with the package (pip install ., the wheel) and a checkout reads the
+# same files. ROOT is the folder above the package: the repository in a checkout, site-packages when installed.
+PACKAGE_DIR = Path(__file__).resolve().parent
+ROOT = PACKAGE_DIR.parent
+CASES_DIR = PACKAGE_DIR / "cases"
+DATA_DIR = PACKAGE_DIR / "data"
 JSONL_NAME = "tooluse1.jsonl"
 MANIFEST_NAME = "manifest.json"
 _ID_RE = re.compile(r"^(?P<category>[a-z_]+)-(?P<lang>[a-z]{2})-(?P<num>\d{3})$")

@@ -60,14 +60,28 @@ def passthrough_parser(sub: Subcommands, name: str, **kwargs: Any) -> argparse.A
     return parser
 
 
-def pytest_session(test_file: str, options: list[str], passthrough: list[str]) -> int:
-    """Run a track's pytest session (`run`: test_tooluse1.py, `plan`: test_plan.py) with the project's rootdir
-    and pytest.ini wherever the command is started; its exit status is pytest's.
+def pytest_session(test_module: str, checkout_file: str, options: list[str], passthrough: list[str]) -> int:
+    """Run a track's pytest session over `test_module` (`run`: tooluse1.test_tooluse1, `plan`:
+    tooluse1.spin.plan_items) wherever the command is started; its exit status is pytest's.
+
+    In a checkout (the repository's pytest.ini beside the package) the session is the one `pytest` started at
+    the repository's root would run: that root as rootdir, its pytest.ini, and `checkout_file`, the root file
+    that re-exports the module's test (`test_tooluse1.py`, `test_plan.py`), so node ids read as in the README. Installed
+    (site-packages), the module's own file is run with the working directory as rootdir and the package's
+    session.ini, so no configuration file of the folders around site-packages applies.
 
     The assertion-rewrite warning is filtered because the CLI has imported tooluse1 before pytest starts
     (the plugin modules are then loaded as they are; nothing of ours relies on rewritten asserts)."""
+    import importlib.util
+    from pathlib import Path
+
     import pytest
-    from tooluse1.corpus import ROOT
-    argv = [str(ROOT / test_file), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
-            "-W", "ignore::pytest.PytestAssertRewriteWarning", *options, "-q", "-rN"]
+    from tooluse1.corpus import PACKAGE_DIR, ROOT
+    spec = importlib.util.find_spec(test_module)
+    assert spec is not None and spec.origin is not None, test_module
+    if (ROOT / "pytest.ini").is_file() and (ROOT / checkout_file).is_file():
+        where = [str(ROOT / checkout_file), "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini")]
+    else:
+        where = [spec.origin, "--rootdir", str(Path.cwd()), "-c", str(PACKAGE_DIR / "session.ini")]
+    argv = [*where, "-W", "ignore::pytest.PytestAssertRewriteWarning", *options, "-q", "-rN"]
     return int(pytest.main(argv + passthrough))

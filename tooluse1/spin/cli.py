@@ -32,8 +32,8 @@ def _cmd_build_scenarios(args: argparse.Namespace) -> int:
 def _cmd_plan(args: argparse.Namespace, passthrough: list[str]) -> int:
     """`plan` wraps the SPIN track's pytest session (test_plan.py), like `run` wraps the core one."""
     results = args.results or default_results_path(args.model, SECTION)
-    return pytest_session("test_plan.py", ["--model", args.model, "--variant", args.variant,
-                                           "--results", results], passthrough)
+    return pytest_session("tooluse1.spin.plan_items", "test_plan.py",
+                          ["--model", args.model, "--variant", args.variant, "--results", results], passthrough)
 
 
 def _cmd_plan_incidence(args: argparse.Namespace) -> int:

@@ -69,7 +69,7 @@ from typing import Any
 from tooluse1.corpus import (
     DATA_DIR,
     LANGS,
-    ROOT,
+    PACKAGE_DIR,
     CorpusError,
     check_arguments,
     render_jsonl,
@@ -108,7 +108,7 @@ __all__ = [
 SCENARIO_VERSION = "2.1.0"
 SHAPES = ("single", "chain", "fan_in", "fan_out", "early_answer", "conditional")
 SPLITS = ("train", "test")
-SCENARIOS_DIR = ROOT / "scenarios"
+SCENARIOS_DIR = PACKAGE_DIR / "scenarios"
 JSONL_NAME = "scenarios.jsonl"
 MANIFEST_NAME = "scenarios_manifest.json"
 _ID_RE = re.compile(r"^(?P<shape>[a-z_]+)-(?P<lang>[a-z]{2})-(?P<num>\d{3})$")
