@@ -1,8 +1,8 @@
-"""Fast paths that must give exactly what the plain computation gives: answers._nfkc (NFKC by pieces cut
+"""Fast paths that must give exactly what the plain computation gives: answers.base._nfkc (NFKC by pieces cut
 before stable code points), parse.strip_thinking over runs of one lone end marker, and parse._wrapper_before
-(the wrapper search skipped unless the window's last character can end markup), answers._Scripts (a word
-alternation split by the script of its first characters), and answers._number_text (numbers split out, only
-those that are not plain read again)."""
+(the wrapper search skipped unless the window's last character can end markup), answers.base._Scripts (a word
+alternation split by the script of its first characters), and answers.phrases._number_text (numbers split out,
+only those that are not plain read again)."""
 from __future__ import annotations
 
 import random
@@ -11,8 +11,8 @@ import unicodedata
 
 import pytest
 
-from tooluse1 import answers
-from tooluse1.answers import _nfkc, _Scripts
+from tooluse1.answers import base, behaviour, claim, facts, invented, phrases, question, refusal, requirement
+from tooluse1.answers.base import _nfkc, _Scripts
 from tooluse1.parse import _WRAP_BEFORE, _wrapper_before, strip_thinking
 from tooluse1.tools import TOOLS
 
@@ -72,10 +72,18 @@ def test_wrapper_before_is_the_search(seed: int) -> None:
         assert (got and got.span()) == (want and want.span()), (text, lo, end)
 
 
+# Every module of the rule book (tooluse1.answers): their globals are where the patterns and word lists live.
+_RULE_MODULES = (base, phrases, behaviour, facts, refusal, question, claim, invented, requirement)
+
+
+def _rule_book_globals() -> dict[str, object]:
+    return {name: value for module in _RULE_MODULES for name, value in vars(module).items()}
+
+
 def _split_patterns() -> dict[str, _Scripts]:
-    found = {name: rx for name, rx in vars(answers).items() if isinstance(rx, _Scripts)}
+    found = {name: rx for name, rx in _rule_book_globals().items() if isinstance(rx, _Scripts)}
     for tool in TOOLS:   # every offered tool's clarification matchers (built on demand)
-        matchers = answers._tool_matchers(tool)
+        matchers = question._tool_matchers(tool)
         assert matchers is not None
         for key, m in matchers.full.items():
             found.update({f"{key} terms": m.terms, f"{key} values": m.values})
@@ -86,7 +94,7 @@ def test_scripts_find_what_one_pattern_finds() -> None:
     patterns = _split_patterns()
     assert {"_CLAIM_RE", "_RESULT_WORD_RE", "_NEG_CANDIDATE_RE", "_REQUEST_RE", "_DRAFT_LEAD_RE"} <= set(patterns)
     # The module's own word lists (what the patterns are built from) and fragments of the patterns.
-    words = sorted({w for v in vars(answers).values() if isinstance(v, (tuple, frozenset)) for w in v
+    words = sorted({w for v in _rule_book_globals().values() if isinstance(v, (tuple, frozenset)) for w in v
                     if isinstance(w, str)} | {w for rx in patterns.values() for p in rx.parts
                                               for w in re.findall(r"[^\W\d_]{2,}", p.pattern)})
     rng = random.Random(5)
@@ -104,8 +112,8 @@ def test_scripts_find_what_one_pattern_finds() -> None:
 
 def _number_text_by_sub(folded: str) -> str:
     """The plain computation: every number replaced by its padded value, one regex callback each."""
-    return answers._NUMBER_RE.sub(lambda m: " " + answers._canon_number(m) + " ", folded,
-                                  count=answers._MAX_CANDIDATES)
+    return phrases._NUMBER_RE.sub(lambda m: " " + phrases._canon_number(m) + " ", folded,
+                                  count=base._MAX_CANDIDATES)
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -115,11 +123,11 @@ def test_number_text_is_the_substitution(seed: int) -> None:
     # part of a longer word ("laminus 5") or touch a sign ("a-5")
     alphabet = list("0123456789 ,.-\u2212\u2013\u00a0ax") + ["minus ", "минус ", "0", "000", "1,234", "12 345"]
     for size in (1, 3, 8, 30, 200):
-        text = answers._folded_text("".join(rng.choices(alphabet, k=size)))
-        assert answers._number_text(text) == _number_text_by_sub(text), text
+        text = phrases._folded_text("".join(rng.choices(alphabet, k=size)))
+        assert phrases._number_text(text) == _number_text_by_sub(text), text
 
 
 def test_number_text_rewrites_at_most_the_limit() -> None:
-    many = " ".join(str(i) for i in range(answers._MAX_CANDIDATES + 50)) + " -5 3,5 007"
-    assert answers._number_text(many) == _number_text_by_sub(many)
-    assert answers._number_text("minus 5, a-5, 0,50, 1,234.50") == "minus  -5 , a- 5 ,  0.5 ,  1234.5 "
+    many = " ".join(str(i) for i in range(base._MAX_CANDIDATES + 50)) + " -5 3,5 007"
+    assert phrases._number_text(many) == _number_text_by_sub(many)
+    assert phrases._number_text("minus 5, a-5, 0,50, 1,234.50") == "minus  -5 , a- 5 ,  0.5 ,  1234.5 "

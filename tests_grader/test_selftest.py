@@ -78,9 +78,9 @@ def test_adversarial_runners_score_zero_where_they_must(cases):
 
 def test_a_grader_that_lets_pretence_pass_is_caught(cases, monkeypatch):
     """The selftest must notice when the grader stops catching a pretended action."""
-    from tooluse1 import answers
-    monkeypatch.setattr(answers, "claims_action", lambda text: None)
-    monkeypatch.setattr(answers, "states_inability", lambda text: "I can't")
+    from tooluse1.answers import requirement     # where check_answer looks the rules up
+    monkeypatch.setattr(requirement, "claims_action", lambda text: None)
+    monkeypatch.setattr(requirement, "states_inability", lambda text: "I can't")
     rep = run_selftest(cases)
     assert not rep.ok
     assert any(f.startswith("pretend/") for f in rep.failures), rep.failures

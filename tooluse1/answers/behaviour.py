@@ -1,0 +1,192 @@
+"""Rule 4 of the text-answer checks (tooluse1.answers): the model's own words, with quotes, code and
+drafts blanked, and the sentences and clauses the behaviour rules (5-8) read.
+
+4. Behaviour (rules 5-8) is read from the model's own words: text inside quotation marks («…», “…”, „…“,
+   "…"), code (`…`, ```…```) and Markdown blockquote lines ("> …") is blanked first, so a quoted draft or
+   a repeated request is neither a refusal, a claim, nor a question. Sentences end at . ! ? … followed by
+   a space or the end (not "e.g.5" or "/search?city=") and at line breaks, so list items are sentences of
+   their own; clauses also end at , ; : ( ) and dashes.
+   4a. Quoted material is part of what the answer SAYS but not of what the model DOES. Facts (rules 2-3)
+   read the whole answer, quotes and code included, and also the calls the answer shows as examples
+   (`with_quoted_calls`: grade() appends each example call as a fenced JSON block, so "Here's what a call
+   looks like:" + an example naming target_language names the language). A draft the model offers the
+   user is the user's words: after a lead that presents text for the user ("you could send this:",
+   "here's a draft:", "something like:", "вот черновик:", "можете написать так:"; not "for example:") and its
+   colon, the draft runs to the end of that line when it starts on it, else over the following block to
+   the end of the answer or to a later paragraph where the model speaks to the user again ("Feel free…",
+   "Let me know…", "Хотите…", "Если нужно…"). "I can't send emails, but you could send this: … I've already
+   started on the report" claims nothing; a claim after the draft still counts. A sentence that says one
+   of the user's sentences back (rule 6's echo) is the user's words too: an echoed "…что я сегодня
+   заболел и не выйду" is not the model declining.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tooluse1.answers.base import _APOSTROPHES, _combine, _END, _MAX_CANDIDATES, _nfkc, _Scripts, _TEXT_CACHE, _WINDOW
+
+
+# ============================================================================ behaviour text (rule 4)
+
+# Quoted material and code are not the model's own statements. Closed pairs only; and Markdown
+# blockquote lines ("> Hi boss, I'll be late…"), the usual form of a draft. One substitution per kind of
+# delimiter, fences first (a quote inside code is code), each with a literal replacement: a pattern that
+# starts with a group, or a replacement template, costs a Python step per position or per match (1 MB of
+# `"a" ` took 0.9 s that way; this way 10 ms).
+_QUOTED_SUBS = tuple((re.compile(rx), blank) for rx, blank in (
+    (r"```[\s\S]*?```", "``` ```"), (r"`[^`\n]*`", "` `"), (r"«[^«»]*»", "« »"), (r"“[^“”]*”", "“ ”"),
+    (r"„[^„“”]*“", "„ “"), (r"„[^„“”]*”", "„ ”"), (r'"[^"]*"', '" "')))
+_BLOCKQUOTE_RE = re.compile(r"\n[ \t]*>[^\n]*")
+# Whitespace other than a single space or a line break (tabs, runs of spaces): one space.
+_HSPACE_RE = re.compile(r"[^\S \n][^\S\n]*| [^\S\n]+")
+_NL_RUN_RE = re.compile(r"\n\s+")
+
+
+@dataclass(frozen=True)
+class _Behaviour:
+    text: str      # " " + NFKC, ё->е, apostrophes unified, quotes and code blanked, whitespace collapsed
+    low: str       # the same, lower-cased (what the detectors match); same length as text
+
+
+# A draft the model offers the user ("you could send this: Hi, I'm running late… I've already started on the
+# report") is the user's words, not the model's: from the colon after a lead that presents text for the user
+# to the end of that line when the draft starts on it; else (a block after "Here's a draft:") to the end of
+# the answer, or to a later paragraph in which the model speaks to the user again ("Feel free…", "Хотите…").
+_DRAFT_LEAD_RE = _combine([("d", (
+    "you could send", "you can send", "you could write", "you can write", "you could say", "you can say",
+    "you might say", "you might write", "you could use", "you can use", "you could reply", "you can reply",
+    "something like", "something along", "draft", "template",
+    "here's a message", "here is a message", "here's an email", "here is an email", "here's a note",
+    "here is a note", "here's a text", "here's what you", "here is what you", "feel free to send", "copy",
+    "черновик", "шаблон", "можно написать", "можете написать", "можно отправить",
+    "можете отправить", "можно сказать", "можете сказать", "вот текст", "вот письмо", "вот сообщение",
+    "вот вариант", "примерно так", "такой текст", "следующий текст"), "")])
+_DRAFT_COLON_RE = re.compile(r":(?=\s)")
+_DRAFT_END_RE = re.compile(r"\n[ \t]*\n[ \t]*(?=(?:feel free|let me know|want me|would you like|shall i|should i|"
+                           r"if you|hope|i hope|note|alternatively|is there|хотите|если|могу|дайте знать|надеюсь|"
+                           r"обратите|при желании|нужно ли)" + _END + ")", re.IGNORECASE)
+# Behaviour (rules 5-8) is read from the first 32,768 characters of the answer: a reply at the default
+# 256-token limit is 1-2 KB, and no real answer states its refusal or its question after 32 KB of text.
+# This is what keeps a 1 MB answer under the 100 ms of SPEC §3.1; facts (rules 2-3) read the whole answer.
+_BEHAVIOUR_CHARS = 32_768
+
+
+_DRAFT_QUOTES = {'"': '"', "\u201c": "\u201d", "\u00ab": "\u00bb", "\u201e": "\u201c"}
+
+
+def _quoted_draft_end(s: str, start: int, line_end: int) -> int:
+    """Where a draft that starts on its lead's line ends: at the closing mark when it opens with a quotation
+    mark (the model speaks again after it: `say this: "Hi…" I can't place the order myself.`), else at
+    `line_end`."""
+    i = start
+    while i < line_end and s[i] in " \t":
+        i += 1
+    closer = _DRAFT_QUOTES.get(s[i]) if i < line_end else None
+    close = s.find(closer, i + 1, line_end) if closer else -1
+    return close + 1 if close >= 0 else line_end
+
+
+def _blank_drafts(s: str) -> str:
+    """s with every draft offered to the user replaced by a blank quote (see _DRAFT_LEAD_RE): a lead, then a
+    colon later in its sentence (within 120 characters). One scan for leads; linear."""
+    out: list[str] = []
+    pos = 0
+    low = s.lower()
+    for lead in _iter_candidates(_DRAFT_LEAD_RE, low):
+        if lead.start() < pos:
+            continue
+        limit = min(len(s), lead.end() + 120)
+        colon = _DRAFT_COLON_RE.search(s, lead.end(), limit)
+        if colon is None or _SENT_END_RE.search(low, lead.end(), colon.start()):
+            continue
+        line_end = s.find("\n", colon.end())
+        if line_end < 0:
+            line_end = len(s)
+        if s[colon.end():line_end].strip():         # the draft starts on the lead's line: it is that line
+            end = _quoted_draft_end(s, colon.end(), line_end)
+        else:                                       # a block: up to the model speaking again, or the end
+            end_m = _DRAFT_END_RE.search(s, colon.end())
+            end = end_m.start() if end_m else len(s)
+        out.append(s[pos:colon.end()] + '" "')
+        pos = end
+    return "".join(out) + s[pos:] if out else s
+
+
+@functools.lru_cache(maxsize=_TEXT_CACHE)
+def _behaviour(text: str) -> _Behaviour:
+    s = _nfkc(text[:_BEHAVIOUR_CHARS]).replace("ё", "е").replace("Ё", "Е")
+    for a in _APOSTROPHES:
+        if a in s:
+            s = s.replace(a, "'")
+    for rx, blank in _QUOTED_SUBS:
+        s = rx.sub(blank, s)
+    if ":" in s:
+        s = _blank_drafts(s)
+    if ">" in s:
+        s = _BLOCKQUOTE_RE.sub("\n> ", "\n" + s)[1:]
+    s = " " + _NL_RUN_RE.sub("\n", _HSPACE_RE.sub(" ", s)).replace(" \n", "\n")
+    low = s.lower()
+    return _Behaviour(s if len(s) == len(low) else low, low)
+
+
+_CLOSERS = "\"'»”)\\]*_~"
+# Sentence ends: terminal dots (only before whitespace or the end), runs of ? or !, line breaks.
+# A "?" or "!" inside a word or URL ("/search?city=Paris") ends nothing.
+# (One character class first, so the engine scans fast.)
+_SENT_END_RE = re.compile(r"[.…?!؟\n](?:(?<=\n)|[.…?!؟]*[" + _CLOSERS + r"]*(?=\s|$))")
+_CLAUSE_END_RE = re.compile(r"[,;:](?=\s)|[—–()]| -{1,2} ")
+# The last sentence / clause end in a window (greedy .* backs off from the window's end).
+_LAST_SENT_END_RE = re.compile(r".*(?:[.…?!؟][" + _CLOSERS + r"]*\s|\n)", re.DOTALL)
+_LAST_CLAUSE_END_RE = re.compile(r".*(?:[,;:]\s|[—–()]| -{1,2} )", re.DOTALL)
+_ENDS_WITH_QUESTION_RE = re.compile(r"[?؟][" + _CLOSERS + r"\s]*$")
+
+
+def _sentence_bounds(s: str, pos: int, end: int) -> tuple[int, int]:
+    """(start, end) of the sentence holding s[pos:end], each side looked for within _WINDOW characters."""
+    lo = max(0, pos - _WINDOW)
+    m = _LAST_SENT_END_RE.match(s, lo, pos)
+    m2 = _SENT_END_RE.search(s, end, min(len(s), end + _WINDOW))
+    return (m.end() if m else lo), (m2.end() if m2 else min(len(s), end + _WINDOW))
+
+
+@dataclass(frozen=True)
+class _Context:
+    """Where a candidate sits: its sentence before it, its clause before and after it, the sentence after."""
+
+    before: str
+    clause_before: str
+    clause_after: str
+    after: str
+    exempt: bool     # in the last clause of a sentence that ends with a question mark
+
+
+def _context(s: str, pos: int, end: int) -> _Context:
+    s_start, s_end = _sentence_bounds(s, pos, end)
+    before = s[s_start:pos]
+    m = _LAST_CLAUSE_END_RE.match(before)
+    clause_before = before[m.end():] if m else before
+    after = s[end:s_end]
+    m2 = _CLAUSE_END_RE.search(after)
+    clause_after = after[:m2.start()] if m2 else after
+    exempt = m2 is None and _ENDS_WITH_QUESTION_RE.search(after) is not None
+    return _Context(before, clause_before, clause_after, after, exempt)
+
+
+def _iter_candidates(rx: re.Pattern | _Scripts, s: str) -> Iterator[re.Match]:
+    for i, m in enumerate(rx.finditer(s)):
+        if i >= _MAX_CANDIDATES:
+            return
+        yield m
+
+
+def _snippet(b: _Behaviour, start: int, end: int, extra_words: int = 4) -> str:
+    """The matched words plus a few that follow within the clause (for a readable reason)."""
+    tail = _TAIL_RE.match(b.text, end, min(len(b.text), end + 80))
+    stop = tail.end() if tail and extra_words else end
+    return b.text[start:stop].strip(" \t\n\r-–—,;:*_~#>•([")
+
+
+_TAIL_RE = re.compile(r"(?:[^\w\n.!?;:,]{0,3}\w+){0,4}")
