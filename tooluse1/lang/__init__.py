@@ -1,0 +1,17 @@
+"""The one language module: morphology, verb forms and number words, for the grader's text rules and for the
+seeded draws of cases (DECISIONS: shared, pinned once in pyproject.toml).
+
+- `morph`: Russian morphology through pymorphy3 with its dictionaries (person, tense, aspect, mood for reading
+  a sentence; case and number for writing one), memoised; the capitalisation of what it inflects restored.
+- `english`: English verb and noun forms through lemminflect.
+- `numbers`: numbers in words through num2words (EN and RU, Russian with case and gender), and the agreement of
+  a Russian noun with a number (5 минут, 2 минуты, 21 минута).
+
+Libraries, not hand-kept tables: they are maintained for exactly this, and a pinned version keeps verdicts and
+draws from drifting. Each function here is pure and deterministic for a given set of pins.
+"""
+from tooluse1.lang.english import verb_forms
+from tooluse1.lang.morph import ru_agree, ru_inflect, ru_parses
+from tooluse1.lang.numbers import number_words
+
+__all__ = ["number_words", "ru_agree", "ru_inflect", "ru_parses", "verb_forms"]

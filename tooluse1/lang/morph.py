@@ -1,0 +1,63 @@
+"""Russian morphology (pymorphy3 + pymorphy3-dicts-ru, pinned): analyses of a word for the text rules, and
+inflection of a word or a short phrase for generated text.
+
+pymorphy3 answers in lower case and, for nouns that are both animate and inanimate, needs the animacy for an
+accusative: `ru_inflect` restores the capitalisation of the input and lets the caller name the grammemes."""
+from __future__ import annotations
+
+from functools import cache, lru_cache
+from typing import Any
+
+__all__ = ["morph", "ru_agree", "ru_inflect", "ru_parses"]
+
+
+@cache
+def morph() -> Any:
+    """The process's one MorphAnalyzer (loading the dictionaries takes ~0.1 s; done on first use)."""
+    import pymorphy3
+    return pymorphy3.MorphAnalyzer(lang="ru")
+
+
+@lru_cache(maxsize=65536)
+def ru_parses(word: str) -> tuple[Any, ...]:
+    """Every analysis pymorphy3 gives of `word` (lower-cased first), most probable first; memoised."""
+    return tuple(morph().parse(word.lower()))
+
+
+def _with_case_of(template: str, word: str) -> str:
+    if template.isupper() and len(template) > 1:
+        return word.upper()
+    if template[:1].isupper():
+        return word[:1].upper() + word[1:]
+    return word
+
+
+def ru_inflect(word: str, grammemes: set[str] | frozenset[str], pos: str | None = None) -> str:
+    """`word` in the form with `grammemes` (pymorphy3's tags: {"loct"}, {"gent", "plur"}, ...), capitalised as
+    given. The first analysis of part of speech `pos` (any when None) that can take the form is used; a word
+    no analysis can inflect is returned unchanged (a foreign name, an abbreviation). A hyphenated name
+    inflects its head: the first part when the dictionary knows it (Ростов-на-Дону -> Ростове-на-Дону), else
+    the last (Санкт-Петербург -> Санкт-Петербурге); callers table the names this gets wrong."""
+    if "-" in word:
+        parts = word.split("-")
+        head = 0 if ru_parses(parts[0])[0].is_known else len(parts) - 1
+        parts[head] = ru_inflect(parts[head], grammemes, pos)
+        return "-".join(parts)
+    for parse in ru_parses(word):
+        if pos is not None and parse.tag.POS != pos:
+            continue
+        form = parse.inflect(set(grammemes))
+        if form is not None:
+            return _with_case_of(word, form.word)
+    return word
+
+
+def ru_agree(n: int, noun: str) -> str:
+    """`noun` in the form that agrees with the number `n` (минута: 1 минута, 2 минуты, 5 минут, 21 минута),
+    capitalised as given."""
+    for parse in ru_parses(noun):
+        if parse.tag.POS == "NOUN":
+            form = parse.make_agree_with_number(abs(n))
+            if form is not None:
+                return _with_case_of(noun, form.word)
+    return noun
