@@ -178,6 +178,11 @@ def text_case_yaml(category: str, kind: str | None, expect: str) -> str:
         head["difficulty"] = f"  difficulty: easy\n  kind: {kind}"
     return case_yaml(**head, expect="  expect:\n" + expect)
 
+# The terms of a knowledge case's subject and of a capability trap's requested action (required there).
+ABOUT = "    about: {en: [capital, Australia*], ru: [столиц*, Австрали*]}\n"
+ACTION = "    action: {en: [order*, pizza], ru: [заказ*, пицц*]}\n"
+FACT = "    no_call: true\n    answer_contains_any: [Canberra]\n"
+
 BROKEN = {
     "yaml-syntax": (
         case_yaml(messages="  messages:\n    - {role: user, content: \"What is 1 plus 1?\""),
@@ -222,10 +227,10 @@ BROKEN = {
                                "{amount: 5, from_currency: \"$\", to_currency: EUR}}"}),
         "cases/a.yaml:9: convert_currency.from_currency: '$' is not a canonical currency (did you mean 'USD'?)"),
     "knowledge-without-the-fact": (
-        text_case_yaml("negative", "knowledge", "    no_call: true\n    reference: \"Canberra.\""),
+        text_case_yaml("negative", "knowledge", "    no_call: true\n" + ABOUT + "    reference: \"Canberra.\""),
         "cases/a.yaml:9: knowledge cases need answer_contains_all or answer_contains_any (the answer asked for)"),
     "capability-trap-without-refusal-or-facts": (
-        text_case_yaml("negative", "capability_trap", "    no_call: true\n    reference: \"I cannot.\""),
+        text_case_yaml("negative", "capability_trap", "    no_call: true\n" + ACTION + "    reference: \"I cannot.\""),
         "cases/a.yaml:9: capability_trap cases need refusal: true, or the facts of an answer the model can give "
         "without the missing tool"),
     "refusal-outside-capability-traps": (
@@ -246,9 +251,32 @@ BROKEN = {
         "reference)"),
     "alternatives-that-are-not-strings": (
         text_case_yaml("negative", "knowledge", "    no_call: true\n    answer_contains_all: [[Canberra, {x: 1}]]\n"
-                                                "    reference: \"Canberra.\""),
+                                                + ABOUT + "    reference: \"Canberra.\""),
         "cases/a.yaml:11: answer_contains_all must be a list whose items are strings or lists of alternative "
         "strings"),
+    "knowledge-without-about": (
+        text_case_yaml("negative", "knowledge", FACT + "    reference: \"Canberra.\""),
+        "cases/a.yaml:9: knowledge cases need about: {en: [terms], ru: [terms]} (what the question asks about)"),
+    "capability-trap-without-action": (
+        text_case_yaml("negative", "capability_trap", "    no_call: true\n    refusal: true\n    reference: \"No.\""),
+        "cases/a.yaml:9: capability_trap cases need action: {en: [terms], ru: [terms]} (the requested action: its "
+        "verbs and objects)"),
+    "action-outside-capability-traps": (
+        text_case_yaml("negative", "knowledge", FACT + ABOUT + ACTION + "    reference: \"Canberra.\""),
+        "cases/a.yaml:13: action: is only for capability_trap cases"),
+    "about-as-a-plain-list": (
+        text_case_yaml("negative", "knowledge", FACT + "    about: [capital]\n    reference: \"Canberra.\""),
+        "cases/a.yaml:12: about must map each language to a list of terms (what the question asks about), e.g. "
+        "{en: [order*, pizza], ru: [заказ*]}"),
+    "about-without-russian-terms": (
+        text_case_yaml("negative", "knowledge", FACT + "    about: {en: [capital]}\n    reference: \"Canberra.\""),
+        "cases/a.yaml:12: about needs terms in ru (what the question asks about)"),
+    "action-term-with-an-inner-star": (
+        text_case_yaml("negative", "capability_trap",
+                       "    no_call: true\n    refusal: true\n    action: {en: [or*der], ru: [заказ*]}\n"
+                       "    reference: \"No.\""),
+        "cases/a.yaml:12: action.en: 'or*der' is not a term (words separated by single spaces, `*` only at a word's "
+        "end, `A ... B` for A then B later)"),
     "unevaluable-expression": (
         case_yaml(expect="  expect:\n    call: {name: calculator, arguments: {expression: \"__import__('os')\"}}"),
         "cases/a.yaml:9: calculator.expression: \"__import__('os')\" is not an evaluable arithmetic expression"),
@@ -284,6 +312,7 @@ REFERENCE_FAILS = textwrap.dedent("""\
       expect:
         no_call: true
         answer_contains_any: ["Canberra"]
+        about: {en: [capital, Australia*], ru: [столиц*, Австрали*]}
         reference: "It is Sydney."
     """)
 

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from tooluse1.answers import AnswerRequirement
 from tooluse1.datafiles import first_stale, read_built
@@ -25,7 +25,7 @@ from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, Exp
                             NegativeKind)
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 
-SPEC_VERSION = "3.0.1"
+SPEC_VERSION = "3.1.0"
 
 
 def call_categories(tool_names: tuple[str, ...]) -> tuple[str, ...]:
@@ -64,7 +64,8 @@ class Expectation:
     Text expectations carry what the answer must satisfy: facts (`answer_contains_all` items, each a tuple of
     alternatives; `answer_contains_any`), plausible wrong answers the answer must not assert
     (`answer_excludes`), whether a stated decline answers instead of the facts (`decline_answers`), a refusal
-    (`refusal`, capability traps) or, for clarify cases, the required arguments the user left out (`missing`,
+    (`refusal`, capability traps) with the terms of the requested action (`action`), the terms of what a
+    knowledge question is about (`about`), or, for clarify cases, the required arguments the user left out (`missing`,
     "tool.param"), which the question must be about. `reference` is a right answer (the oracle's).
     """
 
@@ -77,6 +78,16 @@ class Expectation:
     missing: tuple[str, ...] = ()
     reference: str | None = None
     decline_answers: bool = False     # a stated decline also answers instead of the facts (repeat-after-me)
+    # The requested action of a capability trap (`action`) and the subject of a knowledge question (`about`):
+    # language -> terms, in a parameter's `ask` syntax (`*` = a stem, `A ... B` = A then B later). What a
+    # refusal or a claim must be about, and what an asserted value must be said of (SPEC §3.3).
+    action: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    about: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        for name in ("action", "about"):
+            object.__setattr__(self, name, {lang: tuple(str(t) for t in terms)
+                                            for lang, terms in getattr(self, name).items()})
 
     @property
     def answer(self) -> AnswerRequirement:
@@ -130,6 +141,9 @@ class Expectation:
             out["refusal"] = True
         if self.decline_answers:
             out["decline_answers"] = True
+        for key, terms in (("action", self.action), ("about", self.about)):
+            if terms:
+                out[key] = {lang: list(t) for lang, t in terms.items()}
         if self.reference is not None:
             out["reference"] = self.reference
         return out
@@ -146,7 +160,8 @@ class Expectation:
                    answer_contains_any=tuple(str(x) for x in exp.get("answer_contains_any") or ()),
                    answer_excludes=tuple(str(x) for x in exp.get("answer_excludes") or ()),
                    refusal=bool(exp.get("refusal")), missing=tuple(exp.get("missing") or ()),
-                   reference=exp.get("reference"), decline_answers=bool(exp.get("decline_answers")))
+                   reference=exp.get("reference"), decline_answers=bool(exp.get("decline_answers")),
+                   action=dict(exp.get("action") or {}), about=dict(exp.get("about") or {}))
 
 
 def _alternatives(item: Any) -> tuple[str, ...]:
@@ -332,12 +347,41 @@ def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str
 
 
 _TEXT_FIELDS = {"no_call": {"answer_contains_all", "answer_contains_any", "answer_excludes", "refusal", "reference",
-                            "decline_answers"},
+                            "decline_answers", "action", "about"},
                 "clarify": {"missing", "reference"}}
 
 
 def _is_phrase(x: Any) -> bool:
     return isinstance(x, (str, int, float)) and not isinstance(x, bool) and bool(str(x).strip())
+
+
+# The case kind each term field belongs to, and what its terms name (messages).
+_TERM_FIELDS = {"action": ("capability_trap", "the requested action: its verbs and objects"),
+                "about": ("knowledge", "what the question asks about")}
+# One term: words of letters, digits and inner punctuation, a word may end in `*` (a stem); ` ... ` joins parts.
+_TERM_PART = r"[^\s*.]+(?:[.'’-][^\s*.]+)*\*?"
+_TERM_RE = re.compile(rf"{_TERM_PART}(?: {_TERM_PART})*(?: \.\.\. {_TERM_PART}(?: {_TERM_PART})*)*")
+
+
+def _term_field_problem(value: Any, key: str) -> str | None:
+    """What is wrong with an `action:` or `about:` value, or None: it must map every language to a non-empty
+    list of terms in the `ask` syntax (the other language's words too: an answer may switch languages)."""
+    what = _TERM_FIELDS[key][1]
+    shape = f"{key} must map each language to a list of terms ({what}), e.g. {{en: [order*, pizza], ru: [заказ*]}}"
+    if not isinstance(value, dict) or not all(isinstance(v, list) for v in value.values()):
+        return shape
+    unknown = sorted(set(value) - set(LANGS))
+    if unknown:
+        return f"{key}: unknown language(s) {unknown} (known: {', '.join(LANGS)})"
+    for lang in LANGS:
+        terms = value.get(lang)
+        if not terms:
+            return f"{key} needs terms in {lang} ({what})"
+        bad = [t for t in terms if not isinstance(t, str) or not _TERM_RE.fullmatch(t.strip())]
+        if bad:
+            return (f"{key}.{lang}: {bad[0]!r} is not a term (words separated by single spaces, `*` only at a "
+                    f"word's end, `A ... B` for A then B later)")
+    return None
 
 
 def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list[str], where: str, el: int,
@@ -386,6 +430,14 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
                              "give without the missing tool")
     elif exp.get("refusal") and kind != "capability_trap":
         probs.add(where, line_of(exp, "refusal", el), "refusal: true is only for capability_trap cases")
+    for key, (owner, what) in _TERM_FIELDS.items():
+        if key in exp:
+            wrong = (f"{key}: is only for {owner} cases" if kind != owner or shape != "no_call"
+                     else _term_field_problem(exp[key], key))
+            if wrong is not None:
+                probs.add(where, line_of(exp, key, el), wrong)
+        elif kind == owner:
+            probs.add(where, el, f"{owner} cases need {key}: {{en: [terms], ru: [terms]}} ({what})")
 
 
 
