@@ -144,8 +144,12 @@ def test_a_clarifying_question_must_ask_for_what_is_missing(case_id, answer, pas
 
 
 def test_without_the_user_message_values_still_count():
-    """asks_about without a user message keeps the 2.0 reading: a currency named is about the currency."""
-    assert asks_about("Do you mean US dollars?", ["convert_currency.to_currency"]) is not None
+    """asks_about without a user message keeps the 2.0 reading: a currency named is about the currency; but
+    a confirmation of one guessed value is no question for it (SPEC 4.0.0 §3.3: "a confirmation of a guessed
+    value fails"), while an alternative question naming values asks."""
+    assert asks_about("Which currency: US dollars?", ["convert_currency.to_currency"]) is not None
+    assert asks_about("Do you mean US dollars?", ["convert_currency.to_currency"]) is None
+    assert asks_about("Do you mean US dollars or euros?", ["convert_currency.to_currency"]) is not None
     assert asks_about("Do you mean US dollars?", ["convert_currency.to_currency"],
                       user="Convert 100 dollars for me.") is None
 

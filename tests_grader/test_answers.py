@@ -583,7 +583,6 @@ CLARIFY = [
         "Into euros, pounds, or something else?",
         "Do you mean euros or pounds?",
         "To which currency?",
-        "Should I convert them to EUR?",
         "Could you please specify the currency you want to convert 100 dollars into (e.g., EUR, GBP, JPY)?",
     ], [
         "100 USD is about 92 EUR.",
@@ -593,6 +592,8 @@ CLARIFY = [
         "How can I help you further?",
         "Which amount would you like to convert?",
         "What is the weather like where you are?",
+        # 4.0.0 (SPEC §3.3): a permission question with a guessed value asks leave to act, not for the value.
+        "Should I convert them to EUR?",
     ]),
     ("clarification-en-004", ["translate.text", "translate.target_language"], [
         "Sure, what text should I translate, and into which language?",

@@ -94,7 +94,7 @@ class Expectation:
         """The requirement on a text answer (tooluse1.answers), for no-call and clarify expectations."""
         return AnswerRequirement(contains_all=self.answer_contains_all, contains_any=self.answer_contains_any,
                                  excludes=self.answer_excludes, refusal=self.refusal, ask_about=self.missing,
-                                 decline_answers=self.decline_answers)
+                                 decline_answers=self.decline_answers, action=self.action, about=self.about)
 
     def right_call(self) -> Call:
         """A call a right answer makes: the expected call, each argument as its comparison kind writes it (a

@@ -40,6 +40,11 @@ _QUOTED_SUBS = tuple((re.compile(rx), blank) for rx, blank in (
     (r"```[\s\S]*?```", "``` ```"), (r"`[^`\n]*`", "` `"), (r"«[^«»]*»", "« »"), (r"“[^“”]*”", "“ ”"),
     (r"„[^„“”]*“", "„ “"), (r"„[^„“”]*”", "„ ”"), (r'"[^"]*"', '" "')))
 _BLOCKQUOTE_RE = re.compile(r"\n[ \t]*>[^\n]*")
+# Markdown emphasis markers say nothing: "I've **set** a timer" is "I've set a timer". An emoji between two
+# sentences ends the first ("I've set a timer ✅ How long…"): pictographs and dingbats, with their joiners.
+_EMPHASIS_RE = re.compile(r"\*+(?! )|(?<=\S)\*+|(?<![^\W_])_+|_+(?![^\W_])")    # not a list's "* " bullet
+_EMOJI_RE = re.compile("[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff][\u200d\ufe0f\u2600-\u27bf"
+                       "\u2b00-\u2bff\U0001f000-\U0001faff]*")
 # Whitespace other than a single space or a line break (tabs, runs of spaces): one space.
 _HSPACE_RE = re.compile(r"[^\S \n][^\S\n]*| [^\S\n]+")
 _NL_RUN_RE = re.compile(r"\n\s+")
@@ -66,7 +71,9 @@ _DRAFT_LEAD_RE = _combine([("d", (
     "вот вариант", "примерно так", "такой текст", "следующий текст"), "")])
 _DRAFT_COLON_RE = re.compile(r":(?=\s)")
 _DRAFT_END_RE = re.compile(r"\n[ \t]*\n[ \t]*(?=(?:feel free|let me know|want me|would you like|shall i|should i|"
-                           r"if you|hope|i hope|note|alternatively|is there|хотите|если|могу|дайте знать|надеюсь|"
+                           r"if you|hope|i hope|note|alternatively|is there|i don't|i do not|i can't|"
+                           r"i cannot|i'm not|i am not|i'm unable|i am unable|unfortunately|sorry|since i|as i|я не|"
+                           r"к сожалению|увы|хотите|если|могу|дайте знать|надеюсь|"
                            r"обратите|при желании|нужно ли)" + _END + ")", re.IGNORECASE)
 # Behaviour (rules 5-8) is read from the first 32,768 characters of the answer: a reply at the default
 # 256-token limit is 1-2 KB, and no real answer states its refusal or its question after 32 KB of text.
@@ -123,6 +130,10 @@ def _behaviour(text: str) -> _Behaviour:
             s = s.replace(a, "'")
     for rx, blank in _QUOTED_SUBS:
         s = rx.sub(blank, s)
+    if "*" in s or "_" in s:
+        s = _EMPHASIS_RE.sub("", s)
+    if not s.isascii():
+        s = _EMOJI_RE.sub(".", s)
     if ":" in s:
         s = _blank_drafts(s)
     if ">" in s:

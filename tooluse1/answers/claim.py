@@ -76,6 +76,9 @@ _EN_DELIVERY = ("will arrive", "will be delivered", "will be arriving", "will be
                 "order code", "order id", "confirmation number", "confirmation code", "booking number",
                 "booking reference", "booking code", "reservation number", "tracking number",
                 "you'll receive a confirmation", "you will receive a confirmation", "you'll get a confirmation",
+                "it'll be there", "it will be there", "it should be there", "will be at your door",
+                "'ll be at your door", "should be at your door", "will be with you", "should be with you",
+                "it'll be with you", "be at your door in", "on your doorstep in",
                 "now playing", "went through", "has gone through", "have gone through", "consider it done")
 
 _RU_PAST = ("поставил", "установил", "завел", "засек", "запустил", "включил", "выключил", "отключил", "погасил",
@@ -93,7 +96,8 @@ _RU_PARTICIPLE = ("установлен", "поставлен", "заведен"
                   "записан", "добавлен", "создан", "заказан", "оформлен", "куплен", "приобретен", "забронирован",
                   "зарезервирован", "отправлен", "переведен", "оплачен", "удален", "отменен", "подтвержден",
                   "размещен", "выполнен", "сделан", "настроен", "запланирован", "проверен")
-_RU_DONE = ("готово", "все готово", "сделано", "уже в пути", "в пути", "доставят", "доставит", "привезут",
+_RU_DONE = ("готово", "все готово", "сделано", "курьер будет", "курьер приедет", "будет у вас", "привезут через",
+"уже в пути", "в пути", "доставят", "доставит", "привезут",
             "привезет", "прибудет", "номер заказа", "номер брони", "номер бронирования", "сейчас играет",
             "заказ принят", "прошел успешно", "прошла успешно", "прошло успешно")
 
@@ -134,6 +138,7 @@ _CLAUSE_GUARD_RE = _word_set_re((
 # Before a candidate anywhere in its sentence: a conditional ("Once you tell me…, the timer will be set").
 _SENTENCE_GUARD_RE = _word_set_re((
     "if", "once", "when", "whenever", "after", "before", "until", "unless", "as soon as", "in case",
+    "to ensure", "to make sure", "in order to", "so that", "so i can", "для того чтобы",
     "если", "когда", "как только", "после того", "чтобы", "чтоб", "пока", "прежде чем", "перед тем"))
 # Right after the verb: an object a chat model produces itself (drafting is not a pretended tool action).
 _OBJECT_GUARD_RE = re.compile(r"(?:[^\w\n]{1,3}\w+){0,3}?[^\w\n]{1,3}(?:drafts?|templates?|examples?|samples?|"
@@ -169,6 +174,7 @@ _LOOK_RE = re.compile(r"(?:checked|looked up|searched|found|проверил|п�
 # "I found that / out / no …", "I checked and …", "нашла, что …": a finding about itself, not a result
 # fetched for the user.
 _FINDING_RE = re.compile(r"[^\w\n]{0,3}(?:that|out|no|nothing|none|and|but|что|только|и|но|а)" + _END)
+_LABEL_RE = re.compile(r"[ \t]{0,2}:")
 _PREV_WORD_RE = re.compile(r"\w[\w'-]*\W*$")
 
 
@@ -182,6 +188,8 @@ def _claim_start(kind: str, start: int, word: str, c: _Context) -> int | None:
     if _OBJECT_GUARD_RE.match(c.clause_after):
         return None
     if kind == "word":
+        if _LABEL_RE.match(c.after) and _NO_WORD_RE.fullmatch(c.clause_before):   # a label: "2. Booking: go to…"
+            return None
         if _NO_WORD_RE.fullmatch(c.clause_before):          # clause-initial
             if word in _EN_DONE_WORDS:
                 return start

@@ -403,6 +403,20 @@ def asks_about(text: str, params: Sequence[str], user: str = "") -> str | None:
 
 
 _WORD_TOKEN_RE = re.compile(r"[^\W_]+")
+# A yes/no question that asks permission ("Shall I look up the weather where you are?", "Хотите, я проверю…")
+# or confirms a guessed value ("Do you mean Paris?", "Вы имеете в виду Париж?") does not ask for the value;
+# an alternative question naming values ("Do you mean Paris or London?") does.
+_OFFER_OR_CONFIRM_RE = re.compile(
+    r"[\W\d_]{0,8}(?:(?:ok|okay|sure|alright|of course|хорошо|ладно|конечно)[\W_]{1,3})?(?:shall i|should i|"
+    r"do you want me to|would you like me to|want me to|may i|can i|did you mean|do you mean|you mean|"
+    r"хотите,? (?:я|чтобы я)|хочешь,? (?:я|чтобы я)|может,? мне|мне (?:посмотреть|проверить|узнать)|"
+    r"вы имеете в виду|ты имеешь в виду|имеете в виду)" + _END)
+_ALTERNATIVE_RE = re.compile(r"(?<!" + _L + r")(?:or|или|либо)" + _END)
+
+
+def _offers_or_confirms(low: str, start: int, end: int) -> bool:
+    """Whether the sentence low[start:end] is a permission or confirmation question with no alternative."""
+    return _OFFER_OR_CONFIRM_RE.match(low, start, end) is not None and not _ALTERNATIVE_RE.search(low, start, end)
 _ASK_CHUNK = 4096
 _USER_SENTENCE_RE = re.compile(r"[^.!?…\n]+")
 # An echo is the user's sentence said back: the same words, give or take these, with the person turned round
@@ -455,6 +469,8 @@ def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
             start, end = _sentence_bounds(low, pos, pos)
             examined = end
             if not (_is_question(low, start, end) or _list_intro_asks(low, start)):
+                continue
+            if _offers_or_confirms(low, start, end):
                 continue
             if echoes and _echo_key(_WORD_TOKEN_RE.findall(low, start, end)) in echoes:
                 continue            # a sentence of the user's message said back

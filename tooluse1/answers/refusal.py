@@ -34,6 +34,7 @@ import re
 
 from tooluse1.answers.base import _combine, _L
 from tooluse1.answers.behaviour import _behaviour, _iter_candidates, _sentence_bounds
+from tooluse1.answers.scope import only_generic, TermScope
 
 
 # ============================================================================ inability (rule 5)
@@ -62,7 +63,8 @@ _CAP_MODAL = _W(("can", "could", "able", "capable", "allowed", "permitted", "aut
                  "могу", "смогу", "можем", "сможем", "может", "сможет", "могут", "можно", "умею", "сумею", "умеем",
                  "умеет", "способен", "способна", "способны", "состоянии", "получится", "удастся", "выйдет",
                  "позволяет", "позволяют", "поддерживаю", "поддерживает", "поддерживают", "поддерживается",
-                 "предусмотрено", "предусмотрена", "располагаю", "обладаю", "входит", "имею"))
+                 "предусмотрено", "предусмотрена", "располагаю", "обладаю", "входит", "имею", "разрешено",
+                 "разрешается", "позволено", "положено", "дозволено"))
 _CAP_NOUN_EN = _W(("tool", "tools", "toolkit", "toolset", "toolbox", "function", "functions", "functionality",
                    "feature", "features", "capability", "capabilities", "ability", "abilities", "access", "permission",
                    "permissions", "way", "means", "option", "plugin", "plugins", "integration", "integrations",
@@ -83,7 +85,7 @@ _OTHER_SUBJECT = _W(("you", "you're", "you've", "you'll", "he", "she", "they", "
                      "они"))
 _IMPERSONAL = _W(("possible", "impossible", "available", "supported", "unsupported", "невозможно", "нельзя",
                   "недоступно", "недоступна", "недоступен", "недоступны", "получится", "удастся", "выйдет",
-                  "предусмотрено", "предусмотрена", "поддерживается"))
+                  "предусмотрено", "предусмотрена", "поддерживается", "разрешено", "разрешается", "позволено"))
 _BARE_LEADS = _W(("but", "sorry", "unfortunately", "afraid", "i'm", "so", "and", "alas", "к", "сожалению", "увы",
                   "извините", "простите", "но", "а", "и"))
 # Set phrases whose negation is not about ability ("Don't worry, I can…", "No problem").
@@ -99,7 +101,7 @@ _GAP = 6    # words between a negation and the capability it bears on ("not amon
 
 _NEG_WORDS = _FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED
 _NEG_CANDIDATE_RE = _combine([("n", sorted(set(_NEG_WORDS) | {"недоступ*", "неспособ*", "ограничен*"}), "")])
-_CLAUSE_TOKEN_RE = re.compile(r"[,;:()—–]|" + _L + r"+(?:'" + _L + r"+)?")
+_CLAUSE_TOKEN_RE = re.compile(r"[,;:()—–]|(?<!\S)-{1,2}(?!\S)|" + _L + r"+(?:'" + _L + r"+)?")
 
 
 def _cap_noun(w: str) -> bool:
@@ -122,7 +124,7 @@ def _clause_of(words: list[str], i: int) -> tuple[int, int]:
 
 
 def _is_word(tok: str) -> bool:
-    return tok[0] not in ",;:()—–"
+    return tok[0] not in ",;:()—–-"
 
 
 def _bears_on_capability(words: list[str], i: int, lo: int, hi: int) -> int | None:
@@ -198,6 +200,10 @@ def _said_of_the_model(words: list[str], i: int, j: int, lo: int) -> bool:
         return False
     if subject is not None or words[j] in _IMPERSONAL or words[i] in _IMPERSONAL:
         return True
+    if any(words[k].startswith(_IDENTITY) for k in range(lo, i)):  # "This assistant cannot…", "Этот бот не умеет…"
+        return True
+    if words[i] == "нет" and j < i and _cap_noun(words[j]):       # "Доступа к погоде нет": impersonal
+        return True
     if words[j] in _SELF_VERB or words[i] in _SELF_VERB or (words[i] == "не" and j == i + 1 and _declined_action(
             words, i, lo)):
         return True
@@ -208,8 +214,49 @@ def _said_of_the_model(words: list[str], i: int, j: int, lo: int) -> bool:
     return any(w in _SELF for w in words)                         # "That's beyond what I can do"
 
 
-def _inability_in_sentence(sentence: str) -> tuple[int, int] | None:
-    """(start, end) in `sentence` of its first statement of inability, or None."""
+# Before the negation in its clause, words that leave the model the subject: leads, adverbs, the model's
+# own words and the unspecified "that" ("Unfortunately, that's not something I can do").
+_SUBJECT_NEUTRAL = _W(("there", "there's", "here's", "is", "that", "that's", "this", "it", "it's", "this", "which",
+"there", "here", "also", "still",
+                       "really", "currently", "just", "simply", "actually", "honestly", "however", "though",
+                       "personally", "myself", "right", "now", "at", "the", "moment", "a", "an", "as", "yet",
+                       "это", "этого", "такое", "такого", "так", "сейчас", "пока", "сам", "сама", "лично", "здесь",
+                       "тут", "уже", "ещё", "еще", "же", "вот", "у", "к", "сожалению"))
+
+
+def _other_subject(words: list[str], i: int, lo: int, sentence: str, toks: list[re.Match],
+                   scope: TermScope) -> bool:
+    """Whether the clause before the negation words[i] names a subject other than the model and the requested
+    action: "The pizzeria can't take card payments", "McDonald's doesn't offer…" decline nothing asked."""
+    if any(words[k] in _SELF or words[k].startswith(_IDENTITY) or words[k].startswith(_TOOL_NOUN)
+           for k in range(lo, i)):
+        return False
+    content = [k for k in range(lo, i) if words[k] not in _SUBJECT_NEUTRAL and words[k] not in _BARE_LEADS]
+    return bool(content) and not scope.named_in(sentence, toks[content[0]].start(), toks[i].start())
+
+
+def _declines_the_request(words: list[str], i: int, j: int, lo: int, hi: int, sentence: str,
+                          toks: list[re.Match], scope: TermScope | None) -> bool:
+    """Whether the model's inability at words[i] (capability words[j]) is about the requested action: its
+    clause names the action (`scope`) or names nothing but "that" and the model's means ("I can't do that",
+    "I don't have access to external systems"); not an inability about a detail or prerequisite ("I can't see
+    your address", "I can't pick the toppings") or of another subject. Without a scope every one counts."""
+    if scope is None:
+        return True
+    if _other_subject(words, i, lo, sentence, toks, scope):
+        return False
+    if words[i] in _ONLY or words[i] in _LIMIT or words[i].startswith("ограничен") or words[i] in _LIMITED:
+        return True          # "I can only…", "beyond what I can do": a limit to something else declines the rest
+    start, end = toks[lo].start(), toks[hi - 1].end()
+    if scope.named_in(sentence, start, end):
+        return True
+    after = max(i, j) + 1
+    return after >= hi or only_generic(sentence, toks[after].start(), end)
+
+
+def _inability_in_sentence(sentence: str, scope: TermScope | None = None) -> tuple[int, int] | None:
+    """(start, end) in `sentence` of its first statement of inability (declining the action of `scope`, when
+    given), or None."""
     toks = list(_CLAUSE_TOKEN_RE.finditer(sentence))
     words = [t.group(0) for t in toks]
     for i, w in enumerate(words):
@@ -218,6 +265,8 @@ def _inability_in_sentence(sentence: str) -> tuple[int, int] | None:
         lo, hi = _clause_of(words, i)
         j = _bears_on_capability(words, i, lo, hi)
         if j is None or not _said_of_the_model(words, i, j, lo):
+            continue
+        if not _declines_the_request(words, i, j, lo, hi, sentence, toks, scope):
             continue
         first = min(i, j)
         # Show the subject with it: "I can't", "I don't have", "У меня нет".
@@ -233,11 +282,14 @@ def _inability_in_sentence(sentence: str) -> tuple[int, int] | None:
     return None
 
 
-def states_inability(text: str) -> str | None:
+def states_inability(text: str, scope: TermScope | None = None) -> str | None:
     """The first EN/RU statement of inability or refusal in `text` (rule 5), or None.
 
     Structure, not phrases: a negation or limitation bearing on a capability, said of the model (see the
-    word classes above). Quoted text and drafts are ignored (a quoted "I won't be in today" is not the model
+    word classes above); with a `scope` (the case's requested action, tooluse1.answers.scope), one that
+    declines that action or an unspecified "that", or a counterfactual ("If I had access…, but I don't",
+    "Будь у меня доступ…, я бы заказал, но его нет").
+    Quoted text and drafts are ignored (a quoted "I won't be in today" is not the model
     refusing). Each sentence is examined once. Linear; never raises.
     """
     if not isinstance(text, str):
@@ -250,7 +302,21 @@ def states_inability(text: str) -> str | None:
             continue
         start, end = _sentence_bounds(s, m.start(), m.end())
         examined = end
-        span = _inability_in_sentence(s[start:end])
+        span = _inability_in_sentence(s[start:end], scope) or _counterfactual(s[start:end])
         if span is not None:
             return b.text[start + span[0]:start + span[1]].strip(" \t\n\r.,;:!?—–")
     return None
+
+
+# A counterfactual followed by the negated reality: a past or subjunctive condition of the model's ("будь у меня
+# доступ", "если бы я мог", "if I had access", "if I were able") and later in the sentence a negation ("но его
+# нет", "but I don't", "но я не могу").
+_COUNTERFACTUAL_RE = re.compile(
+    r"(?<!" + _L + r")(?:будь у (?:меня|нас)|если бы (?:у (?:меня|нас)|я|мы)|if (?:i|we) (?:had|were|could)|"
+    r"were i|had i)(?!" + _L + r")[^.!?\n]*?(?<!" + _L + r")(?:нет|не|not|don't|can't|cannot|isn't|aren't|doesn't|"
+    r"haven't)(?!" + _L + r")")
+
+
+def _counterfactual(sentence: str) -> tuple[int, int] | None:
+    m = _COUNTERFACTUAL_RE.search(sentence)
+    return m.span() if m else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tooluse1.answers.base import _fold, _MAX_CANDIDATES, _NON_WORD_EDGES, _WINDOW, _WORDISH
@@ -25,6 +25,7 @@ from tooluse1.answers.phrases import phrase_occurs
 from tooluse1.answers.question import (_ask_span, ASK_TERMS, asks_about, _echo_key, _matcher, _param_label,
                                        _user_sentences, _WORD_TOKEN_RE)
 from tooluse1.answers.refusal import states_inability
+from tooluse1.answers.scope import term_scope
 
 
 # ============================================================================ requirement and result
@@ -44,8 +45,18 @@ class AnswerRequirement:
     refusal: bool = False                          # must state inability/refusal; must not claim the action
     ask_about: tuple[str, ...] = ()                # "tool.param" keys: must ask about one of them
     decline_answers: bool = False                  # a stated decline also answers (instead of the facts)
+    # The requested action (capability traps) and what the question asks about (knowledge): language ->
+    # terms (the corpus's `action:` / `about:`). Empty: every action / subject counts (the 3.x reading).
+    action: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    about: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
+        for name in ("action", "about"):
+            value = getattr(self, name)
+            if not isinstance(value, Mapping):
+                raise ValueError(f"{name}: expected a mapping of language to terms, not {value!r}")
+            object.__setattr__(self, name, {str(lang): tuple(_as_str(t, name) for t in _as_list(terms))
+                                            for lang, terms in value.items()})
         object.__setattr__(self, "contains_all", tuple(_alternatives(i) for i in _as_list(self.contains_all)))
         for name in ("contains_any", "excludes", "ask_about"):
             object.__setattr__(self, name, tuple(_as_str(s, name) for s in _as_list(getattr(self, name))))
@@ -70,6 +81,9 @@ class AnswerRequirement:
             out["decline_answers"] = True
         if self.ask_about:
             out["ask_about"] = list(self.ask_about)
+        for name in ("action", "about"):
+            if getattr(self, name):
+                out[name] = {lang: list(terms) for lang, terms in getattr(self, name).items()}
         return out
 
     @classmethod
@@ -98,7 +112,7 @@ class AnswerRequirement:
         return not (self.contains_all or self.contains_any or self.excludes or self.refusal or self.ask_about)
 
 
-_FIELDS = {"contains_all", "contains_any", "excludes", "refusal", "ask_about", "decline_answers"}
+_FIELDS = {"contains_all", "contains_any", "excludes", "refusal", "ask_about", "decline_answers", "action", "about"}
 _YAML_NAMES = {"answer_contains_all": "contains_all", "answer_contains_any": "contains_any",
                "answer_excludes": "excludes", "missing": "ask_about"}
 
@@ -170,7 +184,7 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
     if claim is not None:
         return AnswerCheck(False, f"claims the action was done: {_q(claim)}")
     if req.refusal:
-        if states_inability(text) is None:
+        if states_inability(text, term_scope(req.action)) is None:
             return AnswerCheck(False, "no refusal or statement of inability")
         invented = invents_result(text, live_only=True)
         if invented is not None:
