@@ -26,7 +26,9 @@ rules for every entry of a table, never by listing one more string:
   "Moscow RU", "Paris FR", "Los Angeles CA", "Washington DC"). So "San Francisco, CA", "Lisbon, Portugal",
   "Москва, Россия", "New York, NY, USA" are their cities, while "Paris, Texas", "Moscow, Idaho",
   "Saint Petersburg, FL", "London, Ontario" are other cities (unknown to the table: they match neither
-  Paris nor each other's canonical). Leading "г.", "город", "city of" are dropped.
+  Paris nor each other's canonical). Leading "г.", "город", "city of" are dropped. A bracketed part that
+  carries a result (a digit: "Tokyo (14°C)") or starts with another known city ("Warsaw (Madrid: 24°C)")
+  fails: the argument says more than the city.
 - language: a BCP-47 / locale tag is its language subtag (de-DE, pt_BR, zh-Hans-CN, en-us, es-419);
   ISO 639-1 codes, ISO 639-2/B, 639-2/T and 639-3 codes, English names, endonyms (Deutsch, français,
   русский, 日本語, 中文), Russian names; a value whose words (4+ letters) name exactly ONE language is that
@@ -633,7 +635,17 @@ class CityTable(AliasTable):
         for i, (other, _, regions) in enumerate(readings):
             if i != at and (not (regions & where) if regions else other not in (None, city)):
                 return None
+        if any(self._carries_another(r, city) for r in _bracket_readings(fold(value))[1:]):
+            return None
         return city
+
+    def _carries_another(self, bracketed: str, city: str) -> bool:
+        """Whether a bracketed part carries a result or another place: a digit ("Warsaw (Madrid: 24°C)",
+        "Tokyo (14°C)"), or a known city other than `city` at its start ("Warsaw (Madrid …)")."""
+        if any(ch.isdigit() for ch in bracketed):
+            return True
+        words = _key(bracketed).split(" ")
+        return any(self._find(" ".join(words[:n])) not in (None, city) for n in range(1, min(3, len(words)) + 1))
 
     def _unknown_key(self, value: str) -> str:
         # An unknown city keeps its name without region qualifiers ("Boston, MA" = "Boston MA" = "Boston"),

@@ -1541,6 +1541,24 @@ def _prose(text: str, spans: list[tuple[int, int, str]]) -> str:
 
 # ----------------------------------------------------------------------------- extract
 
+# Characters that change nothing a reader sees: zero-width spaces and joiners, the soft hyphen, direction marks
+# and embeddings, the word joiner, the BOM. An answer word or a value carrying one ("Tok\u200byo", "ca\u00adn't")
+# is the word without it. And a `TOOL` keyword written with a no-break or other Unicode space after it, or in
+# full-width letters ("ＴＯＯＬ web_search | …"), is the plain protocol's keyword.
+_INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+")
+_ODD_TOOL_RE = re.compile("^([ \t]*)(?:TOOL|ＴＯＯＬ)[\u00a0\u2000-\u200a\u202f\u205f\u3000]*[:：]?"
+                          "[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]+(?=[^\\s])", re.MULTILINE)
+
+
+def _visible(text: str) -> str:
+    """`text` without invisible characters and with an odd `TOOL` keyword written plainly (see above)."""
+    if not text.isascii():
+        text = _INVISIBLE_RE.sub("", text)
+        if "TOOL" in text or "ＴＯＯＬ" in text:
+            text = _ODD_TOOL_RE.sub(r"\1TOOL ", text)
+    return text
+
+
 def extract(text: str, protocol: str | None = None) -> Extraction:
     """Parse a model output into calls, examples, a label and prose (see the module docstring).
 
@@ -1548,7 +1566,7 @@ def extract(text: str, protocol: str | None = None) -> Extraction:
     accepted for API stability: every format is recognised in every protocol, because a model that
     answers in another well-formed format still made (or did not make) a call.
     """
-    text = text if isinstance(text, str) else ""
+    text = _visible(text) if isinstance(text, str) else ""
     body, thinking = strip_thinking(text)
     scan = _Scan(body)
     kept = _claim(list(_extractors(scan)))

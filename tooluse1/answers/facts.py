@@ -20,8 +20,9 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from tooluse1.answers.base import _END, _L, _WORDISH
-from tooluse1.answers.behaviour import _context, _iter_candidates
+from tooluse1.answers.behaviour import _Context, _context, _iter_candidates
 from tooluse1.answers.phrases import _compile_phrase, _number_text
+from tooluse1.answers.scope import TermScope
 
 
 # ============================================================================ what the answer asserts (rule 3)
@@ -51,6 +52,9 @@ from tooluse1.answers.phrases import _compile_phrase, _number_text
 # - another rank named beside it (the answer to a neighbouring question): "followed by Saturn", "Saturn is
 #   second", "Сатурн — второй по величине"; or one member of a group ("the other planets, Saturn included",
 #   "включая Сатурн"); a belief of others includes "some / others / некоторые" ("Some once credited Marlowe").
+# - said of another event: its clause does not name what the question asks about (the case's `about:` terms)
+#   while another clause of the sentence names it with a right value ("World War II ended in 1945, a year after
+#   the Normandy landings of June 1944");
 # A right number given as one of several alternatives is a hedge, not an assertion (`_hedged`): "1939, 1941,
 # 1944 or 1945", "1944 or 1945", "либо 1944, либо 1945"; alternatives of another magnitude are other facts
 # ("1945, or 80 years ago"), and a range is one answer ("from 1939 to 1945").
@@ -158,12 +162,38 @@ def _right_after(canon: str, start: int, stop: int, right: Sequence[str]) -> boo
     return False
 
 
+_COMMA_CLAUSE_BEFORE_RE = re.compile(r".*[,;()]", re.DOTALL)
+_COMMA_CLAUSE_END_RE = re.compile(r"[,;()]")
+
+
+def _said_of_another(canon: str, start: int, end: int, c: _Context, right: Sequence[str],
+                     about: TermScope | None) -> bool:
+    """Whether the value at canon[start:end] is said of something other than what was asked: its clause does
+    not name the question's subject (`about`), while another clause of its sentence names it and gives a
+    right value ("World War II ended in 1945, a year after the Normandy landings of June 1944")."""
+    if about is None:
+        return False
+    # The clause here ends at a comma, semicolon or bracket only: a dash or colon joins a subject to its
+    # predicate ("Столица Австралии — Сидней").
+    cut = _COMMA_CLAUSE_BEFORE_RE.match(c.before)
+    head = c.before[:cut.end()] if cut else ""
+    tail_at = _COMMA_CLAUSE_END_RE.search(c.after)
+    tail = c.after[tail_at.start():] if tail_at else ""
+    if about.named_in(canon, start - len(c.before) + len(head), end + len(c.after) - len(tail)):
+        return False
+    rest = head + " , " + tail
+    return about.named_in(rest) and any(True for phrase in right for _ in _phrase_spans(phrase, rest))
+
+
 def _is_mention(canon: str, start: int, end: int, right: Sequence[str],
-                scales: re.Pattern | None = None, names: tuple[re.Pattern | None, re.Pattern | None] = (None, None)
-                ) -> bool:
+                scales: re.Pattern | None = None, names: tuple[re.Pattern | None, re.Pattern | None] = (None, None),
+                about: TermScope | None = None) -> bool:
     """Whether the value at canon[start:end] is mentioned as what the answer is not (see the rules above).
-    `names`: the question's numbered names and their siblings (_question_names)."""
+    `names`: the question's numbered names and their siblings (_question_names); `about`: the question's
+    subject (a value said of another event is a mention)."""
     c = _context(canon, start, end)
+    if _said_of_another(canon, start, end, c, right, about):
+        return True
     if (_PAIR_BEFORE_RE.search(c.clause_before) or _PAIR_AFTER_RE.match(c.after)
             or (_PAIR_OPEN_RE.search(c.clause_before) and _PAIR_CLOSE_RE.match(c.after))):
         return True
@@ -196,10 +226,12 @@ def _is_mention(canon: str, start: int, end: int, right: Sequence[str],
     return False
 
 
-def asserts_phrase(phrase: str, text: str, right: Sequence[str] = (), question: str = "") -> bool:
+def asserts_phrase(phrase: str, text: str, right: Sequence[str] = (), question: str = "",
+                   about: TermScope | None = None) -> bool:
     """Whether `text` asserts `phrase` (a wrong value): it occurs by the token rule at least once outside a
     mention that marks it as not the answer. `right` are the right values (for "X …, but … RIGHT");
-    `question` is the user's message (a superlative it does not ask about is another scale).
+    `question` is the user's message (a superlative it does not ask about is another scale); `about` the
+    terms of the question's subject (a value said of another event in a longer answer is no assertion).
     Never raises; linear in len(text)."""
     if not isinstance(phrase, str) or not isinstance(text, str):
         return False
@@ -207,7 +239,7 @@ def asserts_phrase(phrase: str, text: str, right: Sequence[str] = (), question: 
     question = question if isinstance(question, str) else ""
     scales = _other_scales(question)
     names = _question_names(question)
-    return any(not _is_mention(canon, s, e, right, scales, names) for s, e in _phrase_spans(phrase, canon))
+    return any(not _is_mention(canon, s, e, right, scales, names, about) for s, e in _phrase_spans(phrase, canon))
 
 
 @functools.lru_cache(maxsize=64)

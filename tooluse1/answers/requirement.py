@@ -26,7 +26,11 @@ from tooluse1.answers.question import (_ask_span, ASK_TERMS, asks_about, _echo_k
                                        _user_sentences, _WORD_TOKEN_RE)
 from tooluse1.answers.refusal import states_inability
 from tooluse1.answers.scope import term_scope
+from tooluse1.lang import written_forms
 
+# Wrong numbers written in words are looked for in answers up to this long (a real answer is 1-2 KB; each
+# number has some 20 written forms, which a 1 MB answer would make too slow to read).
+_WORDS_READ_CHARS = 32_768
 
 # ============================================================================ requirement and result
 
@@ -168,8 +172,10 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
     if lacking is not None and not (req.decline_answers and states_decline(text)):
         return AnswerCheck(False, lacking + (" and states no decline" if req.decline_answers else ""))
     right = tuple(a for alts in req.contains_all for a in alts) + req.contains_any
+    about = term_scope(req.about)
     for phrase in req.excludes:
-        if asserts_phrase(phrase, text, right, user):
+        written = written_forms(phrase) if len(text) <= _WORDS_READ_CHARS else ()
+        if any(asserts_phrase(p, text, right, user, about) for p in (phrase, *written)):
             return AnswerCheck(False, f"answer asserts the wrong {_q(phrase)}")
     for phrase in right:
         if hedges(phrase, text):
@@ -298,12 +304,18 @@ def states_decline(text: str) -> bool:
     return states_inability(text) is not None or _DECLINE_RE.search(_behaviour(text).low) is not None
 
 
+def _occurs(phrase: str, text: str) -> bool:
+    """phrase_occurs, or for a whole number its words as num2words writes them (tooluse1.lang: "nineteen
+    forty-five", "в тысяча девятьсот сорок пятом году"): generated for the case's own numbers, not parsed."""
+    return phrase_occurs(phrase, text) or any(phrase_occurs(w, text) for w in written_forms(phrase))
+
+
 def _lacking_fact(req: AnswerRequirement, text: str) -> str | None:
     """The first contains_all / contains_any item `text` lacks, as a reason; None when every one occurs."""
     for alts in req.contains_all:
-        if not any(phrase_occurs(a, text) for a in alts):
+        if not any(_occurs(a, text) for a in alts):
             return f"answer lacks {_quote_alts(alts)}"
-    if req.contains_any and not any(phrase_occurs(a, text) for a in req.contains_any):
+    if req.contains_any and not any(_occurs(a, text) for a in req.contains_any):
         return f"answer lacks {_quote_alts(req.contains_any)}"
     return None
 

@@ -12,6 +12,6 @@ draws from drifting. Each function here is pure and deterministic for a given se
 """
 from tooluse1.lang.english import verb_forms
 from tooluse1.lang.morph import ru_agree, ru_inflect, ru_parses
-from tooluse1.lang.numbers import number_words
+from tooluse1.lang.numbers import number_words, written_forms
 
-__all__ = ["number_words", "ru_agree", "ru_inflect", "ru_parses", "verb_forms"]
+__all__ = ["number_words", "ru_agree", "ru_inflect", "ru_parses", "verb_forms", "written_forms"]

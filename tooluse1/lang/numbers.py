@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-__all__ = ["number_words"]
+__all__ = ["number_words", "written_forms"]
 
 _RU_CASES = {"nomn": "n", "gent": "g", "datv": "d", "accs": "a", "ablt": "i", "loct": "p"}
 
@@ -23,3 +23,29 @@ def number_words(n: int, lang: str, to: str = "cardinal", case: str = "nomn", ge
         kind = "ordinal" if to in ("ordinal", "year") else "cardinal"
         return str(num2words(n, lang="ru", to=kind, case=_RU_CASES[case], gender=gender))
     raise ValueError(f"number words: no language {lang!r} (en, ru)")
+
+
+_WRITTEN_NUMBER_LIMIT = 1_000_000     # beyond this no answer writes a number in words
+
+
+@lru_cache(maxsize=1024)
+def written_forms(phrase: str) -> tuple[str, ...]:
+    """The ways an answer may write the whole number `phrase` ("1945") in words, EN and RU: cardinal,
+    English year reading ("nineteen forty-five"), ordinal (a Russian year: "в тысяча девятьсот сорок пятом
+    году"), Russian in every case and gender. Empty for a phrase that is not a plain non-negative integer
+    (or is 0-10, which answers write as digits or as words listed in the case). Hyphens also as spaces."""
+    text = phrase.strip()
+    if not text.isdigit() or not 10 < int(text) < _WRITTEN_NUMBER_LIMIT:
+        return ()
+    n = int(text)
+    forms = {number_words(n, "en"), number_words(n, "en", to="ordinal")}
+    if 1000 <= n < 3000:
+        forms.add(number_words(n, "en", to="year"))
+    for case in _RU_CASES:
+        for gender in ("m", "f", "n"):
+            forms.add(number_words(n, "ru", case=case, gender=gender))
+            forms.add(number_words(n, "ru", to="ordinal", case=case, gender=gender))
+    forms |= {f.removeprefix("одна ").removeprefix("одной ").removeprefix("одну ").removeprefix("одною ")
+              for f in forms}
+    forms |= {f.replace("-", " ") for f in forms}
+    return tuple(sorted(forms - {text}))
