@@ -102,11 +102,13 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import html
 import json
 import re
 import sys
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from textwrap import dedent as textwrap_dedent
 from typing import Any, Iterator
 
 from tooluse1.tools import TOOLS, Call, canonical_tool_name, type_arguments
@@ -1285,10 +1287,91 @@ def _extractors(scan: _Scan) -> Iterator[_Finding]:
         yield found
 
 
+# ----------------------------------------------------------------------------- JSON5 and YAML call objects
+
+# A JSON5 object (unquoted keys, single quotes, trailing commas) whose first key is a call key:
+# `{name: "web_search", arguments: {query: "…"}}`. Read with json5 (pinned) from its opener to the matching
+# brace, at most _JSON5_TRIES objects of at most _JSON5_CHARS characters each (json5 is pure Python).
+_JSON5_OPENER = re.compile(r"\{\s*(?:name|function|tool|tool_name|arguments)\s*:")
+_JSON5_TRIES = 16
+_JSON5_CHARS = 4096
+
+
+def _balanced_end(text: str, start: int, limit: int) -> int | None:
+    """The index after the brace that closes the one at text[start], strings skipped; None within limit."""
+    depth, quote, i = 0, "", start
+    stop = min(len(text), start + limit)
+    while i < stop:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
+
+
+def _extract_json5(scan: _Scan) -> Iterator[_Finding]:
+    import json5
+    text = scan.text
+    for n, m in enumerate(_JSON5_OPENER.finditer(text)):
+        if n >= _JSON5_TRIES:
+            return
+        end = _balanced_end(text, m.start(), _JSON5_CHARS)
+        if end is None:
+            yield _found(m.start(), min(len(text), m.start() + _JSON5_CHARS), "json5",
+                         "a JSON5 call object that does not parse")
+            continue
+        try:
+            value = json5.loads(text[m.start():end])
+        except (ValueError, RecursionError):
+            yield _found(m.start(), end, "json5", "a JSON5 call object that does not parse")
+            continue
+        reading = _Reading()
+        _read(value, reading)
+        if reading.calls or reading.problems:
+            yield _Finding(start=m.start(), end=end, form="json5", calls=reading.calls,
+                           problem="; ".join(reading.problems) or None)
+
+
+# A YAML block naming a tool with an arguments mapping ("name: web_search" / "arguments:" / "  query: …"):
+# a call of an offered tool when the block reads as YAML, else a broken call attempt; a name that is no
+# offered tool leaves the block prose.
+_YAML_CALL = _LineRegex(r"[ \t]*(?:name|tool|function):[ \t]*[\"']?(?P<name>[A-Za-z_][\w.\-]{0,%d})[\"']?[ \t]*\n"
+                        r"[ \t]*(?:arguments|args|parameters):[ \t]*\n(?P<body>(?:[ \t]+[^\n]*(?:\n|$))+)"
+                        % _MAX_NAME)
+
+
+def _extract_yaml(scan: _Scan) -> Iterator[_Finding]:
+    import yaml
+    for start, m in _YAML_CALL.finditer(scan.text):
+        name = m.group("name")
+        if canonical_tool_name(name) not in TOOLS:
+            continue
+        try:
+            args = yaml.safe_load(textwrap_dedent(m.group("body")))
+        except yaml.YAMLError:
+            args = None
+        got = _make_call(name, args) if isinstance(args, dict) else f"a YAML call of {name!r} that does not parse"
+        yield _found(start, m.end(), "yaml", got)
+
+
 def _all_findings(scan: _Scan) -> Iterator[_Finding]:
     text = scan.text
     if "{" in text:
         yield from _extract_json(scan)
+        yield from _extract_json5(scan)
+    if "arguments:" in text or "args:" in text or "parameters:" in text:
+        yield from _extract_yaml(scan)
     for spec in _TAG_FORMS:
         if spec.hint in text:
             yield from _extract_tags(scan, spec)
@@ -1550,8 +1633,14 @@ _ODD_TOOL_RE = re.compile("^([ \t]*)(?:TOOL|ＴＯＯＬ)[\u00a0\u2000-\u200a\u2
                           "[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]+(?=[^\\s])", re.MULTILINE)
 
 
+_ESCAPED_MARKUP_RE = re.compile(r"&lt;/?(?:tool_call|function[=>]|parameter=|invoke|tool_calls?&gt;)")
+
+
 def _visible(text: str) -> str:
-    """`text` without invisible characters and with an odd `TOOL` keyword written plainly (see above)."""
+    """`text` without invisible characters, with an odd `TOOL` keyword written plainly and with HTML-escaped
+    call markup unescaped (`&lt;tool_call&gt;&lt;function=…`: a call a chat front end escaped) (see above)."""
+    if "&lt;" in text and _ESCAPED_MARKUP_RE.search(text):
+        text = html.unescape(text)
     if not text.isascii():
         text = _INVISIBLE_RE.sub("", text)
         if "TOOL" in text or "ＴＯＯＬ" in text:

@@ -26,7 +26,7 @@ from tooluse1.answers.question import (_ask_span, ASK_TERMS, asks_about, _echo_k
                                        _user_sentences, _WORD_TOKEN_RE)
 from tooluse1.answers.refusal import states_inability
 from tooluse1.answers.scope import term_scope
-from tooluse1.lang import written_forms
+from tooluse1.lang import latin_spellings, written_forms
 
 # Wrong numbers written in words are looked for in answers up to this long (a real answer is 1-2 KB; each
 # number has some 20 written forms, which a 1 MB answer would make too slow to read).
@@ -192,7 +192,7 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
     if req.refusal:
         if states_inability(text, term_scope(req.action)) is None:
             return AnswerCheck(False, "no refusal or statement of inability")
-        invented = invents_result(text, live_only=True)
+        invented = invents_result(text, live_only=True) or _signed_value_now(text)
         if invented is not None:
             return AnswerCheck(False, f"invents a result no tool produced: {_q(invented)}")
     if req.ask_about:
@@ -203,6 +203,18 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
             labels = " or ".join(dict.fromkeys(_param_label(k) for k in req.ask_about))
             return AnswerCheck(False, f"no question about the missing {labels}")
     return AnswerCheck(True, "")
+
+
+# A signed value said to hold now, with no unit: "сейчас в Казани около -12", "it's currently +5 there". A sign
+# (or плюс / минус) marks a temperature the way a unit does; a now-cue earlier in its clause makes it live.
+_SIGNED_NOW_RE = re.compile(r"(?<![^\W\d_])(?:сейчас|now|currently|at the moment|на данный момент|в данный момент)"
+                            r"(?![^\W\d_])[^.!?\n,;]{0,40}?(?:[+\-−–] ?|(?:плюс|минус|plus|minus) )[0-9]{1,2}"
+                            r"(?![0-9]|[.,:][0-9])")
+
+
+def _signed_value_now(text: str) -> str | None:
+    m = _SIGNED_NOW_RE.search(_behaviour(text).low)
+    return None if m is None else _behaviour(text).text[m.start():m.end()].strip()
 
 
 _SENTENCE_STOPS = ".!?…\n"
@@ -306,8 +318,10 @@ def states_decline(text: str) -> bool:
 
 def _occurs(phrase: str, text: str) -> bool:
     """phrase_occurs, or for a whole number its words as num2words writes them (tooluse1.lang: "nineteen
-    forty-five", "в тысяча девятьсот сорок пятом году"): generated for the case's own numbers, not parsed."""
-    return phrase_occurs(phrase, text) or any(phrase_occurs(w, text) for w in written_forms(phrase))
+    forty-five", "в тысяча девятьсот сорок пятом году"): generated for the case's own numbers, not parsed;
+    or for a name in Latin letters another common romanisation of it ("Tolstoi" for "Tolstoy")."""
+    return phrase_occurs(phrase, text) or any(phrase_occurs(w, text)
+                                              for w in (*written_forms(phrase), *latin_spellings(phrase)))
 
 
 def _lacking_fact(req: AnswerRequirement, text: str) -> str | None:

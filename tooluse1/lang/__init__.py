@@ -4,6 +4,7 @@ seeded draws of cases (DECISIONS: shared, pinned once in pyproject.toml).
 - `morph`: Russian morphology through pymorphy3 with its dictionaries (person, tense, aspect, mood for reading
   a sentence; case and number for writing one), memoised; the capitalisation of what it inflects restored.
 - `english`: English verb and noun forms through lemminflect.
+- `translit`: the common Latin spellings of a Russian name (Tolstoy / Tolstoi / Tolstoj).
 - `numbers`: numbers in words through num2words (EN and RU, Russian with case and gender), and the agreement of
   a Russian noun with a number (5 минут, 2 минуты, 21 минута).
 
@@ -13,5 +14,6 @@ draws from drifting. Each function here is pure and deterministic for a given se
 from tooluse1.lang.english import verb_forms
 from tooluse1.lang.morph import ru_agree, ru_inflect, ru_parses
 from tooluse1.lang.numbers import number_words, written_forms
+from tooluse1.lang.translit import latin_spellings
 
-__all__ = ["number_words", "ru_agree", "ru_inflect", "ru_parses", "verb_forms", "written_forms"]
+__all__ = ["latin_spellings", "number_words", "ru_agree", "ru_inflect", "ru_parses", "verb_forms", "written_forms"]
