@@ -10,8 +10,9 @@ __all__ = ["latin_spellings"]
 
 # Word endings that romanisations of й / ий / ый write differently, and letters of й, х, ю, я, ё.
 # (Longer endings first: "Tolstoy" ends in "oy", not in the "y" of "Gorky".)
-_ENDINGS: tuple[tuple[str, ...], ...] = (("skiy", "sky", "ski", "skii", "skij"), ("oy", "oi", "oj"), ("ey", "ei", "ej"), ("ay", "ai", "aj"),
-            ("iy", "ii", "ij", "y"))
+_ENDINGS: tuple[tuple[str, ...], ...] = (
+    ("skiy", "sky", "ski", "skii", "skij"), ("oy", "oi", "oj"), ("ey", "ei", "ej"), ("ay", "ai", "aj"),
+    ("iy", "ii", "ij", "y"))
 _LETTERS: tuple[tuple[str, ...], ...] = (("kh", "h"), ("yu", "iu", "ju"), ("ya", "ia", "ja"), ("yo", "io", "jo"))
 _LATIN_WORD = re.compile(r"[a-z]+")
 
