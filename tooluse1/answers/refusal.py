@@ -112,15 +112,23 @@ def _capability(w: str) -> bool:
     return w in _CAP_MODAL or _cap_noun(w)
 
 
-def _clause_of(words: list[str], i: int) -> tuple[int, int]:
-    """(first, last + 1) word indices of the clause around words[i] (punctuation tokens end clauses)."""
-    lo = i
-    while lo > 0 and _is_word(words[lo - 1]):
-        lo -= 1
-    hi = i
-    while hi < len(words) and _is_word(words[hi]):
-        hi += 1
-    return lo, hi
+# Negations examined in one sentence: a real sentence has a few; each is read within its clause, so this keeps
+# a sentence of nothing but negations ("not can't no not …") linear.
+_NEGATIONS_PER_SENTENCE = 8
+
+
+def _clauses(words: list[str]) -> list[tuple[int, int]]:
+    """For each word index, (first, last + 1) word indices of its clause (punctuation tokens end clauses);
+    one pass over the sentence."""
+    out: list[tuple[int, int]] = []
+    lo = 0
+    for i, w in enumerate(words + [","]):
+        if not _is_word(w):
+            out.extend([(lo, i)] * (i - lo))
+            if i < len(words):
+                out.append((i + 1, i + 1))
+            lo = i + 1
+    return out
 
 
 def _is_word(tok: str) -> bool:
@@ -259,10 +267,16 @@ def _inability_in_sentence(sentence: str, scope: TermScope | None = None) -> tup
     given), or None."""
     toks = list(_CLAUSE_TOKEN_RE.finditer(sentence))
     words = [t.group(0) for t in toks]
+    clauses: list[tuple[int, int]] = []
+    tried = 0
     for i, w in enumerate(words):
         if not (w in _NEG_WORDS or w.startswith(("недоступ", "неспособ", "ограничен"))):
             continue
-        lo, hi = _clause_of(words, i)
+        tried += 1
+        if tried > _NEGATIONS_PER_SENTENCE:
+            return None
+        clauses = clauses or _clauses(words)
+        lo, hi = clauses[i]
         j = _bears_on_capability(words, i, lo, hi)
         if j is None or not _said_of_the_model(words, i, j, lo):
             continue

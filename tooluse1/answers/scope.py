@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Mapping
 
-from tooluse1.answers.base import _first, _fold, _L
+from tooluse1.answers.base import _combine, _first, _fold, _L
 from tooluse1.answers.phrases import _GAP_RE
 
 # The words a clause may hold beside a negated capability and still decline "that", whatever was asked: an
@@ -67,12 +67,19 @@ class TermScope:
     """The terms of one requested action or question subject, as one regex over lower-cased text."""
 
     def __init__(self, terms: tuple[str, ...]):
-        parts = [p for t in terms for p in _GAP_RE.split(_fold(t).strip()) if p.strip()]
-        self.regex = re.compile("|".join(r"(?<!" + _L + r")" + _term_regex(p) for p in sorted(set(parts))))
+        parts = sorted({p.strip() for t in terms for p in _GAP_RE.split(_fold(t).strip()) if p.strip()})
+        # Terms with a stem only at their end: one literal-first scan; a stem inside ("умн* дом*"): a regex each.
+        simple = [p for p in parts if "*" not in p.rstrip("*")]
+        joined = [p.replace(" ", "-") for p in simple if " " in p]       # "smart home" is also "smart-home"
+        self.simple = _combine([("t", simple + joined, "")]) if simple else None
+        self.complex = tuple(re.compile(r"(?<!" + _L + r")" + _term_regex(p)) for p in parts if p not in simple)
 
     def named_in(self, low: str, start: int = 0, end: int | None = None) -> bool:
         """Whether low[start:end] names the action or subject (one of the terms, whole words or stems)."""
-        return self.regex.search(low, start, len(low) if end is None else end) is not None
+        stop = len(low) if end is None else end
+        if self.simple is not None and self.simple.search(low, start, stop) is not None:
+            return True
+        return any(rx.search(low, start, stop) is not None for rx in self.complex)
 
 
 def _term_regex(term: str) -> str:
