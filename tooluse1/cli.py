@@ -216,6 +216,26 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_grader_card(args: argparse.Namespace) -> int:
+    """Print the grader accuracy card: computed from the checkout's labelled sets when they are there (and,
+    with --write, stored as package data), else the card stored with the installed package."""
+    from tooluse1.gradercard import CARD_PATH, TESTS_DIR, card_json, compute_card, render_card, stored_card
+    card: dict | None
+    if (TESTS_DIR / "independent_round8.py").exists():
+        card = compute_card()
+        if args.write:
+            CARD_PATH.write_text(card_json(card), encoding="utf-8")
+            print(f"wrote {CARD_PATH}", file=sys.stderr)
+    elif args.write:
+        return _usage_error(f"--write needs the labelled sets of a checkout ({TESTS_DIR} is missing)")
+    else:
+        card = stored_card()
+    if card is None:
+        return _usage_error(f"no stored grader card ({CARD_PATH}) and no labelled sets to compute one")
+    print(card_json(card) if args.json else render_card(card, markdown=args.markdown), end="")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tooluse1", description="ToolUse.1 benchmark")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -276,6 +296,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     board.add_argument("--allow-different-prompts", action="store_true",
                        help="rank although the prompts differ (a deliberate prompt study)")
     board.set_defaults(fn=_cmd_leaderboard)
+    card = sub.add_parser("grader-card", help="the grader's agreement with independently labelled outputs, per "
+                                              "verdict kind and language (Wilson 95% CI; constant graders beside)")
+    card.add_argument("--write", action="store_true",
+                      help="store the card computed from the checkout as package data (tooluse1/data/grader_card.json)")
+    card.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    card.add_argument("--json", action="store_true", help="print the card as JSON")
+    card.set_defaults(fn=_cmd_grader_card)
     parser.set_defaults(passthrough=False)
     args, passthrough = parser.parse_known_args(argv)
     if args.passthrough:

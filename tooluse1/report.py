@@ -363,6 +363,24 @@ def _track_sections(results: ResultsFile) -> str:
     return "".join(t.report_section(results.document) for name, t in tracks().items() if name in results.document)
 
 
+def _grader_card_section() -> str:
+    """How far the grader itself is to be trusted: the stored grader accuracy card (tooluse1.gradercard), one
+    line per labelled set, with its held-out sets marked; empty when the package carries no card."""
+    from tooluse1.gradercard import stored_card
+    card = stored_card()
+    if card is None:
+        return ""
+    rows = "".join(
+        f"<tr><td>{esc(s['name'])}{' (held out)' if s['held_out'] else ''}</td><td>{s['total']['n']}</td>"
+        f"<td>{_fmt(s['total']['rate'])}</td><td>[{_fmt(s['total']['ci'][0])}, {_fmt(s['total']['ci'][1])}]</td>"
+        f"<td>{_fmt(s['total']['always_pass'])}</td><td>{esc(s['note'])}</td></tr>" for s in card["sources"])
+    return (f'<section id="grader-card"><h2>Grader accuracy (spec {esc(card["spec_version"])})</h2><p class=legend>'
+            f"Agreement of the grader with independently written and labelled outputs (Wilson 95% interval; "
+            f"a grader that always passes reaches the last figure). Per kind and language: "
+            f"<code>python -m tooluse1 grader-card</code>.</p><table><tr><th>set</th><th>n</th><th>agrees</th>"
+            f"<th>95% CI</th><th>always pass</th><th></th></tr>{rows}</table></section>")
+
+
 def render_report(results: ResultsFile, baseline: ResultsFile | None = None, comparison: Comparison | None = None,
                   *, alpha: float = 0.05, max_drop: float | None = None, allow_different_prompts: bool = False,
                   strict: bool = False) -> str:
@@ -400,6 +418,7 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
         f"<section><h2>Output labels</h2>{_label_table(records)}</section>",
         _track_sections(results),
         _items_section(records),
+        _grader_card_section(),
         _provenance_section(results, baseline),
     ]
     return render_page(f"ToolUse.1 report \u2014 {model}", "".join(body), _SCRIPT)
