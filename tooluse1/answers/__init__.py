@@ -1,4 +1,4 @@
-"""Checks on text answers (no tool call) for grading 3.0.0: the rule book.
+"""Checks on text answers (no tool call) for grading 4.0.0: the rule book.
 
 A no-call or clarify case passes only when the model made no call and its text answer (the prose, with
 thinking and call payloads already removed) meets the case's `AnswerRequirement`. `check_answer` applies
@@ -23,8 +23,12 @@ Each rule lives in a module of this package, whose docstring states it in full:
 7. Claimed action (`claim`: `claims_action`).
 8. Invented result (`invented`: `invents_result`).
 
+Since 4.0.0 a refusal, a claim and an asserted value are read against what the case asks: its requested action
+(`action:` terms, capability traps) and the subject of its question (`about:`, knowledge cases), matched by
+`scope` (`AnswerRequirement.action` / `.about`; empty: every action or subject counts, the 3.x reading).
+
 The modules import one way: `base` (budgets, the non-empty test, regex building blocks, normalisation) ->
-`phrases` and `behaviour` -> the rule modules (`facts`, `refusal`, `question`, `claim`, `invented`, which
+`phrases`, `behaviour` and `scope` -> the rule modules (`facts`, `refusal`, `question`, `claim`, `invented`, which
 reads parameter values with rule 6's matchers) -> `requirement`. This package re-exports the public names.
 
 Performance: every function is linear in the answer's length and never raises on any str. Regexes are

@@ -26,7 +26,16 @@
      получится"), or B is a first-person verb ("не могу"), or the tools are the subject ("None of the
      available tools can…"), or the clause starts with the negation ("Sorry, can't do that").
    Set phrases whose negation is not about ability ("Don't worry", "No problem", "Не волнуйтесь", "Нет
-   проблем") are skipped.
+   проблем") are skipped. Also said of the model: "this assistant / bot" (этот бот, ассистент) before the
+   negation, and an impersonal "доступа … нет"; permission is a capability ("Мне не разрешено").
+   - D (4.0.0), about what was asked, when the case names its requested action (`action:` terms,
+     tooluse1.answers.scope): the clause names no other subject before the negation ("The pizzeria can't…",
+     "McDonald's doesn't…") and names the action, or nothing but an unspecified "that" and the model's means
+     ("I can't do that", "no access to external systems"), or limits the model to something else ("I can
+     only…"); an inability about a detail or prerequisite ("I can't see your address", "I can't pick the
+     toppings", "I don't have personal preferences") declines nothing. A counterfactual followed by the
+     negated reality declines ("If I had access…, but I don't", "Будь у меня доступ…, я бы заказал, но его
+     нет").
 """
 from __future__ import annotations
 
@@ -224,9 +233,9 @@ def _said_of_the_model(words: list[str], i: int, j: int, lo: int) -> bool:
 
 # Before the negation in its clause, words that leave the model the subject: leads, adverbs, the model's
 # own words and the unspecified "that" ("Unfortunately, that's not something I can do").
-_SUBJECT_NEUTRAL = _W(("there", "there's", "here's", "is", "that", "that's", "this", "it", "it's", "this", "which",
-"there", "here", "also", "still",
-                       "really", "currently", "just", "simply", "actually", "honestly", "however", "though",
+_SUBJECT_NEUTRAL = _W(("there", "there's", "here's", "here", "is", "that", "that's", "this", "it", "it's", "which",
+                       "also", "still", "really", "currently", "just", "simply", "actually", "honestly", "however",
+                       "though",
                        "personally", "myself", "right", "now", "at", "the", "moment", "a", "an", "as", "yet",
                        "это", "этого", "такое", "такого", "так", "сейчас", "пока", "сам", "сама", "лично", "здесь",
                        "тут", "уже", "ещё", "еще", "же", "вот", "у", "к", "сожалению"))
