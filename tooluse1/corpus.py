@@ -15,12 +15,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from tooluse1.answers import AnswerRequirement
 from tooluse1.datafiles import first_stale, read_built
 from tooluse1.errors import StaleCorpusError
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call
+from tooluse1.toolspec import Tool
 from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, Lang,
                             NegativeKind)
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
@@ -199,13 +200,15 @@ def as_case(case: "Case | dict") -> Case:
 
 
 
-def check_arguments(tool: str, args: Any, where: str, line: int, probs: Problems) -> None:
-    """Report (to `probs`) what is wrong with authored arguments of `tool`: a missing required argument, an
-    unknown one, a value of the wrong type or not in canonical form. Shared with the SPIN scenarios."""
+def check_arguments(tool: str, args: Any, where: str, line: int, probs: Problems,
+                    registry: Mapping[str, Tool] = TOOLS) -> None:
+    """Report (to `probs`) what is wrong with authored arguments of `tool` (declared in `registry`): a missing
+    required argument, an unknown one, a value of the wrong type or not in canonical form (null only for a
+    nullable parameter). Shared with the SPIN scenarios, which pass the built-in tools."""
     if not isinstance(args, dict):
         probs.add(where, line, f"arguments of {tool} must be a mapping")
         return
-    spec = TOOLS[tool]
+    spec = registry[tool]
     for req in spec.required:
         if req not in args:
             probs.add(where, line, f"{tool}: missing required argument {req!r}")
@@ -214,7 +217,7 @@ def check_arguments(tool: str, args: Any, where: str, line: int, probs: Problems
         if p is None:
             probs.add(where, line, f"{tool}: unknown argument {name!r} (known: {', '.join(spec.param_index)})")
             continue
-        wrong = p.comparison.check_expected(p, value)
+        wrong = None if value is None and p.nullable else p.comparison.check_expected(p, value)
         if wrong is not None:
             probs.add(where, line, f"{tool}.{name}: {wrong}")
 
@@ -325,7 +328,7 @@ def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str
         if extra:
             probs.add(where, el, f"a call expectation takes no {sorted(extra)}")
     else:
-        _check_text_expectation(exp, shape, kind, tools, where, el, probs)
+        _check_text_expectation(exp, shape, kind, tools, where, el, probs, lang)
     if len(probs.items) > n_before:
         return None
     return Case.from_dict({**raw, "tools": tools}, source=f"{where}:{line}")
@@ -341,7 +344,7 @@ def _is_phrase(x: Any) -> bool:
 
 
 def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list[str], where: str, el: int,
-                            probs: Problems) -> None:
+                            probs: Problems, lang: str = "en") -> None:
     """The answer requirement of a no-call or clarify case: known fields of the right types, and what each
     kind needs (SPEC §3.3): a fact for knowledge and instruction traps, a refusal or a fact for capability
     traps, the missing required arguments (of an offered tool) for clarify cases; always a reference."""
@@ -372,13 +375,18 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
             probs.add(where, el, "clarify cases need missing: [tool.param, ...] (the required arguments the user "
                                  "left out)")
         for item in missing if isinstance(missing, list) else []:
-            tool, _, param = str(item).partition(".")
+            tool, _, param = str(item).rpartition(".")    # a tool name may hold dots, a parameter name not
             if tool not in TOOLS or param not in TOOLS[tool].required:
                 probs.add(where, line_of(exp, "missing", el),
                           f"missing: {item!r} is not a required argument of a tool (write tool.param, e.g. "
                           f"get_weather.city)")
             elif tool not in tools:
                 probs.add(where, line_of(exp, "missing", el), f"missing: {item!r} names a tool that is not offered")
+            elif not TOOLS[tool].param_index[param].ask.get(lang):
+                probs.add(where, line_of(exp, "missing", el),
+                          f"missing: {item!r} has no clarification terms in {lang} (the words a question asking for "
+                          f"it uses; only English ones are derived from the schema): give the parameter "
+                          f"ask: {{{lang}: [...]}}")
     elif kind in ("knowledge", "instruction_trap") and not has_facts:
         probs.add(where, el, f"{kind} cases need answer_contains_all or answer_contains_any (the answer asked for)")
     elif kind == "capability_trap" and not (has_facts or exp.get("refusal") is True):

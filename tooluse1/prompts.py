@@ -25,6 +25,7 @@ from typing import Any, Iterable, Sequence
 
 from tooluse1.protocols import protocol_named
 from tooluse1.tools import TOOLS, Call
+from tooluse1.toolspec import api_name
 from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS
 
 __all__ = ["ALL_PROTOCOLS", "PROTOCOLS", "Prompt", "format_call", "item_id", "parse_protocols", "prompt_digest",
@@ -124,8 +125,9 @@ def system_prompt(protocol: str, tool_names: Sequence[str]) -> str:
 
 def tool_schemas(tool_names: Sequence[str]) -> tuple[dict, ...]:
     """The offered tools in the OpenAI `tools` shape ({"type": "function", "function": schema}), which chat
-    templates' `tools=` argument accepts too."""
-    return tuple({"type": "function", "function": TOOLS[t].json_schema()} for t in tool_names)
+    templates' `tools=` argument accepts too. A name the API refuses (a dot, over 64 characters) is declared
+    by its reversible encoding (tooluse1.toolspec.api_name), which grading maps back to the tool."""
+    return tuple({"type": "function", "function": {**TOOLS[t].json_schema(), "name": api_name(t)}} for t in tool_names)
 
 
 def render_messages(case_messages: Sequence[dict], protocol: str) -> list[dict]:

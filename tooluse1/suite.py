@@ -40,13 +40,15 @@ from tooluse1.corpus import (SPEC_VERSION, Case, CorpusError, StaleCorpusError, 
 from tooluse1.errors import ToolUse1Error
 from tooluse1.results import portable_path
 from tooluse1.tools import TOOLS
-from tooluse1.toolspec import Tool
+from tooluse1.toolspec import Tool, api_name, function_of
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, read_yaml_list
 
 __all__ = ["CASES_DIR_NAME", "TOOLS_FILE", "CasesUnusable", "Suite", "SuiteError", "load_session_cases", "load_suite",
            "suite_of", "unload_suite"]
 
 TOOLS_FILE = "tools.yaml"
+# The names a suite's tools file may have, in the order they are looked for.
+TOOLS_FILES = (TOOLS_FILE, "tools.yml", "tools.json")
 CASES_DIR_NAME = "cases"
 
 
@@ -99,6 +101,8 @@ class Suite:
 
 # The names of the tools the active suite registered (removed again when another suite is loaded).
 _ACTIVE: list[str] = []
+# The tools the registry held before the active suite (the built-in ones), restored by unload_suite.
+_SET_ASIDE: list[Tool] = []
 
 
 def load_suite(directory: str | Path) -> Suite:
@@ -107,10 +111,12 @@ def load_suite(directory: str | Path) -> Suite:
     answer fails its grader); the registry then holds no suite's tool."""
     unload_suite()
     root = Path(directory)
-    tools_path, cases_dir = root / TOOLS_FILE, root / CASES_DIR_NAME
+    tools_path = next((root / n for n in TOOLS_FILES if (root / n).is_file()), root / TOOLS_FILE)
+    cases_dir = root / CASES_DIR_NAME
     missing = [p for p in (tools_path, cases_dir) if not p.exists()]
     if not root.is_dir() or missing:
-        raise SuiteError([f"{display_path(root)}: not a suite folder (it needs {TOOLS_FILE} and {CASES_DIR_NAME}/; "
+        raise SuiteError([f"{display_path(root)}: not a suite folder (it needs {TOOLS_FILE} or tools.json, and "
+                          f"{CASES_DIR_NAME}/; "
                           f"missing: {', '.join(display_path(p) for p in missing) or 'the folder'})"])
     declarations, tools = _read_tools(tools_path)
     _activate(tools, tools_path, declarations)
@@ -127,11 +133,12 @@ def load_suite(directory: str | Path) -> Suite:
 
 
 def _read_tools(path: Path) -> tuple[list[dict], tuple[Tool, ...]]:
-    """The declarations in tools.yaml (plain data) and the tools built from them; SuiteError with every
-    problem at the line of its tool or parameter. (Two tools of one name are found when registering.)"""
+    """The declarations in the tools file (plain data: a list of OpenAI-format tools, or a request body with
+    them under `tools`) and the tools built from them; SuiteError with every problem at the line of its tool
+    or parameter. (Two tools of one name are found when registering.)"""
     where = display_path(path)
     probs = Problems()
-    docs = read_yaml_list(path, "tool", probs)
+    docs = read_yaml_list(path, "tool", probs, under="tools")
     if docs is not None and not docs:
         probs.add(where, 1, "declares no tool")
     tools: list[Tool] = []
@@ -151,24 +158,30 @@ def _read_tools(path: Path) -> tuple[list[dict], tuple[Tool, ...]]:
 
 def _problem_line(raw: dict, problem: str) -> int:
     """The line a `tool[.param]: message` problem is about: its parameter's, else its tool's."""
-    subject = problem.partition(":")[0]
-    _, dot, param = subject.partition(".")
-    params = raw.get("parameters")
+    fn = function_of(raw)
+    name = str(fn.get("name", "?"))
+    subject = problem.partition(": ")[0]
+    dot, param = subject[len(name):len(name) + 1], subject[len(name) + 1:]
+    params = fn.get("parameters")
     props = params.get("properties") if isinstance(params, dict) else None
     if dot and isinstance(props, dict) and param in props:
-        return line_of(props, param, line_of(raw))
-    return line_of(raw)
+        return line_of(props, param, line_of(fn))
+    return line_of(fn)
 
 
 def _activate(tools: tuple[Tool, ...], path: Path, declarations: list[dict]) -> None:
-    """Register `tools`; SuiteError (nothing registered) when a name of one is taken (a built-in tool's name
-    or other name, or another tool's of this suite)."""
+    """Make `tools` the registry's only tools (the built-in ones are set aside until unload_suite, so only the
+    suite's names and other names resolve); SuiteError (the built-in tools back) when a name of one is
+    taken by another tool of this suite."""
     probs = Problems()
+    _SET_ASIDE.extend(TOOLS.values())
+    TOOLS.clear()
     for tool, raw in zip(tools, declarations):
         try:
             TOOLS.register(tool)
         except ValueError as e:
-            probs.add(display_path(path), line_of(raw, "name"), f"{e}; give the suite's tool a name of its own")
+            probs.add(display_path(path), line_of(function_of(raw), "name"),
+                      f"{e}; give each tool of the suite a name of its own")
             continue
         _ACTIVE.append(tool.name)
     if probs.items:
@@ -177,9 +190,13 @@ def _activate(tools: tuple[Tool, ...], path: Path, declarations: list[dict]) -> 
 
 
 def unload_suite() -> None:
-    """Remove the active suite's tools from the registry (TOOLS then holds the built-in tools only)."""
+    """Remove the active suite's tools from the registry and put back the tools set aside for it (TOOLS then
+    holds the built-in tools only, in their order)."""
     while _ACTIVE:
         del TOOLS[_ACTIVE.pop()]
+    for tool in _SET_ASIDE:
+        TOOLS[tool.name] = tool
+    _SET_ASIDE.clear()
 
 
 def _manifest(root: Path, declarations: list[dict], cases: list[Case]) -> dict:
@@ -188,8 +205,13 @@ def _manifest(root: Path, declarations: list[dict], cases: list[Case]) -> dict:
     jsonl = render_jsonl(cases)
     tools = json.dumps(declarations, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
     digest = hashlib.sha256(b"tooluse1-suite\n" + tools.encode("utf-8") + b"\n" + jsonl).hexdigest()
+    suite: dict[str, Any] = {"name": root.resolve().name, "path": portable_path(root.resolve())}
+    encoded = {api_name(n): n for n in (function_of(d).get("name") for d in declarations if isinstance(d, dict))
+               if isinstance(n, str) and api_name(n) != n}
+    if encoded:   # the names the native protocol declares to an API in its place (mapped back when graded)
+        suite["api_names"] = encoded
     return {"name": root.resolve().name, "version": SPEC_VERSION, "sha256": digest, "n_cases": len(cases),
-            "counts": counts(cases), "suite": {"name": root.resolve().name, "path": portable_path(root.resolve())}}
+            "counts": counts(cases), "suite": suite}
 
 
 def suite_of(provenance: dict[str, Any]) -> dict | None:

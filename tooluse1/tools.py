@@ -13,9 +13,13 @@ from typing import Any
 from tooluse1.toolbox import BUILTIN_TOOLS
 from tooluse1.toolspec import Toolbox
 
-__all__ = ["TOOLS", "TOOL_NAMES", "Call", "canonical_tool_name", "coerce_value", "type_arguments"]
+__all__ = ["BUILTIN_TOOLBOX", "TOOLS", "TOOL_NAMES", "Call", "canonical_tool_name", "coerce_value", "type_arguments"]
 
 TOOLS = Toolbox(BUILTIN_TOOLS)
+
+# The built-in tools whatever suite is active (a suite sets them aside in TOOLS while it is loaded,
+# tooluse1.suite): what the SPIN scenarios, written for the built-in tools, are checked against.
+BUILTIN_TOOLBOX = Toolbox(BUILTIN_TOOLS)
 
 # The nine built-in tools' names, in declaration order (`tools: all` in a case).
 TOOL_NAMES: tuple[str, ...] = tuple(t.name for t in BUILTIN_TOOLS)
