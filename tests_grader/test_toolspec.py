@@ -67,7 +67,6 @@ def test_a_complete_declaration_is_accepted_and_offered_under_its_other_names() 
 
 
 @pytest.mark.parametrize("param,message", [
-    (_city(ask={}), "needs clarification terms in en"),
     (_city(ask={"en": ("city",), "ru": ("город",), "de": ("Stadt",)}), "unknown language(s) ['de']"),
     (_city(example=None), "get_forecast.city: needs an example value"),
     (_city(example="Atlantis"), "get_forecast.city: example: 'Atlantis' is not a canonical city"),

@@ -106,10 +106,12 @@ class Record(TypedDict):
 class SuiteRef(TypedDict):
     """A suite of one's own (tooluse1.suite): its folder's name and path; absent for the built-in corpus.
     `api_names`: the names the native protocol declared to an API for tool names it refuses (encoded name ->
-    the tool's own name, tooluse1.toolspec.api_name), mapped back before grading."""
+    the tool's own name, tooluse1.toolspec.api_name), mapped back before grading; `skipped`: the ids of the
+    cases left out because their own right answer fails their grader."""
     name: str
     path: str
     api_names: NotRequired[dict[str, str]]
+    skipped: NotRequired[list[str]]
 
 
 class Corpus(TypedDict):

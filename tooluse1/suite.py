@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tooluse1.build import reference_problems
+from tooluse1.build import failing_references
 from tooluse1.corpus import (SPEC_VERSION, Case, CorpusError, StaleCorpusError, check_fresh, counts, load_cases,
-                             load_corpus, render_jsonl)
+                             load_corpus, own_tools, render_jsonl)
 from tooluse1.errors import ToolUse1Error
 from tooluse1.results import portable_path
 from tooluse1.tools import TOOLS
@@ -76,6 +77,9 @@ def load_session_cases(suite_dir: str | Path | None) -> tuple[list[Case], dict, 
         raise CasesUnusable(f"{where}:\n" + "\n".join(e.problems)) from None
     except StaleCorpusError as e:
         raise CasesUnusable(str(e)) from None
+    if suite.skipped:
+        print(f"tooluse1: {len(suite.skipped)} case(s) of suite {suite.name} skipped: their own right answer fails "
+              f"their grader (fix the case, or the tool's schema):\n  " + "\n  ".join(suite.skipped), file=sys.stderr)
     return list(suite.cases), suite.manifest, suite.tool_names
 
 
@@ -88,6 +92,7 @@ class Suite:
     tools: tuple[Tool, ...]
     cases: tuple[Case, ...]
     manifest: dict
+    skipped: tuple[str, ...] = ()     # `path:line: problem` of each case left out: its right answer fails
 
     @property
     def tool_names(self) -> tuple[str, ...]:
@@ -125,11 +130,15 @@ def load_suite(directory: str | Path) -> Suite:
     except CorpusError as e:
         unload_suite()
         raise SuiteError(e.problems) from None
-    problems = reference_problems(cases)
-    if problems:
+    # A case whose own right answer fails its grader cannot be scored: it is left out, listed and counted
+    # (the manifest's suite.skipped, `problems`), and the rest of the suite runs.
+    failing = failing_references(cases)
+    kept = [c for c in cases if c.id not in failing]
+    if not kept:
         unload_suite()
-        raise SuiteError(problems)
-    return Suite(root.resolve().name, root, tools, tuple(cases), _manifest(root, declarations, cases))
+        raise SuiteError(list(failing.values()) + [f"{display_path(cases_dir)}: no case left to run"])
+    return Suite(root.resolve().name, root, tools, tuple(kept), _manifest(root, declarations, kept, failing),
+                 tuple(failing.values()))
 
 
 def _read_tools(path: Path) -> tuple[list[dict], tuple[Tool, ...]]:
@@ -138,9 +147,7 @@ def _read_tools(path: Path) -> tuple[list[dict], tuple[Tool, ...]]:
     or parameter. (Two tools of one name are found when registering.)"""
     where = display_path(path)
     probs = Problems()
-    docs = read_yaml_list(path, "tool", probs, under="tools")
-    if docs is not None and not docs:
-        probs.add(where, 1, "declares no tool")
+    docs = read_yaml_list(path, "tool", probs, under="tools")   # [] when every case declares its own
     tools: list[Tool] = []
     for raw in docs or ():
         if not isinstance(raw, dict):
@@ -199,7 +206,7 @@ def unload_suite() -> None:
     _SET_ASIDE.clear()
 
 
-def _manifest(root: Path, declarations: list[dict], cases: list[Case]) -> dict:
+def _manifest(root: Path, declarations: list[dict], cases: list[Case], failing: dict[str, str]) -> dict:
     """data/manifest.json's shape for the suite: `sha256` over the canonical tool declarations and cases,
     `suite` naming it (and where it was loaded from, for `regrade --suite`)."""
     jsonl = render_jsonl(cases)
@@ -208,8 +215,12 @@ def _manifest(root: Path, declarations: list[dict], cases: list[Case]) -> dict:
     suite: dict[str, Any] = {"name": root.resolve().name, "path": portable_path(root.resolve())}
     encoded = {api_name(n): n for n in (function_of(d).get("name") for d in declarations if isinstance(d, dict))
                if isinstance(n, str) and api_name(n) != n}
+    encoded.update({api_name(t.name): t.name for c in cases for t in own_tools(c.definitions)
+                    if api_name(t.name) != t.name})
     if encoded:   # the names the native protocol declares to an API in its place (mapped back when graded)
         suite["api_names"] = encoded
+    if failing:   # the cases left out, by id (their problems are printed when the suite loads)
+        suite["skipped"] = sorted(failing)
     return {"name": root.resolve().name, "version": SPEC_VERSION, "sha256": digest, "n_cases": len(cases),
             "counts": counts(cases), "suite": suite}
 

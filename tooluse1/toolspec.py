@@ -26,6 +26,8 @@ import hashlib
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,9 +105,9 @@ class Param:
         return self.comparison.matches(self, expected, actual)
 
     def problems(self) -> list[str]:
-        """What this parameter lacks to be offered (empty when complete). Clarification terms are needed in
-        English for a required parameter (Tool.from_dict derives them); Russian ones only where a Russian
-        case asks for it (tooluse1.corpus checks that)."""
+        """What this parameter lacks to be offered (empty when complete). Clarification terms are needed only
+        where a clarification case asks for the parameter, in the case's language (tooluse1.corpus checks
+        that; Tool.from_dict derives English ones from the schema)."""
         out = []
         if not self.description.strip():
             out.append("needs a description")
@@ -114,9 +116,6 @@ class Param:
             out.append(f"clarification terms in unknown language(s) {unknown} (known: {', '.join(LANGS)})")
         for lang in LANGS:
             terms = self.ask.get(lang, ())
-            if self.required and not terms and lang == "en":
-                out.append(f"a required parameter needs clarification terms in {lang} (the words a question "
-                           f"asking for it uses)")
             if any(not isinstance(t, str) or not t.strip() for t in terms):
                 out.append(f"clarification terms in {lang} must be non-empty strings")
         if self.example is None:
@@ -124,14 +123,17 @@ class Param:
         for what, value in (("example", self.example), ("default", self.default),
                             *((f"enum value {v!r}", v) for v in self.enum)):
             wrong = self.comparison.check_expected(self, value) if value is not None else None
-            if wrong is not None and not (what != "example" and self.comparison.name in _LENIENT_KINDS
-                                          and self.comparison.accept(value) is not None):
+            lenient = (what.startswith("enum") and self.type != "string") or (
+                self.comparison.name in _LENIENT_KINDS and what == "default"
+                and self.comparison.accept(value) is not None)
+            if wrong is not None and not lenient:
                 out.append(f"{what}: {wrong}")
         return out
 
 
-# Kinds whose enum values and default may be written as strings ("1" for an integer, "true" for a boolean:
-# 26 integer parameters of BFCL's live tools carry string enums); the authored case values stay typed.
+# Kinds whose default may be written as a string ("1" for an integer, "true" for a boolean). Enum lists are
+# checked only on strings (26 integer parameters of BFCL's live tools carry string enums, booleans
+# "dontcare", arrays their items' values): values are compared by type; the authored case values stay typed.
 _LENIENT_KINDS = frozenset({"number", "integer", "boolean"})
 
 
@@ -246,10 +248,17 @@ class Tool:
 
 def function_of(data: Mapping[str, Any]) -> Mapping[str, Any]:
     """The function object of a tool declaration: OpenAI's `{"type": "function", "function": {...}}` unwrapped
-    (grader fields written beside `function` kept), anything else as is."""
+    (grader fields written beside `function` kept); an MCP tool (`inputSchema`, `annotations`) read as one,
+    its effect from the hints (`destructiveHint: true` or `readOnlyHint: false` acts; looks up otherwise,
+    unless `effect` is given); anything else as is."""
     inner = data.get("function")
     if data.get("type") == "function" and isinstance(inner, Mapping):
         return {**inner, **{k: v for k, v in data.items() if k not in ("type", "function")}}
+    if "inputSchema" in data and "parameters" not in data:
+        hints: Mapping[str, Any] = data["annotations"] if isinstance(data.get("annotations"), Mapping) else {}
+        acts = hints.get("destructiveHint") is True or hints.get("readOnlyHint") is False
+        out = {k: v for k, v in data.items() if k not in ("inputSchema", "annotations", "title")}
+        return {"parameters": data["inputSchema"], "effect": "acts" if acts else "looks_up", **out}
     return data
 
 
@@ -449,6 +458,8 @@ class Toolbox(MutableMapping[str, Tool]):
     """
 
     def __init__(self, tools: Iterable[Tool] = ()):
+        # A case's own toolset, while one is in scope (`scoped`): every read goes to it.
+        self._scope: ContextVar[Toolbox | None] = ContextVar(f"toolbox_scope_{id(self)}", default=None)
         self._tools: dict[str, Tool] = {}
         self._aliases: dict[str, str] = {}
         self._api_names: dict[str, str] = {}     # api_name(name) -> name, for the names it changes
@@ -492,23 +503,41 @@ class Toolbox(MutableMapping[str, Tool]):
         self._folds = {k: v[0] for k, v in folded.items() if len(v) == 1}
         self._names.clear()
 
+    @contextmanager
+    def scoped(self, tools: Iterable[Tool]) -> Iterator[None]:
+        """Within the block (in this thread or task), the registry reads as exactly `tools`: what a case that
+        declares its own tools is prompted, parsed and graded with (two cases may define one name two
+        ways). Writes still go to the registry itself."""
+        token = self._scope.set(Toolbox(tools))
+        try:
+            yield
+        finally:
+            self._scope.reset(token)
+
     def __getitem__(self, name: str) -> Tool:
-        return self._tools[name]
+        scope = self._scope.get()
+        return scope[name] if scope is not None else self._tools[name]
 
     def __contains__(self, name: object) -> bool:
-        return name in self._tools
+        scope = self._scope.get()
+        return name in scope if scope is not None else name in self._tools
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._tools)
+        scope = self._scope.get()
+        return iter(scope) if scope is not None else iter(self._tools)
 
     def __len__(self) -> int:
-        return len(self._tools)
+        scope = self._scope.get()
+        return len(scope) if scope is not None else len(self._tools)
 
     def canonical_name(self, name: Any) -> str:
         """The tool a name refers to, by one rule for every tool: the exact name (after dropping the namespace
-        of the offered functions), its API encoding (api_name), an other name (calc, weather), then the name
-        with case and naming convention folded (`convertCurrency`, `Save-Note`) when exactly one registered
-        tool folds to it; an unknown name normalised (lower case, `_` for spaces)."""
+        of the offered functions), its API encoding (api_name), the name with case and naming convention
+        folded (`convertCurrency`, `Save-Note`, `GET_WEATHER`) when exactly one registered tool folds to it,
+        then an other name (calc, weather); an unknown name normalised (lower case, `_` for spaces)."""
+        scope = self._scope.get()
+        if scope is not None:
+            return scope.canonical_name(name)
         if isinstance(name, str) and name in self._tools:   # the common case, and the answer the slow path gives
             return name
         text = name if isinstance(name, str) else str(name)
@@ -524,13 +553,12 @@ class Toolbox(MutableMapping[str, Tool]):
         # "tool:calculator", Gemini's "default_api.get_weather"): another namespace is another tool
         # ("browser.search" is gpt-oss's built-in browser, not the offered web_search).
         written = _OWN_NAMESPACE.sub("", name.strip())
-        for cand in (written, self._api_names.get(written)):
+        for cand in (written, self._api_names.get(written), self._folds.get(_folded(written))):
             if cand in self._tools:
                 return cand
         key = _name_key(written)
-        if key in self._tools:
-            return key
         for cand in (key, key.replace("_", "")):
             if cand in self._aliases:
                 return self._aliases[cand]
-        return self._folds.get(_folded(written), key)
+        # Unknown, or a fold two tools share (GET_TIME beside get_time and getTime): no tool's name.
+        return written if key in self._tools else key
