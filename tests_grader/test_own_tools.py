@@ -245,8 +245,9 @@ def test_every_right_answer_round_trips(protocol: str) -> None:
         assert verdict.passed, (case.id, protocol, verdict.reason)
 
 
-# What strong models write for the flights case, per protocol: the arrays, objects and booleans as text.
-MODEL_REPLIES = [
+# What strong models write, per protocol: arrays, objects, booleans and null as text (case id, protocol, reply,
+# passes).
+FLIGHTS_REPLIES = [
     ("xml", "<tool_call>\n<function=Flights.searchFlights>\n<parameter=origin>\nJFK\n</parameter>\n"
             "<parameter=destination>\nLHR\n</parameter>\n<parameter=date>\n2025-04-02\n</parameter>\n"
             "<parameter=cabin>\nbusiness\n</parameter>\n<parameter=passengers>\n{\"adults\": 2, \"children\": 1}\n"
@@ -266,13 +267,6 @@ MODEL_REPLIES = [
 ]
 
 
-@pytest.mark.parametrize("protocol,reply,passes", MODEL_REPLIES)
-def test_models_replies_with_objects(protocol: str, reply: str, passes: bool) -> None:
-    case = next(c for c in load_suite(EXAMPLE).cases if c.id == "flights.business")
-    verdict = grade(case, reply, protocol)
-    assert verdict.passed == passes, verdict.reason
-
-
 CALENDAR_REPLIES = [
     ("plain", 'TOOL create_calendar_event | title=Offsite | start=2025-03-20 | all_day=true | reminder_minutes=30',
      True),
@@ -286,14 +280,7 @@ CALENDAR_REPLIES = [
 ]
 
 
-@pytest.mark.parametrize("protocol,reply,passes", CALENDAR_REPLIES)
-def test_models_replies_with_booleans(protocol: str, reply: str, passes: bool) -> None:
-    case = next(c for c in load_suite(EXAMPLE).cases if c.id == "calendar.all-day")
-    verdict = grade(case, reply, protocol)
-    assert verdict.passed == passes, verdict.reason
-
-
-@pytest.mark.parametrize("protocol,reply,passes", [
+NULL_REPLIES = [
     ("plain", "TOOL create_calendar_event | title=Standup | start=2025-03-15T09:00 | reminder_minutes=null", True),
     ("xml", "<tool_call>\n<function=create_calendar_event>\n<parameter=title>\nStandup\n</parameter>\n"
             "<parameter=start>\n2025-03-15T09:00\n</parameter>\n<parameter=reminder_minutes>\nnull\n</parameter>\n"
@@ -302,9 +289,16 @@ def test_models_replies_with_booleans(protocol: str, reply: str, passes: bool) -
      False),
     ("json", '{"name": "create_calendar_event", "arguments": {"title": "Standup", "start": "2025-03-15T09:00", '
              '"reminder_minutes": 0}}', False),
-])
-def test_models_replies_with_null(protocol: str, reply: str, passes: bool) -> None:
-    case = next(c for c in load_suite(EXAMPLE).cases if c.id == "calendar.no-reminder")
+]
+MODEL_REPLIES = [(case_id, *reply) for case_id, replies in (("flights.business", FLIGHTS_REPLIES),
+                                                            ("calendar.all-day", CALENDAR_REPLIES),
+                                                            ("calendar.no-reminder", NULL_REPLIES))
+                 for reply in replies]
+
+
+@pytest.mark.parametrize("case_id,protocol,reply,passes", MODEL_REPLIES)
+def test_models_replies(case_id: str, protocol: str, reply: str, passes: bool) -> None:
+    case = next(c for c in load_suite(EXAMPLE).cases if c.id == case_id)
     verdict = grade(case, reply, protocol)
     assert verdict.passed == passes, verdict.reason
 

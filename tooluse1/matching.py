@@ -438,7 +438,23 @@ class _Boolean(Comparison):
         return not to_bool(value)
 
 
-class _Array(Comparison):
+class _JsonShaped(Comparison):
+    """The kinds whose values are lists or mappings, which text protocols carry as JSON text."""
+
+    shape: type = list
+
+    def accept(self, value: Any) -> Any | None:
+        value = _json_text(value, self.shape)
+        return value if isinstance(value, self.shape) else None
+
+    def coerce(self, raw: str) -> Any:
+        return _json_text(raw, self.shape)
+
+    def variant(self, param: Declared, value: Any) -> Any | None:
+        return json.dumps(value, ensure_ascii=False)
+
+
+class _Array(_JsonShaped):
     name = "array"
     types = ("array",)
     expects = "a list"
@@ -469,16 +485,6 @@ class _Array(Comparison):
                 return f"item {v!r}: {wrong}"
         return None
 
-    def accept(self, value: Any) -> Any | None:
-        value = _json_text(value, list)
-        return value if isinstance(value, list) else None
-
-    def coerce(self, raw: str) -> Any:
-        return _json_text(raw, list)
-
-    def variant(self, param: Declared, value: Any) -> Any | None:
-        return json.dumps(value, ensure_ascii=False)
-
     def other(self, param: Declared, value: Any) -> Any:
         return list(value)[:-1] if value else ["?"]
 
@@ -488,10 +494,11 @@ class _Set(_Array):
     ordered = False
 
 
-class _Object(Comparison):
+class _Object(_JsonShaped):
     name = "object"
     types = ("object",)
     expects = "an object"
+    shape = dict
 
     def matches(self, param: Declared, expected: Any, actual: Any) -> bool:
         actual = _json_text(actual, dict)
@@ -520,16 +527,6 @@ class _Object(Comparison):
             if wrong is not None:
                 return f"{key}: {wrong}"
         return None
-
-    def accept(self, value: Any) -> Any | None:
-        value = _json_text(value, dict)
-        return value if isinstance(value, dict) else None
-
-    def coerce(self, raw: str) -> Any:
-        return _json_text(raw, dict)
-
-    def variant(self, param: Declared, value: Any) -> Any | None:
-        return json.dumps(value, ensure_ascii=False)
 
     def other(self, param: Declared, value: Any) -> Any:
         return {k: "?" for k in value} if value else "?"
