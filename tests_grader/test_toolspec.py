@@ -126,7 +126,7 @@ def _as_data(tool: Tool) -> dict:
             prop["default"] = p.default
         if p.inferable:
             prop["inferable"] = True
-    return {**data, "name_aliases": list(tool.name_aliases), "latency_s": tool.latency_s}
+    return {**data, "name_aliases": list(tool.name_aliases), "latency_s": tool.latency_s, "effect": tool.effect}
 
 
 @pytest.mark.parametrize("tool", BUILTIN_TOOLS, ids=_id)
