@@ -3,23 +3,25 @@
 A suite is a folder:
 
     my_suite/
-      tools.yaml          # a YAML list of tool declarations (tooluse1.toolspec.Tool.from_dict's fields)
+      tools.json          # the tools as sent to an API (or tools.yaml): OpenAI-format definitions, a request
+                          # body's `tools`, MCP tools (tooluse1.toolspec.Tool.from_dict)
       cases/**/*.yaml     # the cases, in the format of the built-in cases/ (cases/README.md)
 
-`load_suite(DIR)` validates both (every problem as `path:line: message`, all at once: SuiteError), registers
-the suite's tools in the registry every stage reads (tooluse1.tools.TOOLS), grades every case's own right
-answer in every protocol (as `build` does for cases/) and returns the cases with a manifest shaped like
-data/manifest.json, whose `sha256` is the suite's digest: it covers the tool declarations and the cases, so
-it is what a results file records as its corpus (`provenance.corpus`, with `suite: {name, path}`) and what
-`compare`, `report`, the `--baseline` gate and `regrade --suite DIR` check.
+`load_suite(DIR)` validates both (every problem as `path:line: message`: SuiteError), makes the suite's tools
+the registry every stage reads (tooluse1.tools.TOOLS; the built-in tools are set aside until
+`unload_suite`), grades every case's own right answer in every protocol (as `build` does for cases/; a case
+whose answer fails is left out and listed in `Suite.skipped`) and returns the cases with a manifest shaped
+like data/manifest.json, whose `sha256` is the suite's digest: it covers the tool declarations and the
+cases, so it is what a results file records as its corpus (`provenance.corpus`, with `suite: {name, path,
+api_names, skipped}`) and what `compare`, `report`, the `--baseline` gate and `regrade --suite DIR` check.
 
 What a suite means by the built-in words:
-- its tools are the ones tools.yaml declares, and only those: `tools: all` offers every one of them, a case
-  offering another tool (a built-in one included) is refused, and a tool may not take a built-in tool's name
-  or other name;
-- its categories are its tool names, `multi_step`, `negative` and `clarification`; case ids are
-  `<category>-<lang>-<nnn>` and unique within the suite. Ids of different suites (or of the built-in corpus)
-  may coincide: a session and a results file hold one suite, and runs of different suites are never paired
+- its tools are the ones its tools file declares, and only those (a built-in tool's name is free for
+  them): `tools: all` offers every one of them, a case offering another is refused; a case may also
+  declare tools of its own inline (tooluse1.corpus.case_toolset);
+- its categories are its tool names as written, `multi_step`, `negative` and `clarification`; case ids are
+  any `[A-Za-z0-9_.-]+`, unique within the suite. Ids of different suites (or of the built-in corpus) may
+  coincide: a session and a results file hold one suite, and runs of different suites are never paired
   (their digests differ);
 - a tool needs no simulated implementation: the tool-calling track grades calls, it does not execute them.
 
@@ -171,9 +173,10 @@ def _problem_line(raw: dict, problem: str) -> int:
     dot, param = subject[len(name):len(name) + 1], subject[len(name) + 1:]
     params = fn.get("parameters")
     props = params.get("properties") if isinstance(params, dict) else None
+    tool_line = line_of(raw.get("function"), default=line_of(raw))   # the function object's, when wrapped
     if dot and isinstance(props, dict) and param in props:
-        return line_of(props, param, line_of(fn))
-    return line_of(fn)
+        return line_of(props, param, tool_line)
+    return tool_line
 
 
 def _activate(tools: tuple[Tool, ...], path: Path, declarations: list[dict]) -> None:
@@ -187,7 +190,7 @@ def _activate(tools: tuple[Tool, ...], path: Path, declarations: list[dict]) -> 
         try:
             TOOLS.register(tool)
         except ValueError as e:
-            probs.add(display_path(path), line_of(function_of(raw), "name"),
+            probs.add(display_path(path), line_of(raw.get("function", raw), "name", line_of(raw)),
                       f"{e}; give each tool of the suite a name of its own")
             continue
         _ACTIVE.append(tool.name)
