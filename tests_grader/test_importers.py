@@ -103,3 +103,10 @@ def test_the_command_line(tmp_path: Path) -> None:
     assert proc.returncode == 0 and "3 cases (1 call, 1 clarify, 1 no_call); 0 left out" in proc.stdout
     again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert again.returncode == 2 and again.stderr == f"ERROR: {out}: not empty; import into a new folder (-o DIR)\n"
+    # The imported suite runs: the oracle (a question or refusal of its own where a case has no reference)
+    # passes every item, the native protocol's encoded dotted names included.
+    run = subprocess.run([sys.executable, "-m", "tooluse1", "run", "--model", "oracle", "--suite", str(out),
+                          "--protocol", "all,native", "--results", str(tmp_path / "r.json")],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0 and "12 passed" in run.stdout, run.stdout[-2000:] + run.stderr[-2000:]
+    assert "PytestUnknownMarkWarning" not in run.stdout          # each case's category is a registered marker

@@ -171,7 +171,7 @@ def _corpus(config: pytest.Config) -> "tuple[Sequence[Case], dict]":
         cases, manifest, tool_names = load_session_cases(config.getoption("--suite"))
     except CasesUnusable as e:
         raise pytest.UsageError(str(e)) from None
-    for name in tool_names:
+    for name in dict.fromkeys((*tool_names, *(c.category for c in cases))):   # a case's own tools' names too
         config.addinivalue_line("markers", f"{name}: ToolUse.1 item attribute")
     return cases, manifest
 
