@@ -22,6 +22,7 @@ from tooluse1.answers import AnswerRequirement
 from tooluse1.datafiles import first_stale, read_built
 from tooluse1.errors import StaleCorpusError
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call
+from tooluse1.matching import LEFT_OUT, alternatives, first_choice
 from tooluse1.toolspec import Tool, function_of
 from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, Lang,
                             NegativeKind)
@@ -55,18 +56,6 @@ MANIFEST_NAME = "manifest.json"
 _ID_RE = re.compile(r"^(?P<category>[a-z_]+)-(?P<lang>[a-z]{2})-(?P<num>\d{3})$")
 # A suite's case ids: any of these characters (what pytest's -k and item ids take), unique within the suite.
 _SUITE_ID_RE = re.compile(r"[A-Za-z0-9_.\-]{1,200}")
-
-
-# An expected argument written `{one_of: [a, b]}` passes with any of the values (BFCL's lists of acceptable
-# values); `""` among them: the argument may be left out.
-ONE_OF = "one_of"
-
-
-def alternatives(value: Any) -> tuple[Any, ...] | None:
-    """The values of a `{one_of: [...]}` expected argument, or None for a plain one."""
-    if isinstance(value, Mapping) and set(value) == {ONE_OF} and isinstance(value[ONE_OF], list) and value[ONE_OF]:
-        return tuple(value[ONE_OF])
-    return None
 
 
 class CorpusError(EntryError):
@@ -110,11 +99,9 @@ class Expectation:
         out = {}
         for k, v in self.call.arguments.items():
             alts = alternatives(v)
-            if alts is not None:                # its first value; left out when that is "" (may be left out)
-                if alts[0] == "":
-                    continue
-                v = alts[0]
-            out[k] = params[k].comparison.written(v)
+            if alts is not None and alts[0] in LEFT_OUT:
+                continue                        # a one-of whose first value says "left out"
+            out[k] = params[k].comparison.written(first_choice(v))
         return Call(self.call.name, out)
 
     def describe(self) -> str:
@@ -269,8 +256,8 @@ def check_arguments(tool: str, args: Any, where: str, line: int, probs: Problems
             probs.add(where, line, f"{tool}: unknown argument {name!r} (known: {', '.join(spec.param_index)})")
             continue
         for one in alternatives(value) or (value,):
-            if one == "" and alternatives(value) and not p.required:
-                continue                        # a one-of's "": an optional argument left out
+            if one in LEFT_OUT and alternatives(value) and not p.required:
+                continue                        # a one-of's "" or null: an optional argument left out
             wrong = None if one is None and p.nullable else p.comparison.check_expected(p, one)
             if wrong is not None:
                 probs.add(where, line, f"{tool}.{name}: {wrong}")

@@ -21,7 +21,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from tooluse1.answers import AnswerCheck, check_answer, with_quoted_calls
-from tooluse1.corpus import Case, alternatives, as_case, case_toolset
+from tooluse1.corpus import Case, as_case, case_toolset
+from tooluse1.matching import LEFT_OUT, alternatives
 from tooluse1.parse import Extraction, extract, extract_completion
 from tooluse1.prompts import format_call
 from tooluse1.protocols import REGISTRY
@@ -75,11 +76,11 @@ def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, li
         alts = alternatives(exp_value)
         if alts is not None:          # one of several values; "" among them: may be left out
             given = name in actual and not (not param.required and _states_nothing(actual[name]))
-            if not given and not ("" in alts or param.inferable
+            if not given and not (any(a in LEFT_OUT for a in alts) or param.inferable
                                   or (param.default is not None and any(param.matches(param.default, a)
-                                                                        for a in alts if a != ""))):
+                                                                        for a in alts if a not in LEFT_OUT))):
                 mismatches.append(f"missing {name} (expected one of {list(alts)!r})")
-            elif given and not any(a != "" and param.matches(a, actual[name]) for a in alts):
+            elif given and not any(a not in LEFT_OUT and param.matches(a, actual[name]) for a in alts):
                 mismatches.append(f"{name}: expected one of {list(alts)!r}, got {actual[name]!r}")
         elif exp_value is None:
             if actual.get(name, "") is not None:

@@ -32,7 +32,8 @@ from typing import Any, Callable, Iterator, Mapping
 
 import yaml
 
-from tooluse1.corpus import ONE_OF, validate_case
+from tooluse1.corpus import validate_case
+from tooluse1.matching import LEFT_OUT, ONE_OF
 from tooluse1.errors import ToolUse1Error
 from tooluse1.toolspec import Tool, function_of
 
@@ -197,6 +198,21 @@ def _bfcl_category(item_id: str) -> str:
     return next((c for c in (*_BFCL_PARALLEL, *_BFCL_SINGLE) if item_id.startswith(c + "_")), "")
 
 
+def _bfcl_values(params: Mapping[str, Any]) -> dict[str, Any]:
+    """BFCL's possible answer (each argument a list of acceptable values, a dict argument's keys the same,
+    recursively) as expected arguments: one value as itself, several as a one-of; an argument whose only
+    values are "" or null is left out of the expectation (any value, or none, passes)."""
+    def value(v: Any) -> Any:       # a dict's keys hold their own lists of values, in a list's items too
+        return _bfcl_values(v) if isinstance(v, dict) else [value(x) for x in v] if isinstance(v, list) else v
+    out: dict[str, Any] = {}
+    for name, alts in params.items():
+        alts = [value(a) for a in (alts if isinstance(alts, list) else [alts])]
+        if all(a in LEFT_OUT for a in alts):
+            continue
+        out[name] = alts[0] if len(alts) == 1 else {ONE_OF: alts}
+    return out
+
+
 def _import_bfcl(source: Path, answers: Path | None, w: _Writer) -> None:
     rows = list(_rows(source))
     first = str(rows[0][1].get("id", "")) if rows else ""
@@ -226,13 +242,7 @@ def _import_bfcl(source: Path, answers: Path | None, w: _Writer) -> None:
             w.skip(where, f"{iid}: no possible answer (expected {answer_path})")
             continue
         ((name, params),) = ground[0].items()
-        args: dict[str, Any] = {}
-        for pname, alts in params.items():
-            alts = alts if isinstance(alts, list) else [alts]
-            if alts == [""]:
-                continue                       # optional, and any value passes: nothing to expect
-            args[pname] = alts[0] if len(alts) == 1 else {ONE_OF: alts}
-        w.add(where, _call_case, iid, messages, tools, {"name": name, "arguments": args})
+        w.add(where, _call_case, iid, messages, tools, {"name": name, "arguments": _bfcl_values(params)})
 
 
 # ----------------------------------------------------------------------------- When2Call

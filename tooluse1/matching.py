@@ -35,8 +35,8 @@ from typing import Any, Protocol
 from tooluse1.aliases import AliasTable, fold, norm_text
 from tooluse1.evaluator import evaluate, same_value
 
-__all__ = ["COMPARISONS", "DEFAULT_MATCH", "Comparison", "comparison", "keywords_example", "keywords_match",
-           "to_bool", "to_integer", "to_number", "word_matches"]
+__all__ = ["COMPARISONS", "DEFAULT_MATCH", "LEFT_OUT", "ONE_OF", "Comparison", "alternatives", "comparison",
+           "first_choice", "keywords_example", "keywords_match", "to_bool", "to_integer", "to_number", "word_matches"]
 
 
 # ----------------------------------------------------------------------------- numbers
@@ -403,8 +403,42 @@ def _json_text(value: Any, shape: type) -> Any:
     return value
 
 
+# An expected value written `{one_of: [a, b]}` passes with any of the values (BFCL's lists of acceptable
+# values); `""` or null among them: the argument may be left out.
+ONE_OF = "one_of"
+LEFT_OUT = ("", None)
+
+
+def alternatives(value: Any) -> tuple[Any, ...] | None:
+    """The values of a `{one_of: [...]}` expected value, or None for a plain one."""
+    if isinstance(value, dict) and set(value) == {ONE_OF} and isinstance(value[ONE_OF], list) and value[ONE_OF]:
+        return tuple(value[ONE_OF])
+    return None
+
+
+_DROP = object()
+
+
+def first_choice(value: Any) -> Any:
+    """The value a right answer writes for an expected value: each one-of's first value, at any depth; a
+    mapping's key whose first value is "" or null left out (returned as LEFT_OUT[0] at the top)."""
+    alts = alternatives(value)
+    if alts is not None:
+        return LEFT_OUT[0] if alts[0] in LEFT_OUT else first_choice(alts[0])
+    if isinstance(value, dict):
+        chosen = {k: _DROP if (alternatives(v) or (0,))[0] in LEFT_OUT else first_choice(v)
+                  for k, v in value.items()}
+        return {k: v for k, v in chosen.items() if v is not _DROP}
+    if isinstance(value, list):
+        return [first_choice(v) for v in value]
+    return value
+
+
 def _param_matches(param: Any, expected: Any, actual: Any) -> bool:
-    """A nested value against its schema (`param` None: compared as `any`)."""
+    """A nested value against its schema (`param` None: compared as `any`); a one-of by any of its values."""
+    alts = alternatives(expected)
+    if alts is not None:
+        return any(a not in LEFT_OUT and _param_matches(param, a, actual) for a in alts)
     if param is None:
         return _ANY.same(expected, actual)
     if expected is None and getattr(param, "nullable", False):
@@ -509,8 +543,9 @@ class _Object(_JsonShaped):
             prop = props.get(key)
             if key not in actual:
                 default = getattr(prop, "default", None)
-                if prop is not None and not prop.required and default is not None \
-                        and _param_matches(prop, default, exp):
+                optional = prop is None or not prop.required
+                if optional and (any(a in LEFT_OUT for a in alternatives(exp) or ())
+                                 or (default is not None and _param_matches(prop, default, exp))):
                     continue
                 return False
             if not _param_matches(prop, exp, actual[key]):
@@ -523,9 +558,11 @@ class _Object(_JsonShaped):
         props = {p.name: p for p in (param.properties if param is not None else ())}
         for key, v in value.items():
             prop = props.get(key)
-            wrong = prop.comparison.check_expected(prop, v) if prop is not None and v is not None else None
-            if wrong is not None:
-                return f"{key}: {wrong}"
+            for one in alternatives(v) or (v,):
+                wrong = prop.comparison.check_expected(prop, one) if prop is not None and one not in LEFT_OUT \
+                    else None
+                if wrong is not None:
+                    return f"{key}: {wrong}"
         return None
 
     def other(self, param: Declared, value: Any) -> Any:
