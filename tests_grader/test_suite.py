@@ -86,8 +86,10 @@ def test_a_suite_tool_is_asked_about_like_a_builtin_one(tmp_path):
     _edit(other / "tools.yaml", "en: [how many, people, guests, party, persons, number of]", "en: [diners]")
     _edit(other / "cases/en/cases.yaml", "How many people is the table for?", "How many diners?")
     load_suite(other)
-    assert asks_about(question, ["book_table.party_size"]) is None
+    # The author's terms add to those derived from the parameter's name and description ("people").
     assert asks_about("How many diners?", ["book_table.party_size"]) is not None
+    assert asks_about(question, ["book_table.party_size"]) is not None
+    assert asks_about("Which restaurant would you like?", ["book_table.party_size"]) is None
 
 
 def test_oracle_and_never_call_run_the_example_suite_end_to_end(tmp_path):
@@ -187,16 +189,19 @@ def test_unknown_comparison_kind(tmp_path, monkeypatch):
     _edit(suite / "tools.yaml", "match: integer", "match: fuzzy")
     assert _problems(suite) == [
         f"s/tools.yaml:{_line(suite / 'tools.yaml', 'party_size:')}: book_table.party_size: unknown comparison kind "
-        f"'fuzzy' (known: expression, number, integer, alias, text, keywords)"]
+        f"'fuzzy' (known: expression, number, integer, alias, text, keywords, boolean, array, set, object, any)"]
 
 
-def test_required_argument_without_clarification_terms(tmp_path, monkeypatch):
+def test_russian_clarification_needs_the_authors_russian_terms(tmp_path, monkeypatch):
+    """English terms are derived from the schema; Russian ones cannot be, so a Russian clarification case
+    about a parameter without them is refused at its `missing:` line (an English one is not)."""
     monkeypatch.chdir(tmp_path)
     suite = _copy(tmp_path / "s")
-    _edit(suite / "tools.yaml", "          ru: [ресторан*, куда, заведени*, какое место]\n", "")
-    line = _line(suite / "tools.yaml", "restaurant:")
-    assert _problems(suite) == [f"s/tools.yaml:{line}: book_table.restaurant: a required parameter needs "
-                                f"clarification terms in ru (the words a question asking for it uses)"]
+    _edit(suite / "tools.yaml", "          ru: [сколько, человек, гост*, персон*]\n", "")
+    line = _line(suite / "cases/ru/cases.yaml", "missing: [book_table.party_size]")
+    assert _problems(suite) == [f"s/cases/ru/cases.yaml:{line}: missing: 'book_table.party_size' has no "
+                                f"clarification terms in ru (the words a question asking for it uses; only English "
+                                f"ones are derived from the schema): give the parameter ask: {{ru: [...]}}"]
 
 
 def test_case_offering_a_tool_the_suite_lacks(tmp_path, monkeypatch):
@@ -224,21 +229,26 @@ def test_broken_yaml_names_file_and_line(tmp_path, monkeypatch, name):
     assert int(problem.split(":")[1]) in (n + 1, n + 2)       # the line, or the next where the flow breaks
 
 
-def test_a_tool_may_not_take_a_builtin_name(tmp_path, monkeypatch):
+def test_while_a_suite_is_active_only_its_tools_resolve(tmp_path, monkeypatch):
+    """A suite's tools are the only ones: a built-in tool's name or other name is free for them, a built-in
+    name resolves to nothing, and unloading brings the built-in tools back in their order."""
     monkeypatch.chdir(tmp_path)
     suite = _copy(tmp_path / "s")
     _edit(suite / "tools.yaml", "name_aliases: [reserve_table, book_restaurant]", "name_aliases: [calc]")
-    (problem,) = _problems(suite)
-    line = _line(suite / "tools.yaml", "- name: book_table")
-    assert problem.startswith(f"s/tools.yaml:{line}: tool 'book_table': other name 'calc' already names "
-                              f"'calculator'")
+    load_suite(suite)
+    assert list(TOOLS) == ["get_stock_price", "book_table"]
+    assert TOOLS.canonical_name("calc") == "book_table"
+    assert TOOLS.canonical_name("get_weather") not in TOOLS
+    assert TOOLS.canonical_name("BookTable") == "book_table"
+    unload_suite()
+    assert list(TOOLS) == list(TOOL_NAMES) and TOOLS.canonical_name("calc") == "calculator"
 
 
 def test_not_a_suite_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "empty").mkdir()
-    assert _problems(tmp_path / "empty") == ["empty: not a suite folder (it needs tools.yaml and cases/; missing: "
-                                             "empty/tools.yaml, empty/cases)"]
+    assert _problems(tmp_path / "empty") == ["empty: not a suite folder (it needs tools.yaml or tools.json, and "
+                                             "cases/; missing: empty/tools.yaml, empty/cases)"]
 
 
 def test_pytest_stops_on_a_bad_suite_with_the_problem(tmp_path):
@@ -256,7 +266,7 @@ def test_two_tools_of_one_name(tmp_path, monkeypatch):
     _edit(suite / "tools.yaml", "- name: book_table", "- name: get_stock_price")
     line = _line(suite / "tools.yaml", "Reserve a table") - 1
     assert _problems(suite) == [f"s/tools.yaml:{line}: a tool named 'get_stock_price' is already registered; "
-                                f"give the suite's tool a name of its own"]
+                                f"give each tool of the suite a name of its own"]
 
 
 def test_suite_needs_a_model():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tooluse1.corpus import CASES_DIR, DATA_DIR, Case, CorpusError, load_cases, render_data
+from tooluse1.corpus import CASES_DIR, DATA_DIR, Case, CorpusError, case_toolset, load_cases, render_data
 from tooluse1.datafiles import write_data
 from tooluse1.grade import grade
 from tooluse1.prompts import PROTOCOLS, format_call
@@ -17,17 +17,27 @@ from tooluse1.prompts import PROTOCOLS, format_call
 def reference_problems(cases: list[Case]) -> list[str]:
     """`source: problem` for every case whose own right answer (its expected call written in the protocol's
     format, or its reference text) fails its own grader in some protocol; empty when all pass."""
-    problems = []
+    return list(failing_references(cases).values())
+
+
+def failing_references(cases: list[Case]) -> dict[str, str]:
+    """Case id -> `source: problem` for every case whose own right answer fails its own grader in some
+    protocol (the first such protocol); a text case without a reference has nothing to check."""
+    problems: dict[str, str] = {}
     for case in cases:
+        if case.expect.kind != "call" and case.expect.reference is None:
+            continue        # a suite's text case may come without a reference: nothing to check
         for protocol in PROTOCOLS:
             if case.expect.kind == "call":
-                output = format_call(case.expect.right_call(), protocol)
+                with case_toolset(case):
+                    output = format_call(case.expect.right_call(), protocol)
             else:
                 output = case.expect.reference or ""
             verdict = grade(case, output, protocol)
             if not verdict.passed:
                 what = "expected call" if case.expect.kind == "call" else "reference"
-                problems.append(f"{case.source}: the case's own {what} fails its grader ({protocol}): {verdict.reason}")
+                problems[case.id] = (f"{case.source}: the case's own {what} fails its grader ({protocol}): "
+                                     f"{verdict.reason}")
                 break
     return problems
 

@@ -141,6 +141,21 @@ def _usage_error(message: str) -> int:
     return 2
 
 
+def _cmd_import(args: argparse.Namespace) -> int:
+    from pathlib import Path
+    from tooluse1.importers import ImportError_, import_items
+    try:
+        report = import_items(args.format, Path(args.source), Path(args.out),
+                              Path(args.answers) if args.answers else None)
+    except ImportError_ as e:
+        print(f"ERROR: {e}", file=sys.stderr)
+        return 2
+    for line in report.left_out:
+        print(f"left out: {line}", file=sys.stderr)
+    print(f"{args.out}: {report.line()}; run it with `python -m tooluse1 run --model MODEL --suite {args.out}`")
+    return 0
+
+
 def _cmd_compare(args: argparse.Namespace) -> int:
     """Paired comparison BASE vs NEW and the gate: 0 = NEW not significantly worse (and within
     --max-drop), 1 = it is, 2 = bad input (unreadable or invalid file, incomparable runs, bad flag)."""
@@ -249,21 +264,32 @@ def main(argv: Sequence[str] | None = None) -> int:
                              description="Everything after the known options is passed to pytest, e.g. "
                                          "--backend openai --base-url URL --batch-size 16 -k xml --resume FILE")
     run.add_argument("--model", required=True)
-    run.add_argument("--protocol", default="all")
+    from tooluse1.prompts import PROTOCOL_HELP
+    run.add_argument("--protocol", default="all", help=PROTOCOL_HELP)
     run.add_argument("--results", default=None,
                      help="results file (default results/tooluse1-<model>.json; with --suite, "
                           "results/tooluse1-<suite>-<model>.json)")
-    run.add_argument("--suite", default=None, help="a suite of your own (a folder with tools.yaml and cases/)")
+    run.add_argument("--suite", default=None,
+                     help="a suite of your own (a folder with tools.json or tools.yaml, and cases/)")
     run.set_defaults(fn=_cmd_run)
     for track in tracks().values():
         track.add_commands(sub)
     regrade = sub.add_parser("regrade", help="re-grade a results file's raw outputs without the model")
     regrade.add_argument("results_file")
     regrade.add_argument("--out", default=None, help="write the re-graded results file here")
-    regrade.add_argument("--suite", default=None, help="the suite the run used (a folder with tools.yaml and cases/)")
+    regrade.add_argument("--suite", default=None,
+                         help="the suite the run used (a folder with tools.json or tools.yaml, and cases/)")
     regrade.add_argument("--allow-corpus-change", action="store_true",
                          help="re-grade although the file was graded against another corpus (its digest differs)")
     regrade.set_defaults(fn=_cmd_regrade)
+    imp = sub.add_parser("import", help="write a suite from other benchmarks' items or chat logs (bfcl, when2call, "
+                                        "openai)")
+    imp.add_argument("format", choices=["bfcl", "when2call", "openai"])
+    imp.add_argument("source", help="the file to import (JSON lines)")
+    imp.add_argument("-o", "--out", required=True, help="the suite folder to write (new or empty)")
+    imp.add_argument("--answers", default=None,
+                     help="bfcl: the possible-answer file (default: possible_answer/<same name> beside SOURCE)")
+    imp.set_defaults(fn=_cmd_import)
     cmp = sub.add_parser("compare", help="paired comparison of two results files; exit 1 when NEW is worse",
                          description="Pairs items by (case id, protocol). Exit status: 0 when NEW is not "
                                      "significantly worse, 1 when it is (one-sided p < --alpha of the exact "

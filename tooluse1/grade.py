@@ -21,7 +21,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from tooluse1.answers import AnswerCheck, check_answer, with_quoted_calls
-from tooluse1.corpus import Case, as_case
+from tooluse1.corpus import Case, as_case, case_toolset
+from tooluse1.matching import LEFT_OUT, alternatives
 from tooluse1.parse import Extraction, extract, extract_completion
 from tooluse1.prompts import format_call
 from tooluse1.protocols import REGISTRY
@@ -65,13 +66,27 @@ def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, li
     Cases list every optional argument whose value what the user said determines (stated, or evident: the
     language of a text to translate); a stated value that differs fails. An optional argument the model left
     out (or wrote as null / "") passes when the expected value is the parameter's default, or when the tool
-    infers it (translate's source_language).
+    infers it (translate's source_language). An expected null (a nullable parameter: "no reminder") needs an
+    explicit null: left out, the tool would take its own default.
     """
     spec = TOOLS[tool]
     mismatches: list[str] = []
     for name, exp_value in expected.items():
         param = spec.param_index[name]
-        if name not in actual or (not param.required and _states_nothing(actual[name])):
+        alts = alternatives(exp_value)
+        if alts is not None:          # one of several values; "" among them: may be left out
+            given = name in actual and not (not param.required and _states_nothing(actual[name]))
+            if not given and not (any(a in LEFT_OUT for a in alts) or param.inferable
+                                  or (param.default is not None and any(param.matches(param.default, a)
+                                                                        for a in alts if a not in LEFT_OUT))):
+                mismatches.append(f"missing {name} (expected one of {list(alts)!r})")
+            elif given and not any(a not in LEFT_OUT and param.matches(a, actual[name]) for a in alts):
+                mismatches.append(f"{name}: expected one of {list(alts)!r}, got {actual[name]!r}")
+        elif exp_value is None:
+            if actual.get(name, "") is not None:
+                mismatches.append(f"{name}: expected null, got {actual[name]!r}" if name in actual
+                                  else f"missing {name} (expected null)")
+        elif name not in actual or (not param.required and _states_nothing(actual[name])):
             if param.inferable or (param.default is not None and param.matches(param.default, exp_value)):
                 continue
             mismatches.append(f"missing {name} (expected {exp_value!r})")
@@ -228,9 +243,10 @@ def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | Non
     (`with_repeated_calls_quoted`); without it every call counts."""
     c = as_case(case)
     cut_off = finish_reason == "length"
-    if c.expect.kind == "call":
-        return _grade_call(c, ex, cut_off)
-    return _grade_text(c, with_repeated_calls_quoted(c, ex, protocol), cut_off)
+    with case_toolset(c):
+        if c.expect.kind == "call":
+            return _grade_call(c, ex, cut_off)
+        return _grade_text(c, with_repeated_calls_quoted(c, ex, protocol), cut_off)
 
 
 class Answer(Protocol):
@@ -266,8 +282,10 @@ def grade_completion(case: Case | dict, completion: Answer, protocol: str
     (`completion.error` set) has no answer to grade: (None, None). Never raises on output."""
     if completion.error is not None:
         return None, None
-    ex = extract_completion(completion, protocol)
-    return ex, grade_extraction(case, ex, completion.finish_reason, protocol)
+    c = as_case(case)
+    with case_toolset(c):     # the case's own tools name and type what the reply calls
+        ex = extract_completion(completion, protocol)
+    return ex, grade_extraction(c, ex, completion.finish_reason, protocol)
 
 
 def grade(case: Case | dict, output: str, protocol: str, finish_reason: str | None = None) -> Verdict:

@@ -11,11 +11,21 @@ which is all the grader, the corpus builder, the World, the parsers and the self
                 unit, time zone), then compared by `AliasTable.matches`
     text        NFKC + casefold, whitespace collapsed, edge punctuation and quotes trimmed, then equal
     keywords    `keywords_match`: every expected keyword (or one of its `|` alternatives) is in the query
+    boolean     true/false; the strings "true"/"false" (any case) too
+    array       a list (or a JSON string of one) whose items compare by the parameter's `items` schema, in
+                order; as a multiset when the schema says `uniqueItems: true` or the parameter `match: set`
+    set         array, order ignored
+    object      a mapping (or a JSON string of one): every expected key compared by its property's schema
+                (recursively; a property without one compares as `any`); an optional property left out passes
+                when the expected value is its default; extra keys are tolerated
+    any         JSON values: numbers by value, strings as `text`, lists in order, mappings key by key
 
-A model's value that is an object, a list, a boolean or null never matches a string kind.
+A model's value that is an object, a list, a boolean or null never matches a string kind. A parameter
+declared nullable (`type: [T, "null"]`, or `anyOf` with `{type: null}`) also matches null with null.
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -25,8 +35,8 @@ from typing import Any, Protocol
 from tooluse1.aliases import AliasTable, fold, norm_text
 from tooluse1.evaluator import evaluate, same_value
 
-__all__ = ["COMPARISONS", "Comparison", "comparison", "keywords_example", "keywords_match", "to_integer",
-           "to_number", "word_matches"]
+__all__ = ["COMPARISONS", "DEFAULT_MATCH", "LEFT_OUT", "ONE_OF", "Comparison", "alternatives", "comparison",
+           "first_choice", "keywords_example", "keywords_match", "to_bool", "to_integer", "to_number", "word_matches"]
 
 
 # ----------------------------------------------------------------------------- numbers
@@ -160,7 +170,16 @@ class Declared(Protocol):
     def aliases(self) -> AliasTable | None: ...
 
     @property
-    def enum(self) -> tuple[str, ...]: ...
+    def enum(self) -> tuple[Any, ...]: ...
+
+    @property
+    def items(self) -> Any: ...            # the array items' Declared schema (None: compared as `any`)
+
+    @property
+    def properties(self) -> tuple[Any, ...]: ...   # an object's Declared properties (with .name, .required)
+
+    @property
+    def default(self) -> Any: ...
 
 
 class Comparison:
@@ -359,8 +378,250 @@ class _Keywords(_Textual):
         return "?"   # a query without a word holds none of the keywords (another query may hold them all)
 
 
+_TRUE, _FALSE = frozenset({"true"}), frozenset({"false"})
+
+
+def to_bool(value: Any) -> bool | None:
+    """A bool from a bool or its string form ("true"/"False", as text protocols and some models write it)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        word = _unquote(value.strip()).casefold()
+        return True if word in _TRUE else False if word in _FALSE else None
+    return None
+
+
+def _json_text(value: Any, shape: type) -> Any:
+    """A list/dict written as JSON text (an xml or plain protocol value, or a model that quoted it) read
+    back; any other value as is."""
+    if isinstance(value, str) and value.strip()[:1] in "[{":
+        try:
+            parsed = json.loads(value)
+        except (ValueError, RecursionError):
+            return value
+        return parsed if isinstance(parsed, shape) else value
+    return value
+
+
+# An expected value written `{one_of: [a, b]}` passes with any of the values (BFCL's lists of acceptable
+# values); `""` or null among them: the argument may be left out.
+ONE_OF = "one_of"
+LEFT_OUT = ("", None)
+
+
+def alternatives(value: Any) -> tuple[Any, ...] | None:
+    """The values of a `{one_of: [...]}` expected value, or None for a plain one."""
+    if isinstance(value, dict) and set(value) == {ONE_OF} and isinstance(value[ONE_OF], list) and value[ONE_OF]:
+        return tuple(value[ONE_OF])
+    return None
+
+
+_DROP = object()
+
+
+def first_choice(value: Any) -> Any:
+    """The value a right answer writes for an expected value: each one-of's first value, at any depth; a
+    mapping's key whose first value is "" or null left out (returned as LEFT_OUT[0] at the top)."""
+    alts = alternatives(value)
+    if alts is not None:
+        return LEFT_OUT[0] if alts[0] in LEFT_OUT else first_choice(alts[0])
+    if isinstance(value, dict):
+        chosen = {k: _DROP if (alternatives(v) or (0,))[0] in LEFT_OUT else first_choice(v)
+                  for k, v in value.items()}
+        return {k: v for k, v in chosen.items() if v is not _DROP}
+    if isinstance(value, list):
+        return [first_choice(v) for v in value]
+    return value
+
+
+def _param_matches(param: Any, expected: Any, actual: Any) -> bool:
+    """A nested value against its schema (`param` None: compared as `any`); a one-of by any of its values."""
+    alts = alternatives(expected)
+    if alts is not None:
+        return any(a not in LEFT_OUT and _param_matches(param, a, actual) for a in alts)
+    if param is None:
+        return _ANY.same(expected, actual)
+    if expected is None and getattr(param, "nullable", False):
+        return actual is None
+    return bool(param.comparison.matches(param, expected, actual))
+
+
+class _Boolean(Comparison):
+    name = "boolean"
+    types = ("boolean",)
+    expects = "true or false"
+
+    def matches(self, param: Declared, expected: Any, actual: Any) -> bool:
+        e = to_bool(expected)
+        return e is not None and e == to_bool(actual)
+
+    def check_expected(self, param: Declared, value: Any) -> str | None:
+        return None if isinstance(value, bool) else f"wrong type, expected {self.expects}, got {value!r}"
+
+    def accept(self, value: Any) -> Any | None:
+        return to_bool(value)
+
+    def coerce(self, raw: str) -> Any:
+        found = to_bool(raw)
+        return raw if found is None else found
+
+    def variant(self, param: Declared, value: Any) -> Any | None:
+        return str(value).lower()
+
+    def other(self, param: Declared, value: Any) -> Any:
+        return not to_bool(value)
+
+
+class _JsonShaped(Comparison):
+    """The kinds whose values are lists or mappings, which text protocols carry as JSON text."""
+
+    shape: type = list
+
+    def accept(self, value: Any) -> Any | None:
+        value = _json_text(value, self.shape)
+        return value if isinstance(value, self.shape) else None
+
+    def coerce(self, raw: str) -> Any:
+        return _json_text(raw, self.shape)
+
+    def variant(self, param: Declared, value: Any) -> Any | None:
+        return json.dumps(value, ensure_ascii=False)
+
+
+class _Array(_JsonShaped):
+    name = "array"
+    types = ("array",)
+    expects = "a list"
+    ordered = True
+
+    def matches(self, param: Declared, expected: Any, actual: Any) -> bool:
+        actual = _json_text(actual, list)
+        if not isinstance(expected, list) or not isinstance(actual, list) or len(expected) != len(actual):
+            return False
+        item = param.items if param is not None else None
+        if self.ordered and not getattr(item, "unique", False) and not getattr(param, "unique", False):
+            return all(_param_matches(item, e, a) for e, a in zip(expected, actual))
+        left = list(actual)               # a multiset: each expected item takes one matching actual item
+        for e in expected:
+            hit = next((i for i, a in enumerate(left) if _param_matches(item, e, a)), None)
+            if hit is None:
+                return False
+            del left[hit]
+        return True
+
+    def check_expected(self, param: Declared, value: Any) -> str | None:
+        if not isinstance(value, list):
+            return f"wrong type, expected {self.expects}, got {value!r}"
+        item = param.items if param is not None else None
+        for v in value if item is not None else ():
+            wrong = item.comparison.check_expected(item, v) if v is not None else None
+            if wrong is not None:
+                return f"item {v!r}: {wrong}"
+        return None
+
+    def other(self, param: Declared, value: Any) -> Any:
+        return list(value)[:-1] if value else ["?"]
+
+
+class _Set(_Array):
+    name = "set"
+    ordered = False
+
+
+class _Object(_JsonShaped):
+    name = "object"
+    types = ("object",)
+    expects = "an object"
+    shape = dict
+
+    def matches(self, param: Declared, expected: Any, actual: Any) -> bool:
+        actual = _json_text(actual, dict)
+        if not isinstance(expected, dict) or not isinstance(actual, dict):
+            return False
+        props = {p.name: p for p in (param.properties if param is not None else ())}
+        for key, exp in expected.items():
+            prop = props.get(key)
+            if key not in actual:
+                default = getattr(prop, "default", None)
+                optional = prop is None or not prop.required
+                if optional and (any(a in LEFT_OUT for a in alternatives(exp) or ())
+                                 or (default is not None and _param_matches(prop, default, exp))):
+                    continue
+                return False
+            if not _param_matches(prop, exp, actual[key]):
+                return False
+        return True
+
+    def check_expected(self, param: Declared, value: Any) -> str | None:
+        if not isinstance(value, dict):
+            return f"wrong type, expected {self.expects}, got {value!r}"
+        props = {p.name: p for p in (param.properties if param is not None else ())}
+        for key, v in value.items():
+            prop = props.get(key)
+            for one in alternatives(v) or (v,):
+                wrong = prop.comparison.check_expected(prop, one) if prop is not None and one not in LEFT_OUT \
+                    else None
+                if wrong is not None:
+                    return f"{key}: {wrong}"
+        return None
+
+    def other(self, param: Declared, value: Any) -> Any:
+        return {k: "?" for k in value} if value else "?"
+
+
+class _Any(Comparison):
+    """Any JSON value (BFCL's `any`, a property without a schema)."""
+
+    name = "any"
+    types = ("any",)
+    expects = "a value"
+
+    def matches(self, param: Declared, expected: Any, actual: Any) -> bool:
+        return self.same(expected, actual)
+
+    def same(self, expected: Any, actual: Any) -> bool:
+        """Two JSON values by value: see the module docstring."""
+        if isinstance(expected, bool) or isinstance(actual, bool):
+            return to_bool(expected) is not None and to_bool(expected) == to_bool(actual)
+        if expected is None or actual is None:
+            return expected is None and actual is None
+        if isinstance(expected, (int, float)):
+            return same_value(to_number(expected), to_number(actual))
+        if isinstance(expected, list):
+            actual = _json_text(actual, list)
+            return isinstance(actual, list) and len(actual) == len(expected) \
+                and all(self.same(e, a) for e, a in zip(expected, actual))
+        if isinstance(expected, dict):
+            actual = _json_text(actual, dict)
+            return isinstance(actual, dict) and all(k in actual and self.same(v, actual[k])
+                                                    for k, v in expected.items())
+        return not isinstance(actual, (dict, list)) and norm_text(expected) == norm_text(actual)
+
+    def check_expected(self, param: Declared, value: Any) -> str | None:
+        return None
+
+    def accept(self, value: Any) -> Any | None:
+        return value
+
+    def coerce(self, raw: str) -> Any:
+        try:
+            return json.loads(raw)
+        except (ValueError, RecursionError):
+            return raw
+
+    def other(self, param: Declared, value: Any) -> Any:
+        return [value, value] if not isinstance(value, list) else [*value, None]
+
+
+_ANY = _Any()
+
 COMPARISONS: dict[str, Comparison] = {k.name: k for k in (_Expression(), _Number(), _Integer(), _Alias(), _Text(),
-                                                          _Keywords())}
+                                                          _Keywords(), _Boolean(), _Array(), _Set(), _Object(),
+                                                          _ANY)}
+
+# The comparison a parameter gets when its declaration names none: by its JSON-schema type.
+DEFAULT_MATCH: dict[str, str] = {"string": "text", "number": "number", "integer": "integer", "boolean": "boolean",
+                                 "array": "array", "object": "object", "any": "any"}
 
 
 def comparison(name: str) -> Comparison:

@@ -30,9 +30,10 @@ from tooluse1 import corpus as corpus_constants
 from tooluse1 import types as vocabulary
 from tooluse1.corpus import Case, StaleCorpusError, load_corpus
 from tooluse1.errors import BackendError, ResumeMismatch, ToolUse1Error
+from tooluse1.backends.registry import AUTO
 from tooluse1.harness import BACKENDS, BenchmarkRun, RunConfig
 from tooluse1.metrics import format_summary
-from tooluse1.prompts import PROTOCOLS, item_id, parse_protocols
+from tooluse1.prompts import PROTOCOL_HELP, PROTOCOLS, item_id, parse_protocols
 from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, build_results,
                               load_results, scrub_secrets, track_sections, write_json_atomic)
 from tooluse1.suite import CasesUnusable, load_session_cases
@@ -72,12 +73,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--model", default=None,
                 help="model to benchmark: 'default' (embedded Qwen2.5-Coder-0.5B), 'smollm2', a checkpoint dir, "
                      "a cached HF id, a server's model name, or a scripted runner (oracle, never-call, always-call)")
-    g.addoption("--backend", default=d["backend"], choices=BACKENDS, help="transformers | openai | scripted (auto)")
+    g.addoption("--backend", default=d["backend"], choices=BACKENDS,
+                help=f"{' | '.join(b for b in BACKENDS if b != AUTO)} ({AUTO}: chosen by --model and --base-url)")
     g.addoption("--base-url", default=d["base_url"], help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
     g.addoption("--api-key-env", default=d["api_key_env"], help="environment variable holding the API key")
-    g.addoption("--protocol", default="all", help="json,xml,plain or all (default)")
+    g.addoption("--protocol", default="all", help=PROTOCOL_HELP)
     g.addoption("--suite", default=None,
-                help="a suite of your own (a folder with tools.yaml and cases/) instead of the built-in corpus")
+                help="a suite of your own (a folder with tools.json or tools.yaml, and cases/) instead of the "
+                     "built-in corpus")
     g.addoption("--batch-size", type=int, default=d["batch_size"],
                 help="transformers rows decoded together (default: 32 on the fast path, 8 with --no-fast)")
     g.addoption("--max-new-tokens", type=int, default=d["max_new_tokens"])
@@ -168,7 +171,7 @@ def _corpus(config: pytest.Config) -> "tuple[Sequence[Case], dict]":
         cases, manifest, tool_names = load_session_cases(config.getoption("--suite"))
     except CasesUnusable as e:
         raise pytest.UsageError(str(e)) from None
-    for name in tool_names:
+    for name in dict.fromkeys((*tool_names, *(c.category for c in cases))):   # a case's own tools' names too
         config.addinivalue_line("markers", f"{name}: ToolUse.1 item attribute")
     return cases, manifest
 

@@ -25,10 +25,11 @@ from typing import Any, Iterable, Sequence
 
 from tooluse1.protocols import protocol_named
 from tooluse1.tools import TOOLS, Call
+from tooluse1.toolspec import api_name
 from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS
 
-__all__ = ["ALL_PROTOCOLS", "PROTOCOLS", "Prompt", "format_call", "item_id", "parse_protocols", "prompt_digest",
-           "render", "render_all", "system_prompt"]
+__all__ = ["ALL_PROTOCOLS", "PROTOCOLS", "PROTOCOL_HELP", "Prompt", "format_call", "item_id", "parse_protocols",
+           "prompt_digest", "render", "render_all", "system_prompt"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,11 @@ class Prompt:
 
 def item_id(case_id: str, protocol: str) -> str:
     return f"{case_id}-{protocol}"
+
+
+# What --protocol takes, from the registry (tooluse1.protocols.REGISTRY) and the headline set (PROTOCOLS).
+PROTOCOL_HELP = (f"one or more of {','.join(ALL_PROTOCOLS)} (comma-separated); all (the default) = "
+                 f"{','.join(PROTOCOLS)}; all,{','.join(p for p in ALL_PROTOCOLS if p not in PROTOCOLS)} adds the rest")
 
 
 def parse_protocols(spec: str | Sequence[str]) -> tuple[str, ...]:
@@ -124,8 +130,9 @@ def system_prompt(protocol: str, tool_names: Sequence[str]) -> str:
 
 def tool_schemas(tool_names: Sequence[str]) -> tuple[dict, ...]:
     """The offered tools in the OpenAI `tools` shape ({"type": "function", "function": schema}), which chat
-    templates' `tools=` argument accepts too."""
-    return tuple({"type": "function", "function": TOOLS[t].json_schema()} for t in tool_names)
+    templates' `tools=` argument accepts too. A name the API refuses (a dot, over 64 characters) is declared
+    by its reversible encoding (tooluse1.toolspec.api_name), which grading maps back to the tool."""
+    return tuple({"type": "function", "function": {**TOOLS[t].json_schema(), "name": api_name(t)}} for t in tool_names)
 
 
 def render_messages(case_messages: Sequence[dict], protocol: str) -> list[dict]:
@@ -150,10 +157,11 @@ def render_messages(case_messages: Sequence[dict], protocol: str) -> list[dict]:
 
 def render(case: Any, protocol: str) -> Prompt:
     """The Prompt for one case in one protocol (accepts a Case or a corpus dict)."""
-    from tooluse1.corpus import as_case
+    from tooluse1.corpus import as_case, case_toolset
     c = as_case(case)
-    sys_text = system_prompt(protocol, c.tools)
-    tools = tool_schemas(c.tools) if protocol_named(protocol).tools_in_api else ()
+    with case_toolset(c):         # a case that declares its own tools is prompted with them
+        sys_text = system_prompt(protocol, c.tools)
+        tools = tool_schemas(c.tools) if protocol_named(protocol).tools_in_api else ()
     messages = ({"role": "system", "content": sys_text}, *render_messages(c.messages, protocol))
     key_source = sys_text + json.dumps(list(tools), sort_keys=True)
     key = hashlib.sha256(key_source.encode("utf-8")).hexdigest()[:16]

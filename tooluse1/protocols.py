@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from tooluse1.tools import Call
+from tooluse1.toolspec import api_name
 from tooluse1.types import Protocol
 
 __all__ = ["CallProtocol", "REGISTRY", "protocol_named"]
@@ -40,10 +41,11 @@ class CallProtocol:
     def history_call(self, call: Call, call_id: str) -> dict[str, Any]:
         """The assistant turn of a call made earlier in the conversation: the call's text in the protocol's
         own format, or (tools through the template/API) a structured `tool_calls` entry with `call_id`, which
-        the `tool` turn answering it names."""
+        the `tool` turn answering it names (under the name the tools were declared with: api_name)."""
         if self.tools_in_api:
             return {"role": "assistant", "content": "", "tool_calls": [
-                {"id": call_id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}]}
+                {"id": call_id, "type": "function",
+                 "function": {"name": api_name(call.name), "arguments": call.arguments}}]}
         return {"role": "assistant", "content": self.write_call(call)}
 
 

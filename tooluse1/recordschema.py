@@ -75,7 +75,7 @@ class Record(TypedDict):
     case_id: Annotated[str, Keywords(minLength=1)]
     protocol: ProtocolName
     lang: Lang
-    category: Annotated[str, Keywords(pattern="^[a-z][a-z0-9_]*$", description=(
+    category: Annotated[str, Keywords(pattern="^[A-Za-z_][A-Za-z0-9_.-]*$", description=(
         "A tool's name (the built-in ones, or a suite's own: tooluse1.suite), multi_step, negative or "
         "clarification."))]
     difficulty: Difficulty
@@ -104,9 +104,14 @@ class Record(TypedDict):
 # ----------------------------------------------------------------------------- provenance
 
 class SuiteRef(TypedDict):
-    """A suite of one's own (tooluse1.suite): its folder's name and path; absent for the built-in corpus."""
+    """A suite of one's own (tooluse1.suite): its folder's name and path; absent for the built-in corpus.
+    `api_names`: the names the native protocol declared to an API for tool names it refuses (encoded name ->
+    the tool's own name, tooluse1.toolspec.api_name), mapped back before grading; `skipped`: the ids of the
+    cases left out because their own right answer fails their grader."""
     name: str
     path: str
+    api_names: NotRequired[dict[str, str]]
+    skipped: NotRequired[list[str]]
 
 
 class Corpus(TypedDict):

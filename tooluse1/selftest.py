@@ -40,7 +40,21 @@ from tooluse1.tools import TOOLS, Call
 def oracle_output(case: Case, protocol: str) -> str:
     if case.expect.kind == "call":
         return format_call(case.expect.right_call(), protocol)
-    return case.expect.reference or ""
+    return case.expect.reference or _unreferenced_answer(case)
+
+
+def _unreferenced_answer(case: Case) -> str:
+    """A right answer for a suite's text case written without a reference: the question about its missing
+    argument (asked by its first clarification term), its refusal, or its first expected facts."""
+    exp = case.expect
+    if exp.kind == "clarify":
+        tool, _, param = exp.missing[0].rpartition(".")
+        term = TOOLS[tool].param_index[param].ask.get(case.lang, ("it",))[0]
+        return f"Could you tell me the {term.replace('*', '').replace(' ... ', ' ')}?"
+    if exp.refusal:
+        return "Sorry, I can't do that: none of my tools can."
+    facts = [alts[0] for alts in exp.answer_contains_all] + list(exp.answer_contains_any[:1])
+    return " ".join(facts) or "Sure, happy to help."
 
 
 _DECLINE = {"en": "I'd rather answer that without using any tools.", "ru": "Я отвечу без инструментов."}

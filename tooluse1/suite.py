@@ -3,23 +3,25 @@
 A suite is a folder:
 
     my_suite/
-      tools.yaml          # a YAML list of tool declarations (tooluse1.toolspec.Tool.from_dict's fields)
+      tools.json          # the tools as sent to an API (or tools.yaml): OpenAI-format definitions, a request
+                          # body's `tools`, MCP tools (tooluse1.toolspec.Tool.from_dict)
       cases/**/*.yaml     # the cases, in the format of the built-in cases/ (cases/README.md)
 
-`load_suite(DIR)` validates both (every problem as `path:line: message`, all at once: SuiteError), registers
-the suite's tools in the registry every stage reads (tooluse1.tools.TOOLS), grades every case's own right
-answer in every protocol (as `build` does for cases/) and returns the cases with a manifest shaped like
-data/manifest.json, whose `sha256` is the suite's digest: it covers the tool declarations and the cases, so
-it is what a results file records as its corpus (`provenance.corpus`, with `suite: {name, path}`) and what
-`compare`, `report`, the `--baseline` gate and `regrade --suite DIR` check.
+`load_suite(DIR)` validates both (every problem as `path:line: message`: SuiteError), makes the suite's tools
+the registry every stage reads (tooluse1.tools.TOOLS; the built-in tools are set aside until
+`unload_suite`), grades every case's own right answer in every protocol (as `build` does for cases/; a case
+whose answer fails is left out and listed in `Suite.skipped`) and returns the cases with a manifest shaped
+like data/manifest.json, whose `sha256` is the suite's digest: it covers the tool declarations and the
+cases, so it is what a results file records as its corpus (`provenance.corpus`, with `suite: {name, path,
+api_names, skipped}`) and what `compare`, `report`, the `--baseline` gate and `regrade --suite DIR` check.
 
 What a suite means by the built-in words:
-- its tools are the ones tools.yaml declares, and only those: `tools: all` offers every one of them, a case
-  offering another tool (a built-in one included) is refused, and a tool may not take a built-in tool's name
-  or other name;
-- its categories are its tool names, `multi_step`, `negative` and `clarification`; case ids are
-  `<category>-<lang>-<nnn>` and unique within the suite. Ids of different suites (or of the built-in corpus)
-  may coincide: a session and a results file hold one suite, and runs of different suites are never paired
+- its tools are the ones its tools file declares, and only those (a built-in tool's name is free for
+  them): `tools: all` offers every one of them, a case offering another is refused; a case may also
+  declare tools of its own inline (tooluse1.corpus.case_toolset);
+- its categories are its tool names as written, `multi_step`, `negative` and `clarification`; case ids are
+  any `[A-Za-z0-9_.-]+`, unique within the suite. Ids of different suites (or of the built-in corpus) may
+  coincide: a session and a results file hold one suite, and runs of different suites are never paired
   (their digests differ);
 - a tool needs no simulated implementation: the tool-calling track grades calls, it does not execute them.
 
@@ -30,23 +32,26 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tooluse1.build import reference_problems
+from tooluse1.build import failing_references
 from tooluse1.corpus import (SPEC_VERSION, Case, CorpusError, StaleCorpusError, check_fresh, counts, load_cases,
-                             load_corpus, render_jsonl)
+                             load_corpus, own_tools, render_jsonl)
 from tooluse1.errors import ToolUse1Error
 from tooluse1.results import portable_path
 from tooluse1.tools import TOOLS
-from tooluse1.toolspec import Tool
+from tooluse1.toolspec import Tool, api_name, function_of
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, read_yaml_list
 
 __all__ = ["CASES_DIR_NAME", "TOOLS_FILE", "CasesUnusable", "Suite", "SuiteError", "load_session_cases", "load_suite",
            "suite_of", "unload_suite"]
 
 TOOLS_FILE = "tools.yaml"
+# The names a suite's tools file may have, in the order they are looked for.
+TOOLS_FILES = (TOOLS_FILE, "tools.yml", "tools.json")
 CASES_DIR_NAME = "cases"
 
 
@@ -74,6 +79,9 @@ def load_session_cases(suite_dir: str | Path | None) -> tuple[list[Case], dict, 
         raise CasesUnusable(f"{where}:\n" + "\n".join(e.problems)) from None
     except StaleCorpusError as e:
         raise CasesUnusable(str(e)) from None
+    if suite.skipped:
+        print(f"tooluse1: {len(suite.skipped)} case(s) of suite {suite.name} skipped: their own right answer fails "
+              f"their grader (fix the case, or the tool's schema):\n  " + "\n  ".join(suite.skipped), file=sys.stderr)
     return list(suite.cases), suite.manifest, suite.tool_names
 
 
@@ -86,6 +94,7 @@ class Suite:
     tools: tuple[Tool, ...]
     cases: tuple[Case, ...]
     manifest: dict
+    skipped: tuple[str, ...] = ()     # `path:line: problem` of each case left out: its right answer fails
 
     @property
     def tool_names(self) -> tuple[str, ...]:
@@ -99,6 +108,8 @@ class Suite:
 
 # The names of the tools the active suite registered (removed again when another suite is loaded).
 _ACTIVE: list[str] = []
+# The tools the registry held before the active suite (the built-in ones), restored by unload_suite.
+_SET_ASIDE: list[Tool] = []
 
 
 def load_suite(directory: str | Path) -> Suite:
@@ -107,10 +118,12 @@ def load_suite(directory: str | Path) -> Suite:
     answer fails its grader); the registry then holds no suite's tool."""
     unload_suite()
     root = Path(directory)
-    tools_path, cases_dir = root / TOOLS_FILE, root / CASES_DIR_NAME
+    tools_path = next((root / n for n in TOOLS_FILES if (root / n).is_file()), root / TOOLS_FILE)
+    cases_dir = root / CASES_DIR_NAME
     missing = [p for p in (tools_path, cases_dir) if not p.exists()]
     if not root.is_dir() or missing:
-        raise SuiteError([f"{display_path(root)}: not a suite folder (it needs {TOOLS_FILE} and {CASES_DIR_NAME}/; "
+        raise SuiteError([f"{display_path(root)}: not a suite folder (it needs {TOOLS_FILE} or tools.json, and "
+                          f"{CASES_DIR_NAME}/; "
                           f"missing: {', '.join(display_path(p) for p in missing) or 'the folder'})"])
     declarations, tools = _read_tools(tools_path)
     _activate(tools, tools_path, declarations)
@@ -119,21 +132,24 @@ def load_suite(directory: str | Path) -> Suite:
     except CorpusError as e:
         unload_suite()
         raise SuiteError(e.problems) from None
-    problems = reference_problems(cases)
-    if problems:
+    # A case whose own right answer fails its grader cannot be scored: it is left out, listed and counted
+    # (the manifest's suite.skipped, `problems`), and the rest of the suite runs.
+    failing = failing_references(cases)
+    kept = [c for c in cases if c.id not in failing]
+    if not kept:
         unload_suite()
-        raise SuiteError(problems)
-    return Suite(root.resolve().name, root, tools, tuple(cases), _manifest(root, declarations, cases))
+        raise SuiteError(list(failing.values()) + [f"{display_path(cases_dir)}: no case left to run"])
+    return Suite(root.resolve().name, root, tools, tuple(kept), _manifest(root, declarations, kept, failing),
+                 tuple(failing.values()))
 
 
 def _read_tools(path: Path) -> tuple[list[dict], tuple[Tool, ...]]:
-    """The declarations in tools.yaml (plain data) and the tools built from them; SuiteError with every
-    problem at the line of its tool or parameter. (Two tools of one name are found when registering.)"""
+    """The declarations in the tools file (plain data: a list of OpenAI-format tools, or a request body with
+    them under `tools`) and the tools built from them; SuiteError with every problem at the line of its tool
+    or parameter. (Two tools of one name are found when registering.)"""
     where = display_path(path)
     probs = Problems()
-    docs = read_yaml_list(path, "tool", probs)
-    if docs is not None and not docs:
-        probs.add(where, 1, "declares no tool")
+    docs = read_yaml_list(path, "tool", probs, under="tools")   # [] when every case declares its own
     tools: list[Tool] = []
     for raw in docs or ():
         if not isinstance(raw, dict):
@@ -151,24 +167,31 @@ def _read_tools(path: Path) -> tuple[list[dict], tuple[Tool, ...]]:
 
 def _problem_line(raw: dict, problem: str) -> int:
     """The line a `tool[.param]: message` problem is about: its parameter's, else its tool's."""
-    subject = problem.partition(":")[0]
-    _, dot, param = subject.partition(".")
-    params = raw.get("parameters")
+    fn = function_of(raw)
+    name = str(fn.get("name", "?"))
+    subject = problem.partition(": ")[0]
+    dot, param = subject[len(name):len(name) + 1], subject[len(name) + 1:]
+    params = fn.get("parameters")
     props = params.get("properties") if isinstance(params, dict) else None
+    tool_line = line_of(raw.get("function"), default=line_of(raw))   # the function object's, when wrapped
     if dot and isinstance(props, dict) and param in props:
-        return line_of(props, param, line_of(raw))
-    return line_of(raw)
+        return line_of(props, param, tool_line)
+    return tool_line
 
 
 def _activate(tools: tuple[Tool, ...], path: Path, declarations: list[dict]) -> None:
-    """Register `tools`; SuiteError (nothing registered) when a name of one is taken (a built-in tool's name
-    or other name, or another tool's of this suite)."""
+    """Make `tools` the registry's only tools (the built-in ones are set aside until unload_suite, so only the
+    suite's names and other names resolve); SuiteError (the built-in tools back) when a name of one is
+    taken by another tool of this suite."""
     probs = Problems()
+    _SET_ASIDE.extend(TOOLS.values())
+    TOOLS.clear()
     for tool, raw in zip(tools, declarations):
         try:
             TOOLS.register(tool)
         except ValueError as e:
-            probs.add(display_path(path), line_of(raw, "name"), f"{e}; give the suite's tool a name of its own")
+            probs.add(display_path(path), line_of(raw.get("function", raw), "name", line_of(raw)),
+                      f"{e}; give each tool of the suite a name of its own")
             continue
         _ACTIVE.append(tool.name)
     if probs.items:
@@ -177,19 +200,32 @@ def _activate(tools: tuple[Tool, ...], path: Path, declarations: list[dict]) -> 
 
 
 def unload_suite() -> None:
-    """Remove the active suite's tools from the registry (TOOLS then holds the built-in tools only)."""
+    """Remove the active suite's tools from the registry and put back the tools set aside for it (TOOLS then
+    holds the built-in tools only, in their order)."""
     while _ACTIVE:
         del TOOLS[_ACTIVE.pop()]
+    for tool in _SET_ASIDE:
+        TOOLS[tool.name] = tool
+    _SET_ASIDE.clear()
 
 
-def _manifest(root: Path, declarations: list[dict], cases: list[Case]) -> dict:
+def _manifest(root: Path, declarations: list[dict], cases: list[Case], failing: dict[str, str]) -> dict:
     """data/manifest.json's shape for the suite: `sha256` over the canonical tool declarations and cases,
     `suite` naming it (and where it was loaded from, for `regrade --suite`)."""
     jsonl = render_jsonl(cases)
     tools = json.dumps(declarations, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
     digest = hashlib.sha256(b"tooluse1-suite\n" + tools.encode("utf-8") + b"\n" + jsonl).hexdigest()
+    suite: dict[str, Any] = {"name": root.resolve().name, "path": portable_path(root.resolve())}
+    encoded = {api_name(n): n for n in (function_of(d).get("name") for d in declarations if isinstance(d, dict))
+               if isinstance(n, str) and api_name(n) != n}
+    encoded.update({api_name(t.name): t.name for c in cases for t in own_tools(c.definitions)
+                    if api_name(t.name) != t.name})
+    if encoded:   # the names the native protocol declares to an API in its place (mapped back when graded)
+        suite["api_names"] = encoded
+    if failing:   # the cases left out, by id (their problems are printed when the suite loads)
+        suite["skipped"] = sorted(failing)
     return {"name": root.resolve().name, "version": SPEC_VERSION, "sha256": digest, "n_cases": len(cases),
-            "counts": counts(cases), "suite": {"name": root.resolve().name, "path": portable_path(root.resolve())}}
+            "counts": counts(cases), "suite": suite}
 
 
 def suite_of(provenance: dict[str, Any]) -> dict | None:

@@ -502,7 +502,8 @@ SET_TIMER = Tool("set_timer", "Start a countdown timer.", (
                      "час", "часа", "часов", "часик*", "время", "через сколько", "до скольки", "сработа*",
                      "прозвен*")}),
     Param("label", "string", "Optional name for the timer.", match="text", example="timer")),
-    name_aliases=("timer", "settimer", "start_timer", "create_timer"), simulate=_set_timer, latency_s=0.3)
+    name_aliases=("timer", "settimer", "start_timer", "create_timer"), simulate=_set_timer, latency_s=0.3,
+    effect="acts")
 
 # ----------------------------------------------------------------------------- save_note
 
@@ -525,7 +526,7 @@ SAVE_NOTE = Tool("save_note", "Save a note for the user.", (
                      "что ... внес*", "что ... добав*", "что ... помет*", "что ... запомн*")}),
     Param("title", "string", "Optional title of the note.", match="text", example="Note")),
     name_aliases=("note", "notes", "savenote", "add_note", "create_note", "take_note"), simulate=_save_note,
-    latency_s=0.3)
+    latency_s=0.3, effect="acts")
 
 # ----------------------------------------------------------------------------- get_time
 

@@ -13,9 +13,13 @@ from typing import Any
 from tooluse1.toolbox import BUILTIN_TOOLS
 from tooluse1.toolspec import Toolbox
 
-__all__ = ["TOOLS", "TOOL_NAMES", "Call", "canonical_tool_name", "coerce_value", "type_arguments"]
+__all__ = ["BUILTIN_TOOLBOX", "TOOLS", "TOOL_NAMES", "Call", "canonical_tool_name", "coerce_value", "type_arguments"]
 
 TOOLS = Toolbox(BUILTIN_TOOLS)
+
+# The built-in tools whatever suite is active (a suite sets them aside in TOOLS while it is loaded,
+# tooluse1.suite): what the SPIN scenarios, written for the built-in tools, are checked against.
+BUILTIN_TOOLBOX = Toolbox(BUILTIN_TOOLS)
 
 # The nine built-in tools' names, in declaration order (`tools: all` in a case).
 TOOL_NAMES: tuple[str, ...] = tuple(t.name for t in BUILTIN_TOOLS)
@@ -29,12 +33,18 @@ def canonical_tool_name(name: Any) -> str:
 def coerce_value(tool: str, param: str, raw: str) -> Any:
     """Type an untyped string value (XML parameter, plain k=v) by the tool schema.
 
-    Numbers become int/float only for number/integer parameters; everything else stays a string, so a
-    zip code or a numeric note text keeps its digits as written.
+    Numbers become int/float only for number/integer parameters, `true`/`false` booleans only for boolean
+    ones, JSON text a list or mapping only for array/object ones, and a bare `null` null only for a nullable
+    one (SPEC §2.2); everything else stays a string, so a zip code or a numeric note text keeps its digits
+    as written.
     """
     t = TOOLS.get(tool)
     p = t.param_index.get(param) if t else None
-    return raw if p is None else p.comparison.coerce(raw)
+    if p is None:
+        return raw
+    if p.nullable and raw.strip() == "null":
+        return None
+    return p.comparison.coerce(raw)
 
 
 def type_arguments(tool: str, args: dict[str, Any]) -> dict[str, Any]:

@@ -87,9 +87,11 @@ class _Identified(Protocol):
 _Entry = TypeVar("_Entry", bound=_Identified)
 
 
-def read_yaml_list(path: Path, what: str, probs: Problems) -> list | None:
-    """The YAML list in `path` (mappings in it remember their lines: `line_of`), [] for an empty file, or
-    None after reporting why it cannot be read (a syntax error at its line, not a list) to `probs`."""
+def read_yaml_list(path: Path, what: str, probs: Problems, under: str | None = None) -> list | None:
+    """The YAML list in `path` (mappings in it remember their lines: `line_of`; JSON is YAML too), [] for an
+    empty file, or None after reporting why it cannot be read (a syntax error at its line, not a list) to
+    `probs`. With `under`, a mapping holding the list under that key is read too (an API request body's
+    `tools`)."""
     where = display_path(path)
     try:
         docs = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
@@ -102,8 +104,11 @@ def read_yaml_list(path: Path, what: str, probs: Problems) -> list | None:
         return None
     if docs is None:
         return []
+    if under is not None and isinstance(docs, dict) and isinstance(docs.get(under), list):
+        docs = docs[under]
     if not isinstance(docs, list):
-        probs.add(where, 1, f"a {what} file must be a YAML list of {what}s")
+        probs.add(where, 1, f"a {what} file must be a YAML list of {what}s"
+                            + (f" (or a mapping with the list under {under!r})" if under else ""))
         return None
     return docs
 

@@ -156,7 +156,7 @@ def _param(key: str) -> Param | None:
     """The registered parameter a "tool.param" key names, or None."""
     if not isinstance(key, str):
         return None
-    tool, _, param = key.partition(".")
+    tool, _, param = key.rpartition(".")
     t = TOOLS.get(tool)
     return t.param_index.get(param) if t is not None else None
 
@@ -367,7 +367,7 @@ def _tool_matchers(tool_name: str) -> _ToolMatchers | None:
 
 def _matcher(key: str) -> _ParamMatcher | None:
     """The matcher of a "tool.param" key, or None when the parameter is unknown or has no terms."""
-    tools = _tool_matchers(key.partition(".")[0])
+    tools = _tool_matchers(key.rpartition(".")[0])
     return tools.full.get(key) if tools is not None else None
 
 
@@ -379,7 +379,7 @@ def _own(key: str) -> _ParamMatcher | None:
 
 def _siblings(key: str) -> list[str]:
     """The other required parameters of the same tool (that have ask terms)."""
-    tools = _tool_matchers(key.partition(".")[0])
+    tools = _tool_matchers(key.rpartition(".")[0])
     return tools.siblings.get(key, []) if tools is not None else []
 
 

@@ -12,7 +12,7 @@ Outcome of one run (deterministic; the core grader's argument comparison, the sc
                             (`answer_excludes`: "not below freezing" at -4 °C, or a comparison the
                             wrong way round), or it is only the text the user asked to translate;
     Error                   nothing could be executed (no plan the variant can run) or the run failed.
-An executed action with a side effect (SIDE_EFFECT_TOOLS: a note saved, a timer set) of a kind the scenario
+An executed action with a side effect (a tool declared `effect: acts`: a note saved, a timer set) of a kind the scenario
 neither requires nor allows - the user did not ask for it, or declined it - lowers the outcome one step
 (Accomplished -> Partially, Partially -> Not): the run did something in the user's name it should not have.
 So do actions of an asked kind beyond the number asked (a second note where one was asked for); one wrong
@@ -55,7 +55,7 @@ from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, StepRun, lenien
 from tooluse1.spin.facts import contradicted_quantities
 from tooluse1.spin.scenarios import RequiredCall, Scenario, call_signature, text_meets
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY
-from tooluse1.tools import Call, canonical_tool_name
+from tooluse1.tools import BUILTIN_TOOLBOX, TOOLS, Call, canonical_tool_name
 from tooluse1.world import World
 
 __all__ = [
@@ -108,8 +108,17 @@ PAPER: dict[str, dict[str, float]] = {
 }
 
 
-# Tools that act in the user's name (the World keeps what they did): executed unasked, they lower the outcome.
-SIDE_EFFECT_TOOLS: frozenset[str] = frozenset({"save_note", "set_timer"})
+# The built-in tools that act in the user's name (declared `effect: acts`; the World keeps what they did):
+# executed unasked, they lower the outcome. Scoring asks `acts` of the tool itself, so a tool declared
+# later (an MCP server's) counts by its own declaration.
+SIDE_EFFECT_TOOLS: frozenset[str] = frozenset(t.name for t in BUILTIN_TOOLBOX.values() if t.effect == "acts")
+
+
+def acts(tool_name: str) -> bool:
+    """Whether the tool named so is declared to act in the user's name (`effect: acts`): the registered
+    tool's declaration, else the built-in one's; an unknown tool does not."""
+    tool = TOOLS.get(tool_name) or BUILTIN_TOOLBOX.get(tool_name)
+    return tool is not None and tool.effect == "acts"
 # Tools whose output is a retrieved document: graded by the document, not by the query's words.
 RETRIEVAL_TOOLS: frozenset[str] = frozenset({"web_search"})
 NO_RESULTS_PREFIX = "No results found"
@@ -233,14 +242,14 @@ def _untranslated(scenario: Scenario, answer: str) -> tuple[str, ...]:
 
 
 def _side_effects(scenario: Scenario, executed: Sequence[Call], taken: set[int]) -> tuple[str, ...]:
-    """Signatures of the actions in `executed` (SIDE_EFFECT_TOOLS) done in the user's name without being asked:
+    """Signatures of the actions in `executed` (tools that `acts`) done in the user's name without being asked:
     every unmatched one of a kind the scenario neither requires nor allows (or the user declined), and, of a
     kind it asks for, the unmatched ones beyond the number asked. One wrong attempt at an asked action
     already misses its required call ("set a 20-second timer" for 20 minutes); a second note or timer is
     something nobody asked for."""
     asked = Counter(canonical_tool_name(rc.name) for rc in (*scenario.required_calls, *scenario.allowed_calls))
     ran = Counter(canonical_tool_name(c.name) for c in executed)
-    excess = {kind: ran[kind] - asked[kind] for kind in SIDE_EFFECT_TOOLS if ran[kind] > asked[kind]}
+    excess = {kind: ran[kind] - asked[kind] for kind in ran if acts(kind) and ran[kind] > asked[kind]}
     out: list[str] = []
     for j in reversed(range(len(executed))):        # the last ones are the excess: the first try was the attempt
         c = executed[j]
