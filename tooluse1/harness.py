@@ -59,6 +59,7 @@ class RunConfig:
     concurrency: int = 8
     request_timeout: float = 120.0
     max_retries: int = 5                  # openai: retries of 429/5xx/timeouts/dropped connections per request
+    stream: bool = False                  # openai: streamed requests, deltas reassembled (a deployment check)
     fast: bool = True                     # transformers: shared-prefix cache + slot refill (off = reference path)
     resume: Path | None = None
     results: Path | None = None

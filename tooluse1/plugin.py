@@ -90,6 +90,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="openai backend: seconds per request")
     g.addoption("--max-retries", type=int, default=d["max_retries"],
                 help="openai backend: retries per request on 429/5xx/timeouts/dropped connections (backoff)")
+    g.addoption("--stream", action="store_true",
+                help="openai backend: streamed requests, content and tool-call deltas reassembled as clients do")
     g.addoption("--no-fast", action="store_true",
                 help="transformers: plain batched generate, no shared-prefix cache / slot refill (reference runs)")
     g.addoption("--resume", default=None, help="append-only JSONL of finished items; reruns generate only the rest")
@@ -118,7 +120,7 @@ def _config(config: pytest.Config) -> RunConfig | None:
                      api_key_env=opt("--api-key-env"), protocols=protocols, batch_size=opt("--batch-size"),
                      max_new_tokens=opt("--max-new-tokens"), dtype=opt("--dtype"), device=opt("--device"),
                      threads=opt("--threads"), concurrency=opt("--concurrency"),
-                     request_timeout=opt("--request-timeout"), max_retries=opt("--max-retries"),
+                     request_timeout=opt("--request-timeout"), max_retries=opt("--max-retries"), stream=opt("--stream"),
                      fast=not opt("--no-fast"),
                      resume=Path(opt("--resume")) if opt("--resume") else None,
                      results=Path(opt("--results")) if opt("--results") else None, min_score=opt("--min-score"))
