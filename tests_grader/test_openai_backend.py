@@ -500,7 +500,7 @@ def smollm2_dir() -> Path:
     return resolve_model("smollm2").path
 
 
-def test_raw_output_turns_off_transformers_response_parsing(smollm2_dir, monkeypatch):
+def test_raw_output_turns_off_transformers_response_parsing(smollm2_dir, monkeypatch, stock_streaming):
     """Stock transformers serve rewrites Qwen-family outputs; the raw-output launcher must not."""
     from types import SimpleNamespace
 
@@ -548,6 +548,42 @@ def test_raw_output_turns_off_transformers_response_parsing(smollm2_dir, monkeyp
     for model, with_tools in ((qwen_like, None), (no_template, tools)):
         assert chat_completion.parse_assistant_message(mistral_tok, model, row, input_ids=[], cleaned_content=stock,
                                                        tools=with_tools) == (call, None, None)
+    # streamed without a parser: the stock streamer is replaced by the raw one (RawTextStream, tested below)
+    assert utils.DirectStreamer.tooluse1_raw is True
+
+
+@pytest.fixture
+def stock_streaming(monkeypatch):
+    """transformers serve's streamer and streaming entry point, restored after the test that patches them."""
+    from transformers.cli.serving import utils
+    monkeypatch.setattr(utils, "DirectStreamer", utils.DirectStreamer)
+    monkeypatch.setattr(utils.GenerateManager, "generate_streaming", utils.GenerateManager.generate_streaming)
+
+
+def test_raw_text_streamed_token_by_token_joins_to_the_whole_decode(smollm2_dir):
+    """The raw-output server's streamed deltas add up to its non-streamed content, on the texts where a
+    naive incremental decode goes wrong: multi-byte characters split across tokens (Cyrillic, emoji, CJK),
+    a special-token tool-call marker, spaces before punctuation, whitespace at the end, a stop token with
+    text after it."""
+    from transformers import AutoTokenizer
+
+    from tooluse1.backends.transformers_backend import AnswerDecoder
+    from tooluse1.serve import RawTextStream
+
+    tok = AutoTokenizer.from_pretrained(smollm2_dir)
+    tok.add_tokens(["[TOOL_CALLS]"], special_tokens=True)
+    im_end = tok.convert_tokens_to_ids("<|im_end|>")
+    decoder = AnswerDecoder(tok, [im_end], tok.pad_token_id)
+    texts = ["Погода в Берлине: +5 °C 🌧️, 晴れ.", '[TOOL_CALLS][{"name": "get_weather", "arguments": {}}]',
+             "Sure , I can ! Don 't worry .\n\n", "Hello.   \n"]
+    for text in texts:
+        ids = tok(text, add_special_tokens=False)["input_ids"]
+        for row in (ids, ids + [im_end] + tok("after the stop", add_special_tokens=False)["input_ids"]):
+            stream = RawTextStream(decoder)
+            pieces = [stream.push([i]) for i in row] + [stream.flush()]
+            assert "".join(pieces) == decoder.finish(row)[0], text
+            assert not any("\ufffd" in p for p in pieces), text
+            assert sum(1 for p in pieces if p) > 2, text     # streamed in pieces, not all at the end
 
 
 
@@ -578,6 +614,36 @@ def test_real_server_four_chats_in_order(transformers_server):
     prov = be.provenance()
     assert prov["server_model"] == srv.model and prov["base_url"] == srv.base_url and prov["concurrency"] == 4
     be.close()
+
+
+STREAM_ITEMS = [("calculator-en-001", "json"), ("calculator-ru-001", "xml"), ("negative-en-001", "plain"),
+                 ("multi_step-en-001", "json"), ("get_weather-en-001", "native"), ("negative-ru-001", "native")]
+
+
+@pytest.mark.server
+def test_streamed_answers_equal_the_whole_ones_through_transformers_serve(transformers_server):
+    """The same six items over a real server, streamed and not: the same text, calls and verdicts (the
+    raw-output server decodes both by one rule; the client reassembles the stream)."""
+    from tooluse1.corpus import load_corpus
+    from tooluse1.grade import grade_completion
+    from tooluse1.prompts import render
+
+    srv = transformers_server
+    cases = {c.id: c for c in load_corpus()[0]}
+    prompts = [render(cases[c], p) for c, p in STREAM_ITEMS]
+    runs = {}
+    for stream in (False, True):
+        with OpenAIBackend(srv.base_url, srv.model, concurrency=1, request_timeout=300, max_retries=0,
+                           stream=stream) as be:
+            runs[stream] = be.generate(prompts, DecodingConfig(max_new_tokens=48))
+    for (case_id, protocol), whole, streamed in zip(STREAM_ITEMS, runs[False], runs[True]):
+        assert whole.error is None and streamed.error is None, (whole.error, streamed.error)
+        assert (streamed.text, streamed.tool_calls, streamed.finish_reason, streamed.completion_tokens) == \
+            (whole.text, whole.tool_calls, whole.finish_reason, whole.completion_tokens), case_id
+        assert grade_completion(cases[case_id], streamed, protocol)[1] == \
+            grade_completion(cases[case_id], whole, protocol)[1]
+        assert 0 < streamed.extra["ttft_s"] < streamed.extra["last_attempt_s"] and "ttft_s" not in whole.extra
+    assert any(c.text.strip() for c in runs[True])
 
 
 def _group_alive(pid: int) -> bool:
