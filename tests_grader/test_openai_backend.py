@@ -433,7 +433,8 @@ def test_a_stream_is_reassembled_into_the_same_completion_as_the_whole_response(
     for e, g in zip(expected, got):
         assert (g.text, g.tool_calls, g.finish_reason, g.error) == (e.text, e.tool_calls, e.finish_reason, None)
         assert g.extra.get("reconstructed") == e.extra.get("reconstructed")
-        assert g.extra["streamed"] is True and 0 <= g.extra["ttft_s"] <= g.extra["last_attempt_s"]
+        assert g.extra["streamed"] is True and 0 <= g.ttft_s <= g.extra["last_attempt_s"] and e.ttft_s is None
+        assert g.extra["system_fingerprint"] == "fp-fake"
         assert g.completion_tokens == 12 and g.extra["server_model"] == "fake-model-v1"
     assert got[2].tool_calls == [{"name": "get_weather", "arguments": {"city": "Berlin"}}]
     assert got[1].text.startswith("<think>weather needed</think>")      # reasoning deltas kept apart, folded back
@@ -642,7 +643,7 @@ def test_streamed_answers_equal_the_whole_ones_through_transformers_serve(transf
             (whole.text, whole.tool_calls, whole.finish_reason, whole.completion_tokens), case_id
         assert grade_completion(cases[case_id], streamed, protocol)[1] == \
             grade_completion(cases[case_id], whole, protocol)[1]
-        assert 0 < streamed.extra["ttft_s"] < streamed.extra["last_attempt_s"] and "ttft_s" not in whole.extra
+        assert 0 < streamed.ttft_s < streamed.extra["last_attempt_s"] and whole.ttft_s is None
     assert any(c.text.strip() for c in runs[True])
 
 

@@ -43,7 +43,7 @@ class Completion:
     finish_reason: str = "stop"          # "stop" | "length" | "error"
     latency_s: float = 0.0
     prompt_tokens: int | None = None
-    completion_tokens: int | None = None
+    completion_tokens: int | None = None     # reasoning tokens included, as the OpenAI API counts them
     error: str | None = None
     extra: dict = field(default_factory=dict)
     # Calls a server returned as structured `tool_calls` (native protocol over the OpenAI API), each
@@ -52,6 +52,10 @@ class Completion:
     # The sha256 of the Prompt this answers (set by the harness): a resumed answer counts only for the
     # same prompt, so a changed prompt is generated again instead of reusing a stale answer.
     prompt_sha256: str | None = None
+    # Where a server reports them: the completion tokens spent on reasoning; for a streamed request, the
+    # seconds from the answered attempt's request to its first generated delta.
+    reasoning_tokens: int | None = None
+    ttft_s: float | None = None
 
 
 # Called once per finished completion, in completion order (used for resume files and progress bars).

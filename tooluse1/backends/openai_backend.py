@@ -38,7 +38,7 @@ carries them). The rebuilt message is then read exactly like a non-streamed one.
 once a chunk with a ``finish_reason`` has arrived (``transformers serve`` sends no ``[DONE]``); one that ends
 without it, or is cut, raises :class:`IncompleteStream`, retried like a dropped connection and, after the
 retries, an error item (never a shorter answer). ``request_timeout`` bounds the whole stream, not only each
-read. ``extra["ttft_s"]`` is the time from the successful attempt's request to its first generated delta.
+read. ``Completion.ttft_s`` is the time from the successful attempt's request to its first generated delta.
 """
 from __future__ import annotations
 
@@ -447,8 +447,8 @@ class OpenAIBackend:
                                  "last_attempt_s": round(now - t0, 4)}
         if self.stream:
             extra["streamed"] = True
-            if reply.first_delta_at is not None:
-                extra["ttft_s"] = round(reply.first_delta_at - t0, 4)
+        if reply.system_fingerprint:
+            extra["system_fingerprint"] = reply.system_fingerprint
         if raw_finish not in ("stop", "length"):
             extra["server_finish_reason"] = raw_finish
         if reconstructed:
@@ -456,7 +456,9 @@ class OpenAIBackend:
         return Completion(item_id=prompt.item_id, text=text, finish_reason=finish, latency_s=now - started,
                           prompt_tokens=getattr(usage, "prompt_tokens", None),
                           completion_tokens=getattr(usage, "completion_tokens", None), extra=extra,
-                          tool_calls=tool_calls)
+                          tool_calls=tool_calls, reasoning_tokens=getattr(
+                              getattr(usage, "completion_tokens_details", None), "reasoning_tokens", None),
+                          ttft_s=None if reply.first_delta_at is None else round(reply.first_delta_at - t0, 4))
 
     # ------------------------------------------------------------------ provenance
 
