@@ -173,6 +173,24 @@ def _headline(label: str, summary: dict, id_: str = "headline") -> str:
     return f'<div id="{id_}" class="headline" data-score="{esc(_fmt(score["rate"], 6))}">{title}{body}</div>'
 
 
+def _cost_section(cost: dict) -> str:
+    """What the run cost (tooluse1.cost): one row per figure the run has."""
+    def quantiles(q: dict | None) -> str | None:
+        return None if q is None else f"p50 {q['p50']:.2f} s, p90 {q['p90']:.2f} s, p99 {q['p99']:.2f} s"
+    rows = [("tokens", f"{cost['prompt_tokens']:,} prompt, {cost['completion_tokens']:,} completion"
+             + ("" if cost["reasoning_tokens"] is None else f" ({cost['reasoning_tokens']:,} reasoning)")
+             + f"; usage reported for {cost['items_with_usage']}/{cost['n_items']} items"),
+            ("latency per request", quantiles(cost["latency_s"])),
+            ("time to first token", quantiles(cost["ttft_s"])),
+            ("wall time", None if cost["wall_s"] is None else
+             f"{cost['wall_s']:.1f} s, {cost['items_per_min']:g} items/min, "
+             f"{cost['completion_tokens_per_s']:g} completion tokens/s"),
+            ("cost", None if cost["cost"] is None else
+             f"{cost['cost']:.4f} (at {cost['price_in']:g} in / {cost['price_out']:g} out per million tokens)")]
+    body = "".join(f"<tr><th>{esc(name)}</th><td>{esc(value)}</td></tr>" for name, value in rows if value)
+    return f'<section><h2>Cost</h2><table id="cost">{body}</table></section>'
+
+
 def _native_section(results: ResultsFile, label: str) -> str:
     """The native protocol apart (SPEC §3.4): its own metrics, never pooled into the headline; '' without it."""
     if label == "native" or not any(r.protocol == "native" for r in results.records):
@@ -393,6 +411,7 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
         f"<header><h1>ToolUse.1 report</h1><p class=sub>{esc(model)} \u2014 {len(records)} items, "
         f"{esc(results.source)}</p></header>",
         f"<section>{_headline(label, summary)}", _metrics_table(columns), "</section>",
+        _cost_section(results.document["cost"]),
         _native_section(results, label),
         note,
         _comparison_section(comparison, alpha, max_drop) if comparison else "",
