@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from tooluse1.compare import Comparison, IncomparableError, PairedStats, compare, format_p, gate
+from tooluse1.deployment import CLASSES, DESCRIPTIONS
 from tooluse1.types import EXPECTATIONS
 from tooluse1.metrics import BREAKDOWNS, METRICS, format_rate, interval
 from tooluse1.results import ItemRecord, ResultsFile, scrub_secrets
@@ -366,7 +367,29 @@ def _comparison_section(cmp: Comparison, alpha: float, max_drop: float | None) -
             f"<p class=sub>baseline {esc(cmp.base_source)}</p>{verdict}{notes}{''.join(left)}"
             f"<table>{head}{''.join(rows)}</table>"
             f'<h3 id="flips">Flipped items: {n_worse} pass\u2192fail, {len(cmp.flips) - n_worse} fail\u2192pass</h3>'
-            f'<table id="flip-table">{"".join(flips)}</table></section>')
+            f'<table id="flip-table">{"".join(flips)}</table>{_deployment_table(cmp)}</section>')
+
+
+def _deployment_table(cmp: Comparison) -> str:
+    """Deployment conformance (tooluse1.deployment): the class counts and the first examples of each."""
+    c = cmp.deployment
+    if c is None:
+        return ""
+    rows = "".join(f"<tr><td>{esc(cls)}</td><td class=num>{c.counts[cls]}</td><td>{esc(DESCRIPTIONS[cls])}</td>"
+                   "<td>" + "".join(f"<details><summary>{esc(b.item_id)}</summary><b>baseline</b>"
+                                    f"<pre>{esc(b.completion.text)}</pre>{_tool_calls(b)}<b>this run</b>"
+                                    f"<pre>{esc(n.completion.text)}</pre>{_tool_calls(n)}</details>"
+                                    for b, n in c.examples.get(cls, [])) + "</td></tr>" for cls in CLASSES)
+    verdict = "no call lost, gained, moved or changed" if c.conformant else "calls differ"
+    return (f'<h3 id="deployment">Deployment conformance: {esc(verdict)} ({c.n_items} paired items)</h3>'
+            f"<p class=legend>What each answer became, item by item (calls as the grader extracts them).</p>"
+            f'<table id="deployment-table"><tr><th>class</th><th>items</th><th>meaning</th><th>examples</th></tr>'
+            f"{rows}</table>")
+
+
+def _tool_calls(r: ItemRecord) -> str:
+    calls = r.completion.tool_calls
+    return f"<pre>tool_calls: {esc(json.dumps(calls, ensure_ascii=False))}</pre>" if calls else ""
 
 
 # ----------------------------------------------------------------------------- the page
