@@ -203,9 +203,9 @@ def assemble_stream(chunks: Iterable[Any], deadline: float | None = None) -> Rep
     Guarantees: content and reasoning are the concatenations of their deltas in arrival order; each
     tool-call ``index`` gets one call, in index order, whose ``arguments`` concatenate that index's argument
     deltas whatever the interleaving, and whose id/type/name are the first ones given for that index
-    (servers that repeat the name in later deltas do not get it doubled). Empty deltas, chunks without
-    choices (the usage chunk) and role-only deltas add nothing. Raises IncompleteStream when the chunks end
-    before one with a ``finish_reason`` (a delta of a tool call without an index joins the last index seen),
+    (servers that repeat the name in later deltas do not get it doubled; a tool-call delta without an index
+    joins the last index seen). Empty deltas, chunks without choices (the usage chunk) and role-only deltas
+    add nothing. Raises IncompleteStream when the chunks end before one with a ``finish_reason``,
     StreamTimeout when ``time.monotonic()`` passes ``deadline`` first.
     """
     content: list[str] = []
