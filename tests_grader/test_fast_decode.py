@@ -198,7 +198,7 @@ def test_per_row_caps_in_one_run_keep_the_greedy_text(fast_backend, prompts, ref
 
 
 def test_continuous_admission_keeps_the_greedy_text(fast_backend, prompts, reference):
-    """stream(): rows returned by on_complete join the running batch as others finish. Half the prompts
+    """generate_continuous(): rows returned by on_complete join the running batch as others finish. Half the prompts
     start; each completion admits the next waiting prompt (with its own cap), so new rows enter while
     old ones are mid-answer; every text is still the batch-1 reference's."""
     by_id = {p.item_id: (p, ref) for p, ref in zip(prompts, reference)}
@@ -215,7 +215,7 @@ def test_continuous_admission_keeps_the_greedy_text(fast_backend, prompts, refer
         p = waiting.pop(0)
         return [Request(p, caps[p.item_id])]
 
-    fast_backend.stream([Request(p, caps[p.item_id]) for p in first], on_complete)
+    fast_backend.generate_continuous([Request(p, caps[p.item_id]) for p in first], on_complete)
     stats = fast_backend.last_fast_stats
     assert sorted(c.item_id for c in done) == sorted(by_id)
     for c in done:

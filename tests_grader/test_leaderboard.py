@@ -181,3 +181,29 @@ def test_page_in_chromium_escapes_hostile_files(runs, tmp_path):
     assert v["width"] <= 1280                                 # fits the page: no sideways scrolling
     assert r.dialogs == [] and r.exceptions == [] and r.console_errors == []
     assert {u.split(":", 1)[0] for u in r.requested_urls} == {"file"}
+
+
+def test_a_priced_run_gets_a_cost_column_and_the_report_a_cost_section(runs, tmp_path):
+    """The oracle's records with usage (100 prompt + 10 completion tokens each) and prices 1 in / 2 out:
+    the board shows the run's cost, an unpriced run n/a, and boards of unpriced runs no cost column at all."""
+    from tooluse1.report import render_report
+    oracle = load_results(runs["oracle"])
+    for r in oracle.records:
+        r.completion.prompt_tokens, r.completion.completion_tokens = 100, 10
+    provenance = {**oracle.provenance, "config": {**oracle.provenance["config"], "price_in": 1.0, "price_out": 2.0}}
+    priced_path = tmp_path / "priced.json"
+    priced_path.write_text(json.dumps(build_results(provenance, oracle.records)), encoding="utf-8")
+    priced = load_results(priced_path)
+    n = len(priced.records)
+    assert priced.document["cost"]["cost"] == pytest.approx(n * (100 * 1.0 + 10 * 2.0) / 1e6)
+    board = build([priced, load_results(runs["never-call"])])
+    text, markdown = format_text(board), format_markdown(board)
+    header = next(line for line in text.splitlines() if "consist." in line)
+    assert f"{n * 120 / 1e6:.4f}" in text and header.endswith(" cost")
+    assert markdown.splitlines()[2].endswith("| cost |") and f"| {n * 120 / 1e6:.4f} |" in markdown
+    assert "| n/a |" in markdown.splitlines()[5]
+    unpriced = build(loaded(runs, "oracle", "never-call"))
+    assert "cost" not in format_text(unpriced) and "cost" not in format_markdown(unpriced)
+    page = render_report(priced)
+    assert "<h2>Cost</h2>" in page and f"{n * 100:,} prompt, {n * 10:,} completion" in page
+    assert f"{n * 120 / 1e6:.4f} (at 1 in / 2 out per million tokens)" in page

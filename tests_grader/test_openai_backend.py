@@ -37,12 +37,44 @@ def prompt(key: str, system: str | None = None) -> Prompt:
 
 # ----------------------------------------------------------------------------- scripted fake server
 
+# What the fake server streams for an action: (deltas, finish_reason); a None delta is a chunk with no choices.
+STREAMS = {
+    "ok": lambda key: ([{"role": "assistant", "content": ""}, {"content": "ech"}, {"content": f"o:{key}"}, {}],
+                       "stop"),
+    "toolcall": lambda key: ([
+        {"role": "assistant", "reasoning_content": "weather "}, {"reasoning_content": "needed"},
+        {"tool_calls": [{"index": 0, "id": "c1", "type": "function",
+                         "function": {"name": "get_weather", "arguments": ""}}]},
+        {"tool_calls": [{"index": 0, "function": {"arguments": "{\"city\": "}}]},
+        {"tool_calls": [{"index": 0, "function": {"arguments": "\"Berlin\"}"}}]}, {}], "tool_calls"),
+    # two calls whose argument deltas alternate; the second's name repeated in a later delta (some servers do)
+    "interleaved": lambda key: ([
+        {"role": "assistant", "content": None},
+        {"tool_calls": [{"index": 0, "id": "c1", "type": "function",
+                         "function": {"name": "get_weather", "arguments": "{\"ci"}}]},
+        {"tool_calls": [{"index": 1, "id": "c2", "type": "function",
+                         "function": {"name": "get_time", "arguments": "{\"zone\""}}]},
+        {"tool_calls": [{"index": 0, "function": {"arguments": "ty\": \"Ber"}}]},
+        {"tool_calls": [{"index": 1, "function": {"name": "get_time", "arguments": ": \"CET\"}"}}]},
+        {"tool_calls": [{"index": 0, "function": {"arguments": "lin\"}"}}]}, {}], "tool_calls"),
+    # empty deltas, empty and null content, a chunk without choices: none of them adds anything
+    "empty": lambda key: ([{}, {"role": "assistant"}, {"content": ""}, None, {"content": None},
+                           {"content": f"echo:{key}"}, {}, {"content": ""}], "length"),
+    "cut": lambda key: ([{"role": "assistant"}, {"tool_calls": [{"index": 0, "id": "c1", "type": "function",
+                         "function": {"name": "get_weather", "arguments": "{\"city\": \"Ber"}}]}], None),
+    "nofinish": lambda key: ([{"role": "assistant"}, {"content": f"echo:{key}"}, {}], None),
+}
+
+
 class FakeServer:
     """An OpenAI-ish HTTP server whose answer to each attempt is scripted per user message.
 
     ``script[key]`` is a list of actions, one per attempt (the last one repeats): "ok", "ok:<delay s>",
     "429", "429:<retry-after s>", "500", "503", "400", "404", "drop" (close the socket without a response),
     "hang" (sleep past the client's timeout), "toolcall" (a response split into reasoning + tool_calls).
+    A request with ``stream: true`` is answered with server-sent chunks (``STREAMS``; "ok" and "toolcall" too,
+    in pieces), or by the stream actions "cut" (the connection dropped mid tool call) and "nofinish" (a clean
+    end of stream, but no chunk carried a finish_reason).
     """
 
     def __init__(self, script: dict[str, list[str]] | None = None, hang_s: float = 3.0):
@@ -95,9 +127,36 @@ class FakeServer:
                     with fake.lock:
                         fake.in_flight -= 1
 
+            def _stream(self, deltas: list[dict], finish: str | None, cut: bool = False) -> None:
+                """Chunked SSE, one chunk per delta, like transformers serve: the last delta carries the
+                finish_reason and the usage, no [DONE]. ``cut``: the socket is shut mid-body instead."""
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for i, delta in enumerate(deltas):
+                    last = i == len(deltas) - 1
+                    chunk: dict = {"id": "chatcmpl-s", "object": "chat.completion.chunk", "created": 0,
+                                   "model": "fake-model-v1", "system_fingerprint": "fp-fake",
+                                   "choices": [] if delta is None else [
+                                       {"index": 0, "delta": delta, "finish_reason": finish if last else None}]}
+                    if last and finish:
+                        chunk["usage"] = {"prompt_tokens": 7, "completion_tokens": 12, "total_tokens": 19}
+                    data = f"data: {json.dumps(chunk)}\n\n".encode()
+                    self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                    self.wfile.flush()
+                if cut:
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
+                self.wfile.write(b"0\r\n\r\n")
+
             def _act(self, action: str, key: str, body: dict) -> None:
                 name, _, arg = action.partition(":")
-                if name == "ok":
+                if body.get("stream") and name in STREAMS:
+                    deltas, finish = STREAMS[name](key)
+                    self._stream(deltas, finish, cut=name == "cut")
+                elif name == "ok":
                     if arg:
                         time.sleep(float(arg))
                     self._send(200, {
@@ -354,6 +413,86 @@ def test_serve_failure_reports_the_log_tail_and_leaves_nothing_running(tmp_path)
     assert leftovers == []
 
 
+# ----------------------------------------------------------------------------- streamed requests
+
+TOOLS = ({"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}},
+         {"type": "function", "function": {"name": "get_time", "parameters": {"type": "object"}}})
+
+
+def native_prompt(key: str) -> Prompt:
+    return Prompt(item_id=f"{key}-native", case_id=key, protocol="native",
+                  messages=({"role": "user", "content": key},), tools=TOOLS)
+
+
+def test_a_stream_is_reassembled_into_the_same_completion_as_the_whole_response(fake):
+    fake.script = {"a": ["ok"], "t": ["toolcall"]}
+    prompts = [prompt("a"), prompt("t"), native_prompt("t")]
+    with backend_for(fake) as whole, backend_for(fake, stream=True) as streamed:
+        expected = whole.generate(prompts, DecodingConfig(max_new_tokens=8))
+        got = streamed.generate(prompts, DecodingConfig(max_new_tokens=8))
+    for e, g in zip(expected, got):
+        assert (g.text, g.tool_calls, g.finish_reason, g.error) == (e.text, e.tool_calls, e.finish_reason, None)
+        assert g.extra.get("reconstructed") == e.extra.get("reconstructed")
+        assert g.extra["streamed"] is True and 0 <= g.ttft_s <= g.extra["last_attempt_s"] and e.ttft_s is None
+        assert g.extra["system_fingerprint"] == "fp-fake"
+        assert g.completion_tokens == 12 and g.extra["server_model"] == "fake-model-v1"
+    assert got[2].tool_calls == [{"name": "get_weather", "arguments": {"city": "Berlin"}}]
+    assert got[1].text.startswith("<think>weather needed</think>")      # reasoning deltas kept apart, folded back
+    assert streamed.provenance()["stream"] is True and whole.provenance()["stream"] is False
+
+
+def test_interleaved_tool_call_indices_are_joined_per_index(fake):
+    fake.script = {"i": ["interleaved"]}
+    with backend_for(fake, stream=True) as be:
+        native, text = be.generate([native_prompt("i"), prompt("i")], DecodingConfig(max_new_tokens=8))
+    assert native.error is None and native.text == ""
+    assert native.tool_calls == [{"name": "get_weather", "arguments": {"city": "Berlin"}},
+                                 {"name": "get_time", "arguments": {"zone": "CET"}}]   # name not doubled
+    assert native.extra["server_finish_reason"] == "tool_calls" and native.finish_reason == "stop"
+    assert text.text == ('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Berlin"}}\n</tool_call>\n'
+                         '<tool_call>\n{"name": "get_time", "arguments": {"zone": "CET"}}\n</tool_call>')
+
+
+def test_empty_deltas_add_nothing(fake):
+    fake.script = {"e": ["empty"]}
+    with backend_for(fake, stream=True) as be:
+        [c] = be.generate([prompt("e")], DecodingConfig(max_new_tokens=8))
+    assert (c.text, c.finish_reason, c.error, c.tool_calls) == ("echo:e", "length", None, None)
+    assert "reconstructed" not in c.extra
+
+
+def test_a_stream_cut_mid_call_is_retried_then_an_error_item(fake):
+    fake.script = {"once": ["cut", "ok"], "always": ["cut"]}
+    with backend_for(fake, stream=True, max_retries=2) as be:
+        once, always = be.generate([native_prompt("once"), native_prompt("always")], DecodingConfig(max_new_tokens=8))
+    assert (once.text, once.error, once.extra["attempts"]) == ("echo:once", None, 2)
+    assert (always.text, always.tool_calls, always.finish_reason) == ("", None, "error")   # no half call graded
+    assert always.error.startswith("connection failed") and "gave up after 3 attempts" in always.error
+    assert fake.count("always") == 3
+
+
+def test_a_stream_without_finish_reason_is_an_error_item_not_a_shorter_answer(fake):
+    fake.script = {"n": ["nofinish"], "later": ["nofinish", "ok"]}
+    with backend_for(fake, stream=True, max_retries=1) as be:
+        n, later = be.generate([prompt("n"), prompt("later")], DecodingConfig(max_new_tokens=8))
+    assert (n.text, n.finish_reason) == ("", "error")
+    assert n.error == ("bad response: the stream ended without a finish_reason after 3 chunks (6 characters of "
+                       "content, 0 tool calls); the answer may be cut short (gave up after 2 attempts)")
+    assert (later.text, later.error, later.extra["attempts"]) == ("echo:later", None, 2)
+
+
+def test_a_stream_still_running_at_its_deadline_is_a_retried_timeout():
+    """request_timeout bounds the whole stream: a server that trickles chunks past it does not keep the item."""
+    from tooluse1.backends.openai_backend import StreamTimeout, assemble_stream, describe_error, is_retryable
+
+    def trickle():
+        yield type("Chunk", (), {"choices": [], "usage": None, "model": "m", "system_fingerprint": None})()
+        raise AssertionError("read past the deadline")
+    with pytest.raises(StreamTimeout) as info:
+        assemble_stream(trickle(), deadline=time.monotonic() - 1)
+    assert is_retryable(info.value) and describe_error(info.value, 5) == "request timed out (request_timeout 5 s)"
+
+
 # ----------------------------------------------------------------------------- a real transformers serve
 
 @pytest.fixture(scope="session")
@@ -362,7 +501,7 @@ def smollm2_dir() -> Path:
     return resolve_model("smollm2").path
 
 
-def test_raw_output_turns_off_transformers_response_parsing(smollm2_dir, monkeypatch):
+def test_raw_output_turns_off_transformers_response_parsing(smollm2_dir, monkeypatch, stock_streaming):
     """Stock transformers serve rewrites Qwen-family outputs; the raw-output launcher must not."""
     from types import SimpleNamespace
 
@@ -410,6 +549,42 @@ def test_raw_output_turns_off_transformers_response_parsing(smollm2_dir, monkeyp
     for model, with_tools in ((qwen_like, None), (no_template, tools)):
         assert chat_completion.parse_assistant_message(mistral_tok, model, row, input_ids=[], cleaned_content=stock,
                                                        tools=with_tools) == (call, None, None)
+    # streamed without a parser: the stock streamer is replaced by the raw one (RawTextStream, tested below)
+    assert utils.DirectStreamer.tooluse1_raw is True
+
+
+@pytest.fixture
+def stock_streaming(monkeypatch):
+    """transformers serve's streamer and streaming entry point, restored after the test that patches them."""
+    from transformers.cli.serving import utils
+    monkeypatch.setattr(utils, "DirectStreamer", utils.DirectStreamer)
+    monkeypatch.setattr(utils.GenerateManager, "generate_streaming", utils.GenerateManager.generate_streaming)
+
+
+def test_raw_text_streamed_token_by_token_joins_to_the_whole_decode(smollm2_dir):
+    """The raw-output server's streamed deltas add up to its non-streamed content, on the texts where a
+    naive incremental decode goes wrong: multi-byte characters split across tokens (Cyrillic, emoji, CJK),
+    a special-token tool-call marker, spaces before punctuation, whitespace at the end, a stop token with
+    text after it."""
+    from transformers import AutoTokenizer
+
+    from tooluse1.backends.transformers_backend import AnswerDecoder
+    from tooluse1.serve import RawTextStream
+
+    tok = AutoTokenizer.from_pretrained(smollm2_dir)
+    tok.add_tokens(["[TOOL_CALLS]"], special_tokens=True)
+    im_end = tok.convert_tokens_to_ids("<|im_end|>")
+    decoder = AnswerDecoder(tok, [im_end], tok.pad_token_id)
+    texts = ["Погода в Берлине: +5 °C 🌧️, 晴れ.", '[TOOL_CALLS][{"name": "get_weather", "arguments": {}}]',
+             "Sure , I can ! Don 't worry .\n\n", "Hello.   \n"]
+    for text in texts:
+        ids = tok(text, add_special_tokens=False)["input_ids"]
+        for row in (ids, ids + [im_end] + tok("after the stop", add_special_tokens=False)["input_ids"]):
+            stream = RawTextStream(decoder)
+            pieces = [stream.push([i]) for i in row] + [stream.flush()]
+            assert "".join(pieces) == decoder.finish(row)[0], text
+            assert not any("\ufffd" in p for p in pieces), text
+            assert sum(1 for p in pieces if p) > 2, text     # streamed in pieces, not all at the end
 
 
 
@@ -440,6 +615,36 @@ def test_real_server_four_chats_in_order(transformers_server):
     prov = be.provenance()
     assert prov["server_model"] == srv.model and prov["base_url"] == srv.base_url and prov["concurrency"] == 4
     be.close()
+
+
+STREAM_ITEMS = [("calculator-en-001", "json"), ("calculator-ru-001", "xml"), ("negative-en-001", "plain"),
+                 ("multi_step-en-001", "json"), ("get_weather-en-001", "native"), ("negative-ru-001", "native")]
+
+
+@pytest.mark.server
+def test_streamed_answers_equal_the_whole_ones_through_transformers_serve(transformers_server):
+    """The same six items over a real server, streamed and not: the same text, calls and verdicts (the
+    raw-output server decodes both by one rule; the client reassembles the stream)."""
+    from tooluse1.corpus import load_corpus
+    from tooluse1.grade import grade_completion
+    from tooluse1.prompts import render
+
+    srv = transformers_server
+    cases = {c.id: c for c in load_corpus()[0]}
+    prompts = [render(cases[c], p) for c, p in STREAM_ITEMS]
+    runs = {}
+    for stream in (False, True):
+        with OpenAIBackend(srv.base_url, srv.model, concurrency=1, request_timeout=300, max_retries=0,
+                           stream=stream) as be:
+            runs[stream] = be.generate(prompts, DecodingConfig(max_new_tokens=48))
+    for (case_id, protocol), whole, streamed in zip(STREAM_ITEMS, runs[False], runs[True]):
+        assert whole.error is None and streamed.error is None, (whole.error, streamed.error)
+        assert (streamed.text, streamed.tool_calls, streamed.finish_reason, streamed.completion_tokens) == \
+            (whole.text, whole.tool_calls, whole.finish_reason, whole.completion_tokens), case_id
+        assert grade_completion(cases[case_id], streamed, protocol)[1] == \
+            grade_completion(cases[case_id], whole, protocol)[1]
+        assert 0 < streamed.ttft_s < streamed.extra["last_attempt_s"] and whole.ttft_s is None
+    assert any(c.text.strip() for c in runs[True])
 
 
 def _group_alive(pid: int) -> bool:

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import pytest
 
 from tooluse1 import metrics
-from tooluse1.results import ResultsFile, schema_errors
+from tooluse1.results import ResultsFile, schema_errors, upgrade_document
 from tooluse1.spin.scoring import section_errors
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,8 +73,10 @@ def test_the_archive_and_the_checkout_hold_the_files_the_docstring_names():
 def test_every_committed_results_file_loads(name, raw):
     doc = json.loads(raw)
     assert doc["format_version"] == 2, name
-    assert schema_errors(doc) == [], name
+    assert schema_errors(upgrade_document(doc)[0]) == [], name     # format 3 added fields a reader fills in
     results = ResultsFile.from_document(doc, name)
+    assert results.format_version == 2 and results.document["format_version"] == 3
+    assert results.document["cost"]["n_items"] == len(doc["records"])
     assert len(results.records) == len(doc["records"])
     assert [r.passed for r in results.records] == [r["passed"] for r in doc["records"]]
     stored_numbers_kept(doc["summary"], results.summary)
@@ -97,6 +99,7 @@ def test_a_new_metric_breaks_no_earlier_file(monkeypatch):
     assert overall["answered_rate"]["k"] == len(doc["records"]) - n_malformed
     assert overall["truncated_rate"]["n"] == len(doc["records"])
     # a stored summary with fewer or more metrics than this version computes is valid either way
+    doc = upgrade_document(doc)[0]
     fewer = {**doc, "summary": {**doc["summary"], "overall": {"score": doc["summary"]["overall"]["score"]}}}
     assert schema_errors(fewer) == []
     bad = {**doc, "summary": {**doc["summary"], "overall": {"score": {"k": -1}}}}

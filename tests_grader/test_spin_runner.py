@@ -780,7 +780,8 @@ def test_stop_text_ends_a_streamed_row_where_its_test_first_holds():
         def done(c: Completion) -> list:
             out[c.item_id] = c
             return []
-        backend.stream([Request(p, 48, stop_text if p.item_id == "stop-0-plain" else None) for p in prompts], done)
+        backend.generate_continuous(
+            [Request(p, 48, stop_text if p.item_id == "stop-0-plain" else None) for p in prompts], done)
         return out
     full = collect(None)
     b = full["stop-0-plain"]
@@ -840,17 +841,18 @@ def test_a_prompt_carries_its_role_typed_not_in_its_id():
         role_of(Prompt(item_id="x-spin:critic:2", case_id="x", protocol="plain", messages=()))
 
 
-class _UndeclaredStream(ScriptedModel):
-    """Has a stream method but does not declare it: the runner must not call it (capabilities, not probing)."""
+class _UndeclaredContinuous(ScriptedModel):
+    """Has a generate_continuous method but does not declare it: the runner must not call it (capabilities,
+    not probing)."""
 
-    def stream(self, requests: Any, on_complete: Any) -> None:   # pragma: no cover - must stay unused
-        raise AssertionError("stream called although capabilities.stream is False")
+    def generate_continuous(self, requests: Any, on_complete: Any) -> None:   # pragma: no cover - must stay unused
+        raise AssertionError("generate_continuous called although capabilities.continuous is False")
 
 
-class _DeclaredStream(ScriptedModel):
+class _DeclaredContinuous(ScriptedModel):
     """Declares continuous admission and implements it by answering each request through generate."""
 
-    capabilities = Capabilities(row_caps=True, stream=True, stop_text=True)
+    capabilities = Capabilities(row_caps=True, continuous=True, stop_text=True)
 
     def __init__(self, answer: Callable[[str, int, str, Prompt], str]) -> None:
         super().__init__(answer)
@@ -859,7 +861,7 @@ class _DeclaredStream(ScriptedModel):
     def generate_requests(self, requests: Sequence[Request], on_complete: Any = None) -> list[Completion]:
         return [self.generate([r.prompt], DecodingConfig(max_new_tokens=r.max_new_tokens))[0] for r in requests]
 
-    def stream(self, requests: Sequence[Request], on_complete: Any) -> None:
+    def generate_continuous(self, requests: Sequence[Request], on_complete: Any) -> None:
         todo = list(requests)
         while todo:
             r = todo.pop(0)
@@ -868,14 +870,14 @@ class _DeclaredStream(ScriptedModel):
 
 
 def test_the_runner_uses_what_a_backend_declares():
-    undeclared = _UndeclaredStream(early_model().answer)
+    undeclared = _UndeclaredContinuous(early_model().answer)
     runner = SpinRunner(undeclared)
     [in_rounds] = runner.run([(EARLY, "spin")])
-    assert runner.streamed is False and undeclared.calls > 0
-    declared = _DeclaredStream(early_model().answer)
-    streamed = SpinRunner(declared)
-    [run] = streamed.run([(EARLY, "spin")])
-    assert streamed.streamed is True and streamed.generate_calls == 1
+    assert runner.continuous is False and undeclared.calls > 0
+    declared = _DeclaredContinuous(early_model().answer)
+    continuous = SpinRunner(declared)
+    [run] = continuous.run([(EARLY, "spin")])
+    assert continuous.continuous is True and continuous.generate_calls == 1
     assert (run.outcome, run.executed_plan, run.answer) == (
         in_rounds.outcome, in_rounds.executed_plan, in_rounds.answer)
     # each request carries its role's cap, and only a critic's carries the stop test

@@ -48,6 +48,15 @@ def test_a_secret_in_the_url_never_reaches_the_identity() -> None:
     assert run.identity() == {"backend": "openai", "model_id": "m", "base_url": "http://user:***@h:8000/v1"}
 
 
+def test_a_streamed_run_has_its_own_resume_identity() -> None:
+    """--stream is another deployment path: its answers are not resumed into a non-streamed run or back; a
+    non-streamed run keeps the identity (and resume files) it had before --stream existed."""
+    plain = BenchmarkRun(RunConfig(model="m", base_url="http://h:8000/v1"), {}, {}).identity()
+    streamed = BenchmarkRun(RunConfig(model="m", base_url="http://h:8000/v1", stream=True), {}, {}).identity()
+    assert plain == {"backend": "openai", "model_id": "m", "base_url": "http://h:8000/v1"}
+    assert streamed == {**plain, "stream": True}
+
+
 def test_the_model_is_resolved_once_for_identity_and_backend(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from tooluse1.models import ResolvedModel
     calls: list[str] = []

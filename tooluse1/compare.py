@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from tooluse1.deployment import Conformance, conformance, format_conformance
 from tooluse1.errors import ToolUse1Error
 from tooluse1.metrics import BREAKDOWNS, Rate, format_rate, rate_of
 from tooluse1.prompts import PROTOCOLS
@@ -157,13 +158,15 @@ class Comparison:
     errors_excluded: int
     notes: list[str] = field(default_factory=list)
     native: PairedStats | None = None
+    deployment: Conformance | None = None     # what the answers became, item by item (tooluse1.deployment)
 
     def as_dict(self) -> dict[str, Any]:
         return {"base": self.base_source, "new": self.new_source, "overall": self.overall.as_dict(),
                 "native": self.native.as_dict() if self.native else None,
                 "by": {d: {g: s.as_dict() for g, s in groups.items()} for d, groups in self.groups.items()},
                 "flips": [f.as_dict() for f in self.flips], "only_in_base": self.only_in_base,
-                "only_in_new": self.only_in_new, "errors_excluded": self.errors_excluded, "notes": self.notes}
+                "only_in_new": self.only_in_new, "errors_excluded": self.errors_excluded, "notes": self.notes,
+                "deployment": self.deployment.as_dict() if self.deployment else None}
 
 
 def _corpus_name(provenance: dict) -> str:
@@ -267,7 +270,8 @@ def compare(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool =
         overall=PairedStats.of((b.case.id, b.passed, n.passed) for b, n in comparable),
         groups={d: {g: PairedStats.of(v) for g, v in sorted(vals.items())} for d, vals in groups.items()},
         flips=flips, only_in_base=len(set(b_items) - set(n_items)), only_in_new=len(set(n_items) - set(b_items)),
-        errors_excluded=len(common) - len(pairs), notes=notes, native=PairedStats.of(native) if native else None)
+        errors_excluded=len(common) - len(pairs), notes=notes, native=PairedStats.of(native) if native else None,
+        deployment=conformance(pairs))
 
 
 def _attribute(r: ItemRecord, dim: str) -> str | None:
@@ -375,6 +379,8 @@ def format_comparison(cmp: Comparison, max_flips: int = 20, excerpt_chars: int =
             reason = r.verdict.reason if r.verdict else r.completion.error
             lines.append(f"    {name:<4} [{r.label}] {reason}")
             lines.append(f"         output: {_excerpt(r.completion.text, excerpt_chars)}")
+    if cmp.deployment is not None:
+        lines += format_conformance(cmp.deployment)
     return "\n".join(lines)
 
 

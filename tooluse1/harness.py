@@ -24,14 +24,16 @@ RESUME_FORMAT = 2   # 2: each line carries its prompt's sha256 (and structured t
 def _completion_line(c: Completion) -> dict:
     return {"item_id": c.item_id, "text": c.text, "finish_reason": c.finish_reason, "latency_s": c.latency_s,
             "prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens,
-            "tool_calls": c.tool_calls, "prompt_sha256": c.prompt_sha256}
+            "tool_calls": c.tool_calls, "prompt_sha256": c.prompt_sha256,
+            "reasoning_tokens": c.reasoning_tokens, "ttft_s": c.ttft_s}
 
 
 def _completion_of(d: dict) -> Completion:
     return Completion(item_id=d["item_id"], text=d["text"], finish_reason=d["finish_reason"],
                       latency_s=d.get("latency_s", 0.0), prompt_tokens=d.get("prompt_tokens"),
                       completion_tokens=d.get("completion_tokens"), tool_calls=d.get("tool_calls"),
-                      prompt_sha256=d.get("prompt_sha256"))
+                      prompt_sha256=d.get("prompt_sha256"), reasoning_tokens=d.get("reasoning_tokens"),
+                      ttft_s=d.get("ttft_s"))
 
 
 # The core track's resume log (`--resume`): one line per finished completion, keyed by item id.
@@ -59,6 +61,9 @@ class RunConfig:
     concurrency: int = 8
     request_timeout: float = 120.0
     max_retries: int = 5                  # openai: retries of 429/5xx/timeouts/dropped connections per request
+    stream: bool = False                  # openai: streamed requests, deltas reassembled (a deployment check)
+    price_in: float | None = None         # per million prompt tokens: the results' cost section prices the run
+    price_out: float | None = None        # per million completion tokens
     fast: bool = True                     # transformers: shared-prefix cache + slot refill (off = reference path)
     resume: Path | None = None
     results: Path | None = None

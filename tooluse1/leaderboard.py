@@ -63,6 +63,7 @@ class Entry:
     consistency: Share                 # cases with one verdict in all three text protocols
     truncated: Share                   # items cut at the token cap (json+xml+plain)
     n_errors: int
+    cost: float | None = None          # the whole run's priced cost (results `cost.cost`; --price-in/--price-out)
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,17 @@ def entry(run: ResultsFile) -> Entry:
     return Entry(source=run.source, model=str(run.provenance.get("model", {}).get("model_id", "?")),
                  score=pooled["overall"]["score"],
                  protocols={p: by_protocol[p]["score"] for p in ALL_PROTOCOLS if p in by_protocol},
-                 consistency=consistency(run), truncated=truncation(run, pooled), n_errors=pooled["n_errors"])
+                 consistency=consistency(run), truncated=truncation(run, pooled), n_errors=pooled["n_errors"],
+                 cost=run.document["cost"]["cost"])
+
+
+def _priced(board: Leaderboard) -> bool:
+    """Whether the board has a cost column: some run was priced (the column stays out of unpriced boards)."""
+    return any(e.cost is not None for e in board.entries)
+
+
+def _cost_cell(e: Entry) -> str:
+    return "n/a" if e.cost is None else f"{e.cost:.4f}"
 
 
 def _paired(upper: ResultsFile, lower: ResultsFile, alpha: float) -> PairedTest:
@@ -228,7 +239,8 @@ def format_text(board: Leaderboard) -> str:
              f"consistency = share of cases with one verdict in all of {', '.join(PROTOCOLS)}"]
     lines += [f"  note: {n}" for n in board.notes]
     head = (f"  {'#':>2}  {'model':<44} {'score [95% CI]':<22} {'n':>4} {'deff':>5} "
-            + " ".join(f"{p:>6}" for p in protocols) + f" {'consist.':>8} {'trunc.':>6}")
+            + " ".join(f"{p:>6}" for p in protocols) + f" {'consist.':>8} {'trunc.':>6}"
+            + (f" {'cost':>9}" if _priced(board) else ""))
     lines.append(head)
     for rank, e in enumerate(board.entries, 1):
         cells = " ".join(f"{e.protocols[p]['rate']:6.3f}" if e.protocols.get(p, {}).get("n") else f"{'n/a':>6}"
@@ -236,7 +248,7 @@ def format_text(board: Leaderboard) -> str:
         cons = f"{e.consistency.rate:8.3f}" if e.consistency.n else f"{'n/a':>8}"
         trunc = f"{e.truncated.rate:6.3f}" if e.truncated.n else f"{'n/a':>6}"
         lines.append(f"  {rank:>2}  {e.model[:44]:<44} {_score_cell(e.score):<22} {e.score['n']:>4} "
-                     f"{_deff(e.score):>5} {cells} {cons} {trunc}")
+                     f"{_deff(e.score):>5} {cells} {cons} {trunc}" + (f" {_cost_cell(e):>9}" if _priced(board) else ""))
         lines.append(f"      {e.source}{_errors(e)}")
     if board.pairs:
         lines.append("  pairs: " + PAIR_LEGEND.format(m=len(board.pairs), alpha=board.alpha))
@@ -252,14 +264,15 @@ def format_markdown(board: Leaderboard) -> str:
     protocols = _protocols(board)
     rows = [f"Runs: {_caption(board)}.", "",
             f"| # | model | score ({TEXT_POOL}) [95% CI clustered] | n | deff | "
-            + " | ".join(protocols) + " | consistency | truncated |",
-            "|---|---|---|---|---|" + "---|" * len(protocols) + "---|---|"]
+            + " | ".join(protocols) + " | consistency | truncated |" + (" cost |" if _priced(board) else ""),
+            "|---|---|---|---|---|" + "---|" * len(protocols) + "---|---|" + ("---|" if _priced(board) else "")]
     for rank, e in enumerate(board.entries, 1):
         cells = " | ".join(format_rate(e.protocols[p], compact=True).strip() if p in e.protocols else "n/a"
                            for p in protocols)
         model = e.model.replace("|", "\\|").replace("\n", " ")    # one cell of one row, whatever the id holds
         rows.append(f"| {rank} | {model} | {_score_cell(e.score)} | {e.score['n']} | {_deff(e.score)} | {cells} | "
-                    f"{e.consistency.text()} | {e.truncated.text()} |")
+                    f"{e.consistency.text()} | {e.truncated.text()} |"
+                    + (f" {_cost_cell(e)} |" if _priced(board) else ""))
     if board.pairs:
         rows += ["", PAIR_LEGEND.format(m=len(board.pairs), alpha=board.alpha) + ".", "",
                  "| runs | diff [95% CI] | items / cases | p | p (Holm) | verdict |", "|---|---|---|---|---|---|"]
@@ -295,7 +308,7 @@ def _entries_table(board: Leaderboard) -> str:
     protocols = _protocols(board)
     head = ("<tr><th>#</th><th>model</th><th>score (" + esc(TEXT_POOL) + ") [95% CI clustered by case]</th><th>n</th>"
             "<th>deff</th>" + "".join(f"<th>{esc(p)}</th>" for p in protocols)
-            + "<th>protocol consistency</th><th>truncated</th></tr>")
+            + "<th>protocol consistency</th><th>truncated</th>" + ("<th>cost</th>" if _priced(board) else "") + "</tr>")
     rows = []
     for rank, e in enumerate(board.entries, 1):
         cells = "".join(_two_line(e.protocols[p]["rate"], f"{_ci(e.protocols[p])} n={e.protocols[p]['n']}")
@@ -304,7 +317,8 @@ def _entries_table(board: Leaderboard) -> str:
                     f'<span class=legend>{esc(e.source)}{_errors(e)}</span></td>'
                     f'<td class=num>{esc(_score_cell(e.score))}</td>'
                     f"<td class=num>{e.score['n']}</td><td class=num>{esc(_deff(e.score))}</td>{cells}"
-                    f"{_share_cell(e.consistency)}{_share_cell(e.truncated)}</tr>")
+                    f"{_share_cell(e.consistency)}{_share_cell(e.truncated)}"
+                    + (f"<td class=num>{_cost_cell(e)}</td>" if _priced(board) else "") + "</tr>")
     return f'<table id="board">{head}{"".join(rows)}</table>'
 
 

@@ -32,6 +32,7 @@ from tooluse1.corpus import Case, StaleCorpusError, load_corpus
 from tooluse1.errors import BackendError, ResumeMismatch, ToolUse1Error
 from tooluse1.backends.registry import AUTO
 from tooluse1.harness import BACKENDS, BenchmarkRun, RunConfig
+from tooluse1.cost import format_cost
 from tooluse1.metrics import format_summary
 from tooluse1.prompts import PROTOCOL_HELP, PROTOCOLS, item_id, parse_protocols
 from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, build_results,
@@ -93,6 +94,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="openai backend: seconds per request")
     g.addoption("--max-retries", type=int, default=d["max_retries"],
                 help="openai backend: retries per request on 429/5xx/timeouts/dropped connections (backoff)")
+    g.addoption("--stream", action="store_true",
+                help="openai backend: streamed requests, content and tool-call deltas reassembled as clients do")
     g.addoption("--no-fast", action="store_true",
                 help="transformers: plain batched generate, no shared-prefix cache / slot refill (reference runs)")
     g.addoption("--resume", default=None, help="append-only JSONL of finished items; reruns generate only the rest")
@@ -100,6 +103,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption(*_HTML_FLAGS, dest="tooluse1_html", default=None,
                 help="write the HTML report (self-contained, with --baseline's comparison) here")
     g.addoption("--min-score", type=float, default=d["min_score"], help="gate: fail when the score is below this")
+    g.addoption("--price-in", type=float, default=d["price_in"],
+                help="price per million prompt tokens: the summary, report and leaderboard show what the run cost")
+    g.addoption("--price-out", type=float, default=d["price_out"], help="price per million completion tokens")
     g.addoption("--baseline", default=None,
                 help="gate: a results file to compare with (paired); fail when this run is significantly worse")
     g.addoption("--alpha", default=None,
@@ -117,14 +123,23 @@ def _config(config: pytest.Config) -> RunConfig | None:
         protocols = parse_protocols(opt("--protocol"))
     except ValueError as e:
         raise pytest.UsageError(f"--protocol: {e}") from None
+    prices = {flag: opt(flag) for flag in ("--price-in", "--price-out")}
+    for flag, price in prices.items():
+        if price is not None and not (price >= 0 and price != float("inf")):
+            raise pytest.UsageError(f"{flag} {price:g}: a price per million tokens must be a number >= 0")
+    if (prices["--price-in"] is None) != (prices["--price-out"] is None):
+        given, missing = ("--price-in", "--price-out") if prices["--price-out"] is None else ("--price-out",
+                                                                                               "--price-in")
+        raise pytest.UsageError(f"{given} needs {missing} too (0 for tokens that cost nothing)")
     return RunConfig(model=opt("--model"), backend=opt("--backend"), base_url=opt("--base-url"),
                      api_key_env=opt("--api-key-env"), protocols=protocols, batch_size=opt("--batch-size"),
                      max_new_tokens=opt("--max-new-tokens"), dtype=opt("--dtype"), device=opt("--device"),
                      threads=opt("--threads"), concurrency=opt("--concurrency"),
-                     request_timeout=opt("--request-timeout"), max_retries=opt("--max-retries"),
+                     request_timeout=opt("--request-timeout"), max_retries=opt("--max-retries"), stream=opt("--stream"),
                      fast=not opt("--no-fast"),
                      resume=Path(opt("--resume")) if opt("--resume") else None,
-                     results=Path(opt("--results")) if opt("--results") else None, min_score=opt("--min-score"))
+                     results=Path(opt("--results")) if opt("--results") else None, min_score=opt("--min-score"),
+                     price_in=prices["--price-in"], price_out=prices["--price-out"])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -451,6 +466,7 @@ class _Reporter:
             apart = pool["overall"]["score"]["n"] != doc["summary"]["overall"]["score"]["n"]
             terminalreporter.write_line(format_summary(doc["summary"], title=f"ToolUse.1 {self.run.config.model}",
                                                        headline=(label, pool) if apart else None))
+            terminalreporter.write_line(format_cost(doc["cost"]))
             if self.comparison is not None:
                 from tooluse1.compare import format_comparison
                 terminalreporter.write_line(format_comparison(self.comparison, max_flips=10))

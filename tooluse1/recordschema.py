@@ -40,7 +40,7 @@ from tooluse1.types import Difficulty, ExpectationKind, Lang, NegativeKind
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "results.schema.json"
 RESULTS_FORMAT = "tooluse1-results"
-RESULTS_FORMAT_VERSION = 2
+RESULTS_FORMAT_VERSION = 3   # 3: records' reasoning_tokens and ttft_s, the cost section
 
 # Fields a class keeps in memory but its as_dict does not write (so they are not part of the file).
 NOT_STORED: dict[type, frozenset[str]] = {Extraction: frozenset({"thinking"})}
@@ -88,7 +88,11 @@ class Record(TypedDict):
     finish_reason: str
     latency_s: NonNegative
     prompt_tokens: int | None
-    completion_tokens: int | None
+    completion_tokens: Annotated[int | None, Keywords(description="Reasoning tokens included (OpenAI's count).")]
+    reasoning_tokens: Annotated[int | None, Keywords(description=(
+        "Completion tokens spent on reasoning, where the server reports them; null otherwise and before format 3."))]
+    ttft_s: Annotated[NonNegative | None, Keywords(description=(
+        "Streamed requests: seconds from the answered attempt's request to its first generated delta."))]
     error: str | None
     tool_calls: Annotated[list[StoredCall] | None, Keywords(description=(
         "Calls a server returned as structured tool_calls (native protocol over the OpenAI API); null otherwise."))]
@@ -168,6 +172,34 @@ class Provenance(TypedDict):
     command: NotRequired[str]
     regrade: NotRequired[Regrade]
     regraded_from: NotRequired[Annotated[str, Keywords(description="Format 1 regrades only: the file re-graded.")]]
+
+
+# ----------------------------------------------------------------------------- cost
+
+class Percentiles(TypedDict):
+    p50: NonNegative
+    p90: NonNegative
+    p99: NonNegative
+    mean: NonNegative
+
+
+class RunCost(TypedDict):
+    """What the run cost (tooluse1.cost.run_cost; recomputed by readers from the records and provenance)."""
+    n_items: int
+    items_with_usage: int
+    prompt_tokens: int
+    completion_tokens: int
+    reasoning_tokens: int | None
+    latency_s: Annotated[Percentiles | None, Keywords(description="Request backends only.")]
+    ttft_s: Annotated[Percentiles | None, Keywords(description="Streamed requests only.")]
+    wall_s: Annotated[NonNegative | None, Keywords(description="Null for a resumed run.")]
+    items_per_min: NonNegative | None
+    completion_tokens_per_s: NonNegative | None
+    price_in: Annotated[NonNegative | None, Keywords(description="--price-in: per million prompt tokens.")]
+    price_out: Annotated[NonNegative | None, Keywords(description="--price-out: per million completion tokens.")]
+    cost: Annotated[NonNegative | None, Keywords(description=(
+        "prompt_tokens x price_in + completion_tokens x price_out, per million; null without both prices "
+        "or when some record has no usage."))]
 
 
 # ----------------------------------------------------------------------------- summary
@@ -310,7 +342,7 @@ def _stored_name(name: str, tp: Any) -> str:
 
 
 def results_schema_document() -> dict:
-    """The JSON Schema (draft 2020-12) of a results file, format 2, generated from the types above."""
+    """The JSON Schema (draft 2020-12) of a results file, format 3, generated from the types above."""
     gen = _Generator()
     top = {
         "format": {"const": RESULTS_FORMAT},
@@ -318,20 +350,22 @@ def results_schema_document() -> dict:
         "provenance": gen.schema_of(Provenance),
         "records": {"type": "array", "items": gen.schema_of(Record)},
         "summary": gen.schema_of(_summary_type()),
+        "cost": gen.schema_of(RunCost),
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://tooluse1.invalid/schema/results.schema.json",
-        "title": "ToolUse.1 results file, format 2",
+        "title": f"ToolUse.1 results file, format {RESULTS_FORMAT_VERSION}",
         "description": (
             "One benchmark run: provenance, one record per item (case x protocol), the summary, and the "
             "sections tracks contribute (any further top-level key: an object each track validates itself). "
             "Generated from the record types (tooluse1/recordschema.py); do not edit by hand. Strict about every "
             "record field; open where readers recompute or the owner validates (the summary's metric names, "
             "`expect`, the backend's own provenance, track sections). Files without `format_version` are "
-            "format 1 (`tooluse1_results: 1`); tooluse1.results.load_results upgrades them first."),
+            "format 1 (`tooluse1_results: 1`); tooluse1.results.load_results upgrades them (and format 2) first. "
+            "`cost` is optional (readers recompute it)."),
         "type": "object",
-        "required": list(top),
+        "required": [k for k in top if k != "cost"],
         "additionalProperties": {"type": "object",
                                  "description": "A track's section: named and validated by the track."},
         "properties": top,

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from tooluse1.compare import Comparison, IncomparableError, PairedStats, compare, format_p, gate
+from tooluse1.deployment import CLASSES, DESCRIPTIONS
 from tooluse1.types import EXPECTATIONS
 from tooluse1.metrics import BREAKDOWNS, METRICS, format_rate, interval
 from tooluse1.results import ItemRecord, ResultsFile, scrub_secrets
@@ -171,6 +172,24 @@ def _headline(label: str, summary: dict, id_: str = "headline") -> str:
     if summary["n_errors"]:
         body += f' <span class="n fail">{summary["n_errors"]} backend errors (excluded)</span>'
     return f'<div id="{id_}" class="headline" data-score="{esc(_fmt(score["rate"], 6))}">{title}{body}</div>'
+
+
+def _cost_section(cost: dict) -> str:
+    """What the run cost (tooluse1.cost): one row per figure the run has."""
+    def quantiles(q: dict | None) -> str | None:
+        return None if q is None else f"p50 {q['p50']:.2f} s, p90 {q['p90']:.2f} s, p99 {q['p99']:.2f} s"
+    rows = [("tokens", f"{cost['prompt_tokens']:,} prompt, {cost['completion_tokens']:,} completion"
+             + ("" if cost["reasoning_tokens"] is None else f" ({cost['reasoning_tokens']:,} reasoning)")
+             + f"; usage reported for {cost['items_with_usage']}/{cost['n_items']} items"),
+            ("latency per request", quantiles(cost["latency_s"])),
+            ("time to first token", quantiles(cost["ttft_s"])),
+            ("wall time", None if cost["wall_s"] is None else
+             f"{cost['wall_s']:.1f} s, {cost['items_per_min']:g} items/min, "
+             f"{cost['completion_tokens_per_s']:g} completion tokens/s"),
+            ("cost", None if cost["cost"] is None else
+             f"{cost['cost']:.4f} (at {cost['price_in']:g} in / {cost['price_out']:g} out per million tokens)")]
+    body = "".join(f"<tr><th>{esc(name)}</th><td>{esc(value)}</td></tr>" for name, value in rows if value)
+    return f'<section><h2>Cost</h2><table id="cost">{body}</table></section>'
 
 
 def _native_section(results: ResultsFile, label: str) -> str:
@@ -348,7 +367,29 @@ def _comparison_section(cmp: Comparison, alpha: float, max_drop: float | None) -
             f"<p class=sub>baseline {esc(cmp.base_source)}</p>{verdict}{notes}{''.join(left)}"
             f"<table>{head}{''.join(rows)}</table>"
             f'<h3 id="flips">Flipped items: {n_worse} pass\u2192fail, {len(cmp.flips) - n_worse} fail\u2192pass</h3>'
-            f'<table id="flip-table">{"".join(flips)}</table></section>')
+            f'<table id="flip-table">{"".join(flips)}</table>{_deployment_table(cmp)}</section>')
+
+
+def _deployment_table(cmp: Comparison) -> str:
+    """Deployment conformance (tooluse1.deployment): the class counts and the first examples of each."""
+    c = cmp.deployment
+    if c is None:
+        return ""
+    rows = "".join(f"<tr><td>{esc(cls)}</td><td class=num>{c.counts[cls]}</td><td>{esc(DESCRIPTIONS[cls])}</td>"
+                   "<td>" + "".join(f"<details><summary>{esc(b.item_id)}</summary><b>baseline</b>"
+                                    f"<pre>{esc(b.completion.text)}</pre>{_tool_calls(b)}<b>this run</b>"
+                                    f"<pre>{esc(n.completion.text)}</pre>{_tool_calls(n)}</details>"
+                                    for b, n in c.examples.get(cls, [])) + "</td></tr>" for cls in CLASSES)
+    verdict = "no call lost, gained, moved or changed" if c.conformant else "calls differ"
+    return (f'<h3 id="deployment">Deployment conformance: {esc(verdict)} ({c.n_items} paired items)</h3>'
+            f"<p class=legend>What each answer became, item by item (calls as the grader extracts them).</p>"
+            f'<table id="deployment-table"><tr><th>class</th><th>items</th><th>meaning</th><th>examples</th></tr>'
+            f"{rows}</table>")
+
+
+def _tool_calls(r: ItemRecord) -> str:
+    calls = r.completion.tool_calls
+    return f"<pre>tool_calls: {esc(json.dumps(calls, ensure_ascii=False))}</pre>" if calls else ""
 
 
 # ----------------------------------------------------------------------------- the page
@@ -411,6 +452,7 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
         f"<header><h1>ToolUse.1 report</h1><p class=sub>{esc(model)} \u2014 {len(records)} items, "
         f"{esc(results.source)}</p></header>",
         f"<section>{_headline(label, summary)}", _metrics_table(columns), "</section>",
+        _cost_section(results.document["cost"]),
         _native_section(results, label),
         note,
         _comparison_section(comparison, alpha, max_drop) if comparison else "",

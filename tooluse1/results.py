@@ -1,10 +1,12 @@
 """The results file (one JSON document); the resume file (append-only JSONL) is tooluse1/resume.py's.
 
-Results file (format 2, described by the JSON Schema tooluse1.recordschema generates from the record types,
+Results file (format 3, described by the JSON Schema tooluse1.recordschema generates from the record types,
 written out as tooluse1/schema/results.schema.json): `format` and `format_version`, provenance, one record per
-item (raw output, expectation, extraction, verdict, finish reason, latency), the summary, and any section a
-track contributes (SPIN's `spin`, which the track validates). A reader recomputes the summary from the records,
-so a metric added later never makes an older file unreadable. It holds raw outputs so a run can be
+item (raw output, expectation, extraction, verdict, finish reason, latency, tokens), the summary, what the
+run cost (`cost`, tooluse1/cost.py), and any section a track contributes (SPIN's `spin`, which the track
+validates). A reader recomputes the summary and the cost from the records, so a metric added later never makes
+an older file unreadable. Format 3 added the records' `reasoning_tokens` and `ttft_s` and the `cost` section;
+a format-2 record reads them as null. It holds raw outputs so a run can be
 re-graded without the model (`python -m tooluse1 regrade`). Files written before format 2 (no
 `format_version`, a `tooluse1_results: 1` marker, records without `expect`) are format 1; `load_results`
 reads both, and every reader (reporter, regrade, compare, report) gets records through
@@ -31,6 +33,7 @@ from typing import Any, Collection, Iterable, Mapping, cast
 
 from tooluse1.backends.base import Completion
 from tooluse1.corpus import Case, Expectation
+from tooluse1.cost import run_cost
 from tooluse1.errors import ToolUse1Error
 from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
@@ -217,7 +220,9 @@ class ItemRecord:
             "expect": c.expect.as_dict() if self.expect_known else None,
             "output": self.completion.text, "finish_reason": self.completion.finish_reason,
             "latency_s": round(self.completion.latency_s, 4), "prompt_tokens": self.completion.prompt_tokens,
-            "completion_tokens": self.completion.completion_tokens, "error": self.completion.error,
+            "completion_tokens": self.completion.completion_tokens,
+            "reasoning_tokens": self.completion.reasoning_tokens, "ttft_s": self.completion.ttft_s,
+            "error": self.completion.error,
             "tool_calls": self.completion.tool_calls, "prompt_sha256": self.completion.prompt_sha256,
             "extraction": self.extraction.as_dict() if self.extraction else None,
             "verdict": self.verdict.as_dict() if self.verdict else None,
@@ -239,7 +244,8 @@ class ItemRecord:
             completion = Completion(item_id=d["item_id"], text=d["output"], finish_reason=d["finish_reason"],
                                     latency_s=float(d.get("latency_s") or 0.0), prompt_tokens=d.get("prompt_tokens"),
                                     completion_tokens=d.get("completion_tokens"), error=d.get("error"),
-                                    tool_calls=d.get("tool_calls"), prompt_sha256=d.get("prompt_sha256"))
+                                    tool_calls=d.get("tool_calls"), prompt_sha256=d.get("prompt_sha256"),
+                                    reasoning_tokens=d.get("reasoning_tokens"), ttft_s=d.get("ttft_s"))
             ex_d, v_d = d.get("extraction"), d.get("verdict")
             extraction = None
             if ex_d is not None:
@@ -267,22 +273,24 @@ def _protocol_rank(protocol: str) -> int:
 
 
 def build_results(provenance: dict, records: Iterable[ItemRecord], sections: Mapping[str, dict] | None = None) -> dict:
-    """The whole results document (format 2): records sorted by case id then protocol, the summary over
-    them, then the tracks' `sections` (e.g. `spin`). Secrets are scrubbed (see `scrub_secrets`). When every
-    record knows its prompt's sha256, `provenance.prompt_sha256` is their digest (prompts.prompt_digest)."""
+    """The whole results document (format 3): records sorted by case id then protocol, the summary over
+    them, the run's cost, then the tracks' `sections` (e.g. `spin`). Secrets are scrubbed (see
+    `scrub_secrets`). When every record knows its prompt's sha256, `provenance.prompt_sha256` is their digest
+    (prompts.prompt_digest)."""
     records = sorted(records, key=lambda r: (r.case.id, _protocol_rank(r.protocol)))
     shas = [(r.item_id, r.completion.prompt_sha256) for r in records]
     if shas and all(sha for _, sha in shas):
         # Every prompt of the run in one digest: equal digests mean the same prompts (compare checks it).
         provenance = {**provenance, "prompt_sha256": digest_of_prompt_hashes(shas)}  # type: ignore[arg-type]
+    stored = [r.as_dict() for r in records]
     doc = {"format": RESULTS_FORMAT, "format_version": RESULTS_FORMAT_VERSION, "provenance": provenance,
-           "records": [r.as_dict() for r in records],
-           "summary": summarise(r.graded_item() for r in records)}
+           "records": stored, "summary": summarise(r.graded_item() for r in records),
+           "cost": run_cost(stored, provenance)}
     doc.update(sections or {})
     return scrub_secrets(doc)
 
 
-CORE_KEYS = ("format", "format_version", "provenance", "records", "summary")
+CORE_KEYS = ("format", "format_version", "provenance", "records", "summary", "cost")
 
 
 def track_sections(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -347,19 +355,22 @@ def upgrade_document(document: dict) -> tuple[dict, int]:
         version = 1
     elif version is None:
         raise ResultsFileError("not a ToolUse.1 results file (no format_version and no tooluse1_results marker)")
-    elif version != RESULTS_FORMAT_VERSION:
+    elif version not in READABLE_VERSIONS:
         raise ResultsFileError(f"results format_version {version!r} is not supported by this tooluse1 "
-                               f"(it reads 1 and {RESULTS_FORMAT_VERSION})")
+                               f"(it reads {', '.join(map(str, READABLE_VERSIONS))})")
     else:
-        doc = dict(document)
+        doc = {**document, "format_version": RESULTS_FORMAT_VERSION}
     if isinstance(doc.get("records"), list):
         doc["records"] = [_upgrade_record(r, version) if isinstance(r, dict) else r for r in doc["records"]]
     return doc, version
 
 
+READABLE_VERSIONS = (1, 2, RESULTS_FORMAT_VERSION)
 # What format-1 records lack besides verdict and extraction fields: no structured calls, no prompt hash, and
 # the expectation itself was not stored.
 _FORMAT_1_RECORD = {"expect": None, "tool_calls": None, "prompt_sha256": None}
+# What format-1 and -2 records lack: the usage and timing fields format 3 added.
+_FORMAT_2_RECORD = {"reasoning_tokens": None, "ttft_s": None}
 
 
 def _stored_defaults(cls: type) -> dict[str, Any]:
@@ -379,6 +390,8 @@ def _stored_defaults(cls: type) -> dict[str, Any]:
 
 def _upgrade_record(r: dict, version: int) -> dict:
     out = {**_FORMAT_1_RECORD, **r} if version == 1 else dict(r)
+    if version < 3:
+        out = {**_FORMAT_2_RECORD, **out}
     for part, cls in (("extraction", Extraction), ("verdict", Verdict)):
         if isinstance(out.get(part), dict):
             out[part] = {**_stored_defaults(cls), **out[part]}
@@ -442,7 +455,8 @@ class ResultsFile:
             raise ResultsFileError(f"{source}: record {dup!r} appears more than once")
         # The summary is a function of the records: recomputed with this version's metrics, so a file written
         # before a metric existed has it too, and every reader sees one set of metrics whatever the file's age.
-        doc = {**doc, "summary": summarise(r.graded_item() for r in records)}
+        doc = {**doc, "summary": summarise(r.graded_item() for r in records),
+               "cost": run_cost(doc["records"], doc["provenance"])}
         return cls(source, doc, records, version)
 
 

@@ -28,7 +28,8 @@ model's own text must not have the server rewrite it, so by default the server i
 module (``python -m tooluse1.serve``), which turns that parsing off before handing over to transformers'
 own CLI: ``content`` is then the plain decode of the generated tokens by the in-process backend's rule (cut at
 the first stop token; special tokens kept except bos/eos/pad/unk), the same text the in-process transformers
-backend grades (non-streaming requests, which is what ``OpenAIBackend`` sends). Requests that carry ``tools``
+backend grades, streamed (``--stream``) or not: a streamed answer's deltas add up to the same ``content``
+(``RawTextStream``; not under ``--continuous-batching``, whose streamer is left stock). Requests that carry ``tools``
 (the native protocol) keep the server's tool-call parsing: there the structured ``tool_calls`` are what a
 deployment gets, and what is graded. Pass ``raw_output=False`` for the stock behaviour.
 
@@ -295,9 +296,13 @@ def parse_responses_only_with_tools() -> None:
     Wherever the server does no parsing (no ``tools``, or a model without a response template), the
     non-streaming ``content`` is decoded by the in-process backend's rule (``AnswerDecoder``: cut at the
     first stop token, special tokens kept except bos/eos/pad/unk), not with every special token skipped as
-    stock transformers does: the tool-call markers of many chat formats are special tokens.
+    stock transformers does: the tool-call markers of many chat formats are special tokens. A streamed
+    request without a parser is decoded by the same rule (``RawTextStream``), so its deltas join to the
+    non-streamed ``content``.
     """
     from transformers.cli.serving import chat_completion, response, utils
+
+    _stream_raw_text(utils)
 
     build, parse, template_of = utils.build_response_parser, utils.parse_assistant_message, \
         utils.get_response_template
@@ -317,15 +322,110 @@ def parse_responses_only_with_tools() -> None:
         module.parse_assistant_message = parse_with_tools_only
 
 
-def raw_content(processor, model, generated_ids) -> str:
-    """The generated ids as the in-process transformers backend decodes them (``AnswerDecoder``), with this
-    model's stop ids (``collect_stop_ids``) and pad choice."""
+def raw_decoder(processor, model) -> Any:
+    """The in-process transformers backend's ``AnswerDecoder`` for this model: its stop ids
+    (``collect_stop_ids``) and pad choice."""
     from tooluse1.backends.transformers_backend import AnswerDecoder, choose_pad_token, collect_stop_ids
 
     tokenizer = getattr(processor, "tokenizer", processor)
     stop_ids = collect_stop_ids(tokenizer, getattr(model, "generation_config", None), getattr(model, "config", None))
+    return AnswerDecoder(tokenizer, stop_ids, choose_pad_token(tokenizer).token_id)
+
+
+def raw_content(processor, model, generated_ids) -> str:
+    """The generated ids as the in-process transformers backend decodes them (``raw_decoder``)."""
     ids = generated_ids.tolist() if hasattr(generated_ids, "tolist") else list(generated_ids)
-    return AnswerDecoder(tokenizer, stop_ids, choose_pad_token(tokenizer).token_id).finish(ids)[0]
+    return raw_decoder(processor, model).finish(ids)[0]
+
+
+class RawTextStream:
+    """One streamed row decoded by ``AnswerDecoder``'s rule: ``push`` takes the new token ids and returns the
+    text that became final, ``flush`` the rest once the row ended.
+
+    Guarantee: the pushed and flushed pieces join to ``decoder.finish(all ids)[0]``, the non-streamed
+    ``content``, whenever the decode of the ids so far is a prefix of the decode of all of them once its
+    trailing whitespace and any incomplete character (U+FFFD) are held back (a later token may complete a
+    multi-byte character, and tokenizers that clean up spaces remove one before punctuation). Decoding
+    again from the start makes a row quadratic in its length, which is small next to generating it.
+    """
+
+    def __init__(self, decoder: Any) -> None:
+        self.decoder = decoder
+        self.ids: list[int] = []
+        self.sent = ""
+
+    def push(self, ids: Sequence[int]) -> str:
+        self.ids.extend(ids)
+        text = self.decoder.finish(self.ids)[0]
+        settled = text.rstrip().rstrip("\ufffd")
+        if len(settled) <= len(self.sent) or not settled.startswith(self.sent):
+            return ""
+        piece, self.sent = settled[len(self.sent):], settled
+        return piece
+
+    def flush(self) -> str:
+        """The rest of the row; a row whose final decode does not extend what was sent (a tokenizer outside
+        the guarantee) logs a warning in the server log, since text already sent cannot be taken back."""
+        text = self.decoder.finish(self.ids)[0]
+        if not text.startswith(self.sent):
+            print(f"tooluse1.serve: streamed text {self.sent!r} is not a prefix of the row's text {text!r}",
+                  file=sys.stderr)
+            return ""
+        piece, self.sent = text[len(self.sent):], text
+        return piece
+
+
+_raw_stream_for = threading.local()   # the RawTextStream a streamer being built now takes (see _stream_raw_text)
+
+
+def _stream_raw_text(utils: Any) -> None:
+    """Make transformers' ``DirectStreamer`` (the streamer of the default, non-CB generation path) send
+    ``RawTextStream`` pieces for requests without a response parser. The decoder needs the model, which the
+    streamer is not given: ``GenerateManager.generate_streaming`` (which builds it, in the calling thread)
+    passes it through a thread-local."""
+    if getattr(utils.DirectStreamer, "tooluse1_raw", False):
+        return
+    stock_streamer, stock_generate = utils.DirectStreamer, utils.GenerateManager.generate_streaming
+
+    class RawDirectStreamer(stock_streamer):    # type: ignore[misc,valid-type]
+        tooluse1_raw = True
+
+        def __init__(self, tokenizer, loop, queue, response_parser=None) -> None:
+            super().__init__(tokenizer, loop, queue, response_parser=response_parser)
+            self.raw = getattr(_raw_stream_for, "stream", None) if response_parser is None else None
+
+        def put(self, value) -> None:
+            if self.raw is None:
+                return super().put(value)
+            if self._cancelled.is_set():
+                raise utils._GenerationCancelled()
+            # the prompt's ids come first (as in the stock streamer; its attribute, untyped here)
+            if self._first:  # type: ignore[has-type]
+                self._first = False
+                return
+            ids = value.reshape(-1).tolist()
+            self.total_tokens += len(ids)
+            piece = self.raw.push(ids)
+            if piece:
+                self._enqueue(piece)
+
+        def end(self) -> None:
+            if self.raw is not None:
+                piece = self.raw.flush()
+                if piece:
+                    self._enqueue(piece)
+            super().end()
+
+    def generate_streaming(self, model, processor, inputs, gen_config, request_id, response_parser=None):
+        _raw_stream_for.stream = RawTextStream(raw_decoder(processor, model)) if response_parser is None else None
+        try:
+            return stock_generate(self, model, processor, inputs, gen_config, request_id,
+                                  response_parser=response_parser)
+        finally:
+            _raw_stream_for.stream = None
+
+    utils.DirectStreamer = RawDirectStreamer
+    utils.GenerateManager.generate_streaming = generate_streaming
 
 
 def _main(argv: Sequence[str]) -> None:

@@ -2,8 +2,9 @@
 
 A backend owns batching, caching and concurrency; callers only see `generate`. What a backend can do
 beyond that it declares in `capabilities` (never found by probing for methods): per-request token caps
-(`RequestBackend.generate_requests`) and continuous admission (`StreamingBackend.stream`), both fed typed
-`Request`s. Backends are picked by name in tooluse1/backends/registry.py.
+(`RequestBackend.generate_requests`) and continuous admission (`ContinuousBackend.generate_continuous`),
+both fed typed `Request`s. ("Streaming" means something else: the openai backend's `--stream` requests.)
+Backends are picked by name in tooluse1/backends/registry.py.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from tooluse1.errors import BackendError
 from tooluse1.prompts import Prompt
 
 __all__ = ["Backend", "BackendError", "Capabilities", "Completion", "DecodingConfig", "OnComplete", "Request",
-           "RequestBackend", "StreamingBackend"]
+           "RequestBackend", "ContinuousBackend"]
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class Completion:
     finish_reason: str = "stop"          # "stop" | "length" | "error"
     latency_s: float = 0.0
     prompt_tokens: int | None = None
-    completion_tokens: int | None = None
+    completion_tokens: int | None = None     # reasoning tokens included, as the OpenAI API counts them
     error: str | None = None
     extra: dict = field(default_factory=dict)
     # Calls a server returned as structured `tool_calls` (native protocol over the OpenAI API), each
@@ -51,6 +52,10 @@ class Completion:
     # The sha256 of the Prompt this answers (set by the harness): a resumed answer counts only for the
     # same prompt, so a changed prompt is generated again instead of reusing a stale answer.
     prompt_sha256: str | None = None
+    # Where a server reports them: the completion tokens spent on reasoning; for a streamed request, the
+    # seconds from the answered attempt's request to its first generated delta.
+    reasoning_tokens: int | None = None
+    ttft_s: float | None = None
 
 
 # Called once per finished completion, in completion order (used for resume files and progress bars).
@@ -72,13 +77,13 @@ class Request:
 class Capabilities:
     """What a backend can do beyond `generate`, declared by its class; callers branch on these flags only.
 
-    row_caps:  it is a `RequestBackend`: one `generate_requests` call honours every request's own cap.
-    stream:    it is a `StreamingBackend`: `stream` admits follow-up requests while others run.
-    stop_text: `stream` honours `Request.stop_text` (ends a row when its test holds).
+    row_caps:   it is a `RequestBackend`: one `generate_requests` call honours every request's own cap.
+    continuous: it is a `ContinuousBackend`: `generate_continuous` admits follow-up requests while others run.
+    stop_text: `generate_continuous` honours `Request.stop_text` (ends a row when its test holds).
     """
 
     row_caps: bool = False
-    stream: bool = False
+    continuous: bool = False
     stop_text: bool = False
 
 
@@ -107,14 +112,14 @@ class RequestBackend(Backend, Protocol):
         ...
 
 
-# Called with each finished Completion of a stream; returns the requests that follow from it (maybe none).
-OnStreamed = Callable[[Completion], Sequence[Request]]
+# Called with each finished Completion of a continuous run; returns the requests that follow from it (maybe none).
+FollowUps = Callable[[Completion], Sequence[Request]]
 
 
-class StreamingBackend(RequestBackend, Protocol):
-    """A backend with `capabilities.stream`: continuous admission."""
+class ContinuousBackend(RequestBackend, Protocol):
+    """A backend with `capabilities.continuous`: continuous admission."""
 
-    def stream(self, requests: Sequence[Request], on_complete: OnStreamed) -> None:
+    def generate_continuous(self, requests: Sequence[Request], on_complete: FollowUps) -> None:
         """Generate every request, call `on_complete` as each finishes, and generate what it returns too;
         return when nothing is left."""
         ...

@@ -29,6 +29,16 @@ the calls for text-protocol prompts only (each as ``<tool_call>\\n{"name": …, 
 after it; ``native`` keeps them structured) and
 ``extra["reconstructed"]`` lists what was folded, so a reader of the results can tell the text is not
 verbatim. :func:`tooluse1.serve.start_transformers_serve` turns that splitting off for its own servers.
+
+Streaming (``stream=True``, ``--stream``): the request asks for server-sent chunks (with
+``stream_options.include_usage``) and :func:`assemble_stream` rebuilds the message the way the OpenAI API
+streams it: ``content`` and reasoning deltas concatenated apart, tool-call ``arguments`` concatenated per
+``index`` (indices may interleave; ``id``, ``type`` and ``name`` come from the first delta of an index that
+carries them). The rebuilt message is then read exactly like a non-streamed one. A stream is complete only
+once a chunk with a ``finish_reason`` has arrived (``transformers serve`` sends no ``[DONE]``); one that ends
+without it, or is cut, raises :class:`IncompleteStream`, retried like a dropped connection and, after the
+retries, an error item (never a shorter answer). ``request_timeout`` bounds the whole stream, not only each
+read. ``Completion.ttft_s`` is the time from the successful attempt's request to its first generated delta.
 """
 from __future__ import annotations
 
@@ -39,7 +49,8 @@ import random
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, ClassVar, Sequence, cast
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Sequence, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import openai
@@ -82,8 +93,10 @@ def _cause(exc: BaseException) -> str:
 
 
 def is_retryable(exc: BaseException) -> bool:
-    """The retry policy: 429, 408, 5xx, timeouts and connection failures; nothing else."""
-    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+    """The retry policy: 429, 408, 5xx, timeouts and connection failures (a stream cut or ended before its
+    finish_reason is one); nothing else."""
+    # APIConnectionError includes APITimeoutError; the SDK raises both for a stream's body as well.
+    if isinstance(exc, (openai.APIConnectionError, IncompleteStream)):
         return True
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code in (408, 429) or exc.status_code >= 500
@@ -118,7 +131,7 @@ def retry_after_seconds(exc: BaseException) -> float | None:
 
 def describe_error(exc: BaseException, request_timeout: float) -> str:
     """One line saying what went wrong with a request (no traceback)."""
-    if isinstance(exc, openai.APITimeoutError):
+    if isinstance(exc, (openai.APITimeoutError, StreamTimeout)):
         return f"request timed out (request_timeout {request_timeout:g} s)"
     if isinstance(exc, openai.APIConnectionError):
         return f"connection failed: {_one_line(_cause(exc), 200)}"
@@ -135,6 +148,115 @@ class _Cancelled(ToolUse1Error):
 
 class BadResponse(ToolUse1Error):
     """A 200 response that is not a usable chat completion (not retried)."""
+
+
+class IncompleteStream(BadResponse):
+    """A streamed response that ended (or was cut) before a chunk with a ``finish_reason`` arrived: the
+    answer may be a prefix of what the model generated, so it is retried and never graded."""
+
+
+class StreamTimeout(IncompleteStream):
+    """A stream still running when ``request_timeout`` (for the whole request) ran out."""
+
+
+@dataclass
+class Reply:
+    """One assistant message as the server returned it, streamed or not: ``tool_calls`` are
+    ``{"id", "type", "name", "arguments"}`` with ``arguments`` as sent (usually a JSON string)."""
+
+    content: str | None
+    reasoning: str | None = None
+    tool_calls: list[dict] = field(default_factory=list)
+    finish_reason: str | None = None
+    usage: Any = None
+    model: str | None = None
+    first_delta_at: float | None = None    # streamed: time.monotonic() of the first generated delta
+    system_fingerprint: str | None = None
+
+
+def _reasoning_of(obj: Any) -> str | None:
+    """The server-split reasoning of a message or delta (``reasoning_content`` or ``reasoning``)."""
+    extra = getattr(obj, "model_extra", None) or {}
+    return getattr(obj, "reasoning_content", None) or extra.get("reasoning_content") or extra.get("reasoning")
+
+
+def reply_of_message(resp: Any) -> Reply:
+    """The Reply of a non-streamed chat completion; BadResponse when it has no choices."""
+    choices = getattr(resp, "choices", None) or []
+    if not choices:
+        raise BadResponse("the server returned a chat completion without choices")
+    msg = choices[0].message
+    calls = []
+    for tc in getattr(msg, "tool_calls", None) or []:
+        fn = getattr(tc, "function", None)
+        if fn is not None:
+            calls.append({"id": getattr(tc, "id", None), "type": getattr(tc, "type", None),
+                          "name": getattr(fn, "name", None), "arguments": getattr(fn, "arguments", None)})
+    return Reply(content=getattr(msg, "content", None), reasoning=_reasoning_of(msg), tool_calls=calls,
+                 finish_reason=choices[0].finish_reason, usage=getattr(resp, "usage", None),
+                 model=getattr(resp, "model", None), system_fingerprint=getattr(resp, "system_fingerprint", None))
+
+
+def assemble_stream(chunks: Iterable[Any], deadline: float | None = None) -> Reply:
+    """The Reply a stream of chat-completion chunks adds up to (choice 0 only, as requested).
+
+    Guarantees: content and reasoning are the concatenations of their deltas in arrival order; each
+    tool-call ``index`` gets one call, in index order, whose ``arguments`` concatenate that index's argument
+    deltas whatever the interleaving, and whose id/type/name are the first ones given for that index
+    (servers that repeat the name in later deltas do not get it doubled; a tool-call delta without an index
+    joins the last index seen). Empty deltas, chunks without choices (the usage chunk) and role-only deltas
+    add nothing. Raises IncompleteStream when the chunks end before one with a ``finish_reason``,
+    StreamTimeout when ``time.monotonic()`` passes ``deadline`` first.
+    """
+    content: list[str] = []
+    reasoning: list[str] = []
+    calls: dict[int, dict] = {}
+    reply = Reply(content=None)
+    chunk_count = 0
+    last_index = 0
+    for chunk in chunks:
+        chunk_count += 1
+        if deadline is not None and time.monotonic() > deadline:
+            raise StreamTimeout(f"the stream was still running after {chunk_count} chunks")
+        reply.model = reply.model or getattr(chunk, "model", None)
+        reply.system_fingerprint = reply.system_fingerprint or getattr(chunk, "system_fingerprint", None)
+        if getattr(chunk, "usage", None) is not None:
+            reply.usage = chunk.usage
+        for choice in getattr(chunk, "choices", None) or []:
+            if getattr(choice, "index", 0) != 0:
+                continue
+            delta = getattr(choice, "delta", None)
+            if delta is not None:
+                generated = False
+                if getattr(delta, "content", None):
+                    content.append(delta.content)
+                    generated = True
+                thought = _reasoning_of(delta)
+                if thought:
+                    reasoning.append(thought)
+                    generated = True
+                for tc in getattr(delta, "tool_calls", None) or []:
+                    index = tc.index if getattr(tc, "index", None) is not None else last_index
+                    last_index = index
+                    call = calls.setdefault(index, {"id": None, "type": None, "name": None, "arguments": ""})
+                    fn = getattr(tc, "function", None)
+                    call["id"] = call["id"] or getattr(tc, "id", None)
+                    call["type"] = call["type"] or getattr(tc, "type", None)
+                    call["name"] = call["name"] or getattr(fn, "name", None)
+                    call["arguments"] += getattr(fn, "arguments", None) or ""
+                    generated = True
+                if generated and reply.first_delta_at is None:
+                    reply.first_delta_at = time.monotonic()
+            if getattr(choice, "finish_reason", None):
+                reply.finish_reason = choice.finish_reason
+    if reply.finish_reason is None:
+        got = f"{len(''.join(content))} characters of content, {len(calls)} tool calls"
+        raise IncompleteStream(f"the stream ended without a finish_reason after {chunk_count} chunks ({got}); "
+                               f"the answer may be cut short")
+    reply.content = "".join(content) if content else None
+    reply.reasoning = "".join(reasoning) if reasoning else None
+    reply.tool_calls = [calls[i] for i in sorted(calls)]
+    return reply
 
 
 class OpenAIBackend:
@@ -156,7 +278,7 @@ class OpenAIBackend:
     def __init__(self, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", concurrency: int = 8,
                  request_timeout: float = 120, max_retries: int = 5, *, backoff_base: float = 1.0,
                  backoff_max: float = 30.0, max_retry_after: float = 60.0, check_timeout: float = 10.0,
-                 jitter_seed: int | None = None) -> None:
+                 jitter_seed: int | None = None, stream: bool = False) -> None:
         if concurrency < 1:
             raise ValueError("concurrency must be >= 1")
         if max_retries < 0:
@@ -171,6 +293,7 @@ class OpenAIBackend:
         self.backoff_max = backoff_max
         self.max_retry_after = max_retry_after
         self.check_timeout = check_timeout
+        self.stream = stream
         self._api_key_set = bool(os.environ.get(api_key_env))
         self._client = openai.OpenAI(base_url=self.base_url, api_key=os.environ.get(api_key_env) or "EMPTY",
                                      timeout=self.request_timeout, max_retries=0)
@@ -275,10 +398,18 @@ class OpenAIBackend:
             tool_args: dict[str, Any] = \
                 {"tools": [dict(t) for t in prompt.tools], "tool_choice": "auto"} if prompt.tools else {}
             try:
-                resp = self._client.chat.completions.create(
-                    model=self.model, messages=cast(list[ChatCompletionMessageParam], api_messages(prompt.messages)),
-                    temperature=config.temperature, max_tokens=config.max_new_tokens, **tool_args)
-                return self._completion(prompt, resp, started, t0, attempts)
+                messages = cast(list[ChatCompletionMessageParam], api_messages(prompt.messages))
+                if self.stream:
+                    with self._client.chat.completions.create(
+                            model=self.model, messages=messages, temperature=config.temperature,
+                            max_tokens=config.max_new_tokens, stream=True, stream_options={"include_usage": True},
+                            **tool_args) as chunks:
+                        reply = assemble_stream(chunks, deadline=t0 + self.request_timeout)
+                else:
+                    reply = reply_of_message(self._client.chat.completions.create(
+                        model=self.model, messages=messages, temperature=config.temperature,
+                        max_tokens=config.max_new_tokens, **tool_args))
+                return self._completion(prompt, reply, started, t0, attempts)
             except Exception as e:  # noqa: BLE001 - every failure must become an error Completion
                 last_exc = e
                 if not is_retryable(e) or attempts > self.max_retries:
@@ -300,25 +431,24 @@ class OpenAIBackend:
                           latency_s=time.monotonic() - started, error=_one_line(why),
                           extra={"attempts": attempts})
 
-    def _completion(self, prompt: Prompt, resp: Any, started: float, t0: float, attempts: int) -> Completion:
+    def _completion(self, prompt: Prompt, reply: Reply, started: float, t0: float, attempts: int) -> Completion:
         now = time.monotonic()
-        choices = getattr(resp, "choices", None) or []
-        if not choices:
-            raise BadResponse("the server returned a chat completion without choices")
-        choice = choices[0]
-        msg = choice.message
         structured = bool(prompt.tools)
-        text, reconstructed = _message_text(msg, fold_tool_calls=not structured)
-        tool_calls = _structured_calls(msg) if structured else None
-        raw_finish = choice.finish_reason
+        text, reconstructed = _message_text(reply, fold_tool_calls=not structured)
+        tool_calls = _structured_calls(reply) if structured else None
+        raw_finish = reply.finish_reason
         finish = raw_finish if raw_finish in ("stop", "length") else "stop"
-        usage = getattr(resp, "usage", None)
-        server_model = getattr(resp, "model", None)
+        usage = reply.usage
+        server_model = reply.model
         with self._lock:
             if server_model:
                 self._server_models[server_model] = self._server_models.get(server_model, 0) + 1
         extra: dict[str, Any] = {"attempts": attempts, "server_model": server_model,
                                  "last_attempt_s": round(now - t0, 4)}
+        if self.stream:
+            extra["streamed"] = True
+        if reply.system_fingerprint:
+            extra["system_fingerprint"] = reply.system_fingerprint
         if raw_finish not in ("stop", "length"):
             extra["server_finish_reason"] = raw_finish
         if reconstructed:
@@ -326,7 +456,9 @@ class OpenAIBackend:
         return Completion(item_id=prompt.item_id, text=text, finish_reason=finish, latency_s=now - started,
                           prompt_tokens=getattr(usage, "prompt_tokens", None),
                           completion_tokens=getattr(usage, "completion_tokens", None), extra=extra,
-                          tool_calls=tool_calls)
+                          tool_calls=tool_calls, reasoning_tokens=getattr(
+                              getattr(usage, "completion_tokens_details", None), "reasoning_tokens", None),
+                          ttft_s=None if reply.first_delta_at is None else round(reply.first_delta_at - t0, 4))
 
     # ------------------------------------------------------------------ provenance
 
@@ -355,7 +487,9 @@ class OpenAIBackend:
             "api_key_env": self.api_key_env,
             "api_key_set": self._api_key_set,
             "request_params": ["model", "messages", "temperature", "max_tokens",
-                               "tools + tool_choice=auto (native protocol only)"],
+                               "tools + tool_choice=auto (native protocol only)",
+                               *(["stream + stream_options.include_usage"] if self.stream else [])],
+            "stream": self.stream,
             "openai_version": openai.__version__,
             "requests": stats,
         }
@@ -387,31 +521,27 @@ def api_messages(messages: Sequence[dict]) -> list[dict]:
     return out
 
 
-def _structured_calls(msg: Any) -> list[dict]:
-    """The message's `tool_calls` as [{"name", "arguments"}] (arguments parsed from their JSON string when
+def _structured_calls(reply: Reply) -> list[dict]:
+    """The reply's `tool_calls` as [{"name", "arguments"}] (arguments parsed from their JSON string when
     they are one; a string that is not JSON is kept, and the grader then calls the call malformed)."""
     calls = []
-    for tc in getattr(msg, "tool_calls", None) or []:
-        fn = getattr(tc, "function", None)
-        if fn is None:
-            continue
-        args: Any = getattr(fn, "arguments", None)
+    for tc in reply.tool_calls:
+        args: Any = tc["arguments"]
         if isinstance(args, str):
             try:
                 args = json.loads(args) if args.strip() else {}
             except ValueError:
                 pass
-        calls.append({"name": getattr(fn, "name", None), "arguments": args})
+        calls.append({"name": tc["name"], "arguments": args})
     return calls
 
 
-def _message_text(msg: Any, fold_tool_calls: bool = True) -> tuple[str, list[str]]:
+def _message_text(reply: Reply, fold_tool_calls: bool = True) -> tuple[str, list[str]]:
     """The assistant's text, with server-split reasoning (and, unless told not to, parsed tool calls) folded
     back in."""
-    content = getattr(msg, "content", None) or ""
-    extra = getattr(msg, "model_extra", None) or {}
-    reasoning = getattr(msg, "reasoning_content", None) or extra.get("reasoning_content") or extra.get("reasoning")
-    tool_calls = _structured_calls(msg) if fold_tool_calls else []
+    content = reply.content or ""
+    reasoning = reply.reasoning
+    tool_calls = _structured_calls(reply) if fold_tool_calls else []
     reconstructed: list[str] = []
     parts: list[str] = []
     if reasoning:

@@ -77,7 +77,10 @@ def _openai_identity(target: Target) -> dict[str, Any]:
     if not base_url:
         raise BackendError("--backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
     # the caller scrubs a password in the URL before it reaches the resume key or the results file
-    return {"backend": "openai", "model_id": target.model, "base_url": base_url.rstrip("/")}
+    # streamed answers are a different deployment path: a resume file of one is not reused by the other
+    # (only a streamed run records the key, so resume files of earlier non-streamed runs keep their key)
+    return {"backend": "openai", "model_id": target.model, "base_url": base_url.rstrip("/"),
+            **({"stream": True} if target.options["stream"] else {})}
 
 
 def _openai_open(target: Target) -> Backend:
@@ -85,7 +88,7 @@ def _openai_open(target: Target) -> Backend:
     o = target.options
     backend = OpenAIBackend(base_url=o["base_url"] or "", model=target.model, api_key_env=o["api_key_env"],
                             concurrency=o["concurrency"], request_timeout=o["request_timeout"],
-                            max_retries=o["max_retries"])
+                            max_retries=o["max_retries"], stream=o["stream"])
     backend.check()
     return backend
 
@@ -116,7 +119,8 @@ REGISTRY: dict[str, BackendEntry] = {e.name: e for e in (
     BackendEntry("transformers", options=("dtype", "device", "batch_size", "threads", "fast"), checkpoint=True,
                  in_process=True, claims=lambda model, o: True, auto_rank=2, identity=_transformers_identity,
                  open=_transformers_open),
-    BackendEntry("openai", options=("base_url", "api_key_env", "concurrency", "request_timeout", "max_retries"),
+    BackendEntry("openai", options=("base_url", "api_key_env", "concurrency", "request_timeout", "max_retries",
+                                     "stream"),
                  checkpoint=False, in_process=False, claims=lambda model, o: bool(o["base_url"]), auto_rank=1,
                  identity=_openai_identity, open=_openai_open),
     BackendEntry("scripted", options=(), checkpoint=False, in_process=False, claims=_scripted_claims, auto_rank=0,

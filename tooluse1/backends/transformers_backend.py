@@ -33,7 +33,7 @@ import torch
 import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer, GenerationConfig
 
-from tooluse1.backends.base import (BackendError, Capabilities, Completion, DecodingConfig, OnComplete, OnStreamed,
+from tooluse1.backends.base import (BackendError, Capabilities, Completion, DecodingConfig, OnComplete, FollowUps,
                                     Request)
 from tooluse1.backends.fast_decode import FastGreedyDecoder, FastStats, FinishedRow, unsupported_reason
 from tooluse1.models import ResolvedModel
@@ -338,7 +338,7 @@ class TransformersBackend:
     name = "transformers"
     # Per-request caps in one call; continuous admission (fast path: rows join the running batch; plain path:
     # rounds); stop tests applied on the fast path.
-    capabilities: ClassVar[Capabilities] = Capabilities(row_caps=True, stream=True, stop_text=True)
+    capabilities: ClassVar[Capabilities] = Capabilities(row_caps=True, continuous=True, stop_text=True)
 
     def __init__(self, resolved: ResolvedModel, dtype: str = "float32", device: str = "cpu",
                  batch_size: int | None = None, threads: int | None = None, reference_batch1: bool = False,
@@ -430,7 +430,7 @@ class TransformersBackend:
 
         Guarantees: greedy decoding with at most ``request.max_new_tokens`` new tokens (the fast path decodes
         every cap in one run; the plain path runs one batched generate per distinct cap; ``stop_text`` is not
-        applied here, see ``stream``); ``text`` holds the tokens before the first stop id, decoded
+        applied here, see ``generate_continuous``); ``text`` holds the tokens before the first stop id, decoded
         with every special token but bos/eos/pad/unk (``AnswerDecoder``); ``finish_reason`` is "stop" when a
         stop id was generated, else "length"; ``completion_tokens`` counts the kept tokens (the stop excluded).
         ``latency_s`` is the item's share of the wall time of the work it was part of. A prompt that cannot fit
@@ -470,7 +470,7 @@ class TransformersBackend:
                         on_complete(completion)
         return _all_done(results)
 
-    def stream(self, requests: Sequence[Request], on_complete: OnStreamed) -> None:
+    def generate_continuous(self, requests: Sequence[Request], on_complete: FollowUps) -> None:
         """Continuous admission: generate each request and call ``on_complete`` with its Completion as soon as
         it is done; the requests it returns are generated too, in the same running batch on the fast path
         (rows admitted as others finish), in further rounds on the plain path. Returns when nothing is left.

@@ -333,8 +333,8 @@ class SpinSession:
             "batching": {"generate_calls": runner.generate_calls if runner else 0,
                          "generated_prompts": runner.generated_prompts if runner else 0,
                          "requested_prompts": runner.requested_prompts if runner else 0,
-                         "continuous_admission": runner.streamed if runner else False,
-                         # the fast decoder's counters of the last streamed run (prefill/decode time, tokens)
+                         "continuous_admission": runner.continuous if runner else False,
+                         # the fast decoder's counters of the last continuous run (prefill/decode time, tokens)
                          "fast_stats": (stats.as_dict() if (stats := getattr(runner.backend, "last_fast_stats", None))
                                         is not None else None) if runner else None},
             "wall_s": round(self.wall_s, 3), "started_at": self.started_at, "finished_at": now_iso(),

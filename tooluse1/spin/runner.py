@@ -63,7 +63,7 @@ across all runs. A prompt already answered, or already being generated, for any 
 again (greedy decoding would give the same text; it also keeps variants comparable) - its cost is still
 charged to every run that asks it. Each prompt is generated with its role's token cap
 (ROLE_MAX_NEW_TOKENS), sent as a backends.base.Request with that cap (and, for the critic, its stop test).
-On a backend that declares `capabilities.stream` (transformers) generation is continuous: as a row
+On a backend that declares `capabilities.continuous` (transformers) generation is continuous: as a row
 finishes, its run advances and the prompts it asks next join the running batch. On other backends prompts
 go in rounds: one `generate_requests` call per round when the backend declares `row_caps`, else one
 `generate` call per distinct cap.
@@ -87,7 +87,7 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar, cast
 
 from tooluse1.backends.base import (Backend, Capabilities, Completion, DecodingConfig, Request, RequestBackend,
-                                    StreamingBackend)
+                                    ContinuousBackend)
 from tooluse1.errors import ToolUse1Error
 from tooluse1.parse import extract, strip_thinking
 from tooluse1.prompts import Prompt, format_call
@@ -539,10 +539,10 @@ class SpinRunner:
         self.critic_example_ids = [s.id for s in examples]
         self.critic_examples_text = critic_examples_text(examples)
         self.memo: dict[str, Completion] = {}
-        self.generate_calls = 0       # backend.generate (or stream) calls made
+        self.generate_calls = 0       # backend.generate (or generate_continuous) calls made
         self.generated_prompts = 0    # prompts sent to the backend (after de-duplication)
         self.requested_prompts = 0    # prompts the runs asked for
-        self.streamed = False         # whether the last run used the backend's continuous admission
+        self.continuous = False         # whether the last run used the backend's continuous admission
 
     # --- scheduling ---------------------------------------------------------------------------------
 
@@ -567,8 +567,8 @@ class SpinRunner:
         sched = _Scheduler(self, on_finished)
         for (scenario, variant), rec in zip(items, records):
             sched.start(self._run(scenario, variant, rec), rec)
-        self.streamed = self.backend.capabilities.stream
-        if self.streamed:
+        self.continuous = self.backend.capabilities.continuous
+        if self.continuous:
             first = sched.take_new()
             if first:
                 self.generate_calls += 1
@@ -577,7 +577,7 @@ class SpinRunner:
                     sched.deliver(c)
                     return [self.request(p) for p in sched.take_new()]
 
-                cast(StreamingBackend, self.backend).stream([self.request(p) for p in first], on_complete)
+                cast(ContinuousBackend, self.backend).generate_continuous([self.request(p) for p in first], on_complete)
         else:
             while True:
                 prompts = sched.take_new()

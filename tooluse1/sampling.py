@@ -1,0 +1,123 @@
+"""Sampled trials: the seeds of the samples and the statistics of N samples per item (issue 35, step 4).
+
+This module is the statistics and the seeding; the `--samples` flags, the backends' sampling and the
+records that keep every sample are not wired to it yet (BENCHMARKS.md lists what is left).
+
+- `sample_seed(seed, item_id, sample)`: the seed of one sample of one item, a function of those three only,
+  so a run is reproducible and a sample's seed does not depend on what else was run or batched with it.
+- `pass_at_k(n, c, k)` = 1 - C(n-c, k)/C(n, k): the chance that at least one of k samples drawn without
+  replacement from the item's n passes (c of them passed), the unbiased estimator of Chen et al. (2021);
+  `pass_hat_k(n, c, k)` = C(c, k)/C(n, k): the chance that all k pass (tau-bench's pass^k).
+- `summarise_samples`: per run, the mean of the per-item pass rates (the score sampled runs are ranked and
+  gated on), pass@k and pass^k for k = 1..N, the flip rate (share of items whose samples disagree) and the
+  share of items every sample passed (what a pytest item reports), each the mean of a per-item value with
+  a 95% interval clustered by case (cluster-robust CR1 standard error, `stats.cr1_variance`; normal, clipped
+  to [0, 1]; (0, 1) with fewer than two cases).
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+from typing import Hashable, Iterable, Sequence
+
+import numpy as np
+
+from tooluse1.stats import cr1_variance
+
+Z95 = 1.959963984540054
+
+
+def sample_seed(seed: int, item_id: str, sample: int) -> int:
+    """The seed of sample `sample` (0-based) of item `item_id` in a run seeded with `seed`: the first 63 bits
+    of SHA-256 over the three (fits an OpenAI `seed`, a signed 64-bit integer, and `torch.Generator.manual_seed`)."""
+    digest = hashlib.sha256(f"tooluse1-sample:{seed}:{item_id}:{sample}".encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def _check(n: int, c: int, k: int) -> None:
+    if not (0 <= c <= n and 1 <= k <= n):
+        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n (n={n}, c={c}, k={k})")
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """1 - C(n-c, k)/C(n, k): at least one of k samples (of the item's n, c passing) passes."""
+    _check(n, c, k)
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """C(c, k)/C(n, k): all k samples (of the item's n, c passing) pass."""
+    _check(n, c, k)
+    return math.comb(c, k) / math.comb(n, k)
+
+
+@dataclass(frozen=True)
+class SampledItem:
+    """One item's verdicts over its samples, in sample order."""
+
+    case_id: str
+    item_id: str
+    passes: tuple[bool, ...]
+
+    @property
+    def pass_rate(self) -> float:
+        return sum(self.passes) / len(self.passes)
+
+    @property
+    def flipped(self) -> bool:
+        """Its samples disagree (some passed, some failed)."""
+        return 0 < sum(self.passes) < len(self.passes)
+
+
+@dataclass(frozen=True)
+class MeanInterval:
+    """The mean of a per-item value over n items in n_cases cases, with its clustered 95% interval."""
+
+    mean: float | None
+    low: float
+    high: float
+    n: int
+    n_cases: int
+
+    def as_dict(self) -> dict:
+        return {"mean": self.mean, "ci95_clustered": [self.low, self.high], "n": self.n, "n_cases": self.n_cases}
+
+
+def clustered_mean(pairs: Iterable[tuple[Hashable, float]], z: float = Z95) -> MeanInterval:
+    """Mean of (case id, value) pairs with mean +- z * the CR1 standard error, clipped to [0, 1]."""
+    sums: dict[Hashable, float] = {}
+    sizes: dict[Hashable, int] = {}
+    for case, value in pairs:
+        sums[case] = sums.get(case, 0.0) + float(value)
+        sizes[case] = sizes.get(case, 0) + 1
+    n = sum(sizes.values())
+    if n == 0:
+        return MeanInterval(None, 0.0, 1.0, 0, 0)
+    mean = sum(sums.values()) / n
+    variance = cr1_variance(np.fromiter(sums.values(), float), np.fromiter(sizes.values(), float))
+    if math.isnan(variance):
+        return MeanInterval(mean, 0.0, 1.0, n, len(sums))
+    half = z * math.sqrt(variance)
+    return MeanInterval(mean, max(0.0, mean - half), min(1.0, mean + half), n, len(sums))
+
+
+def summarise_samples(items: Sequence[SampledItem]) -> dict:
+    """The sampled-run summary (see the module docstring). Every item must have the same number of samples
+    N >= 1 (ValueError otherwise: pass@k over unequal N would mix estimators)."""
+    counts = {len(i.passes) for i in items}
+    if len(counts) > 1 or 0 in counts:
+        raise ValueError(f"every item needs the same number (>= 1) of samples; found {sorted(counts)}")
+    n = counts.pop() if counts else 0
+
+    def over(values: Iterable[float]) -> dict:
+        return clustered_mean(zip((i.case_id for i in items), values)).as_dict()
+    passed = [sum(i.passes) for i in items]
+    return {
+        "n_items": len(items), "n_samples": n,
+        "mean": over(i.pass_rate for i in items),
+        "pass_at_k": {str(k): over(pass_at_k(n, c, k) for c in passed) for k in range(1, n + 1)},
+        "pass_hat_k": {str(k): over(pass_hat_k(n, c, k) for c in passed) for k in range(1, n + 1)},
+        "flip_rate": over(float(i.flipped) for i in items),
+        "all_samples_pass": over(float(all(i.passes)) for i in items),
+    }
