@@ -1,0 +1,205 @@
+"""Seeded draws of the public cases: the private split and K times the items (SPEC §2.4).
+
+`draw_corpus(seed, k)` gives K drawn cases for every templated public case, ids `<case id>.d<j>` (j = 1..K),
+and their manifest: the digest of the drawn cases (what results record as the corpus digest) and a `draws`
+record of SHA-256 of the seed, K, the generator version and the public corpus's digest, never the seed.
+A drawn case keeps what defines its public case (category, kind, difficulty, language, the tools offered,
+the history's shape) and draws what the model must get right (generator.py; templates/*.yaml; pools.yaml).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import yaml
+
+from tooluse1.corpus import SPEC_VERSION, Case, Expectation, counts, render_jsonl
+from tooluse1.draws.generator import TemplateError, Value, draw_slots, fill, fill_value
+from tooluse1.tools import Call
+
+__all__ = ["DEFAULT_SEED", "GENERATOR_VERSION", "DrawError", "Template", "draw_case", "draw_corpus",
+           "draws_provenance", "parse_draws", "parse_seed", "seed_sha256", "templates"]
+
+# Bump on any change of templates, pools or generator code that changes a draw: results made under a kept
+# seed with another generator are refused (compare, --baseline) unless --allow-corpus-change.
+GENERATOR_VERSION = "1.0"
+# The published seed: `--draws K` without `--draw-seed`. A team that keeps its own seed private has cases
+# nobody has trained on.
+DEFAULT_SEED = "tooluse1"
+MAX_DRAWS = 20
+DRAWS_DIR = Path(__file__).resolve().parent
+TEMPLATES_DIR = DRAWS_DIR / "templates"
+POOLS_FILE = DRAWS_DIR / "pools.yaml"
+_SEED_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
+# Candidates tried per draw before a template counts as unable to differ from its public case.
+_MAX_CANDIDATES = 64
+
+
+class DrawError(ValueError):
+    """Bad draw flags or a draw that fails: the message names the flag or template and the fix."""
+
+
+def parse_draws(text: Any, flag: str = "--draws") -> int:
+    """K from `--draws`: an integer 0..MAX_DRAWS (0 = the public cases)."""
+    try:
+        k = int(str(text).strip())
+    except ValueError:
+        raise DrawError(f"{flag}: {text!r} is not a whole number; give the draws per case, e.g. {flag} 3 "
+                        f"(0 = the public cases)") from None
+    if not 0 <= k <= MAX_DRAWS:
+        raise DrawError(f"{flag}: {k} is out of range; give 0..{MAX_DRAWS} draws per case")
+    return k
+
+
+def parse_seed(text: Any, flag: str = "--draw-seed") -> str:
+    """The seed from `--draw-seed`: 1..200 printable ASCII characters without spaces."""
+    seed = str(text)
+    if not _SEED_RE.match(seed):
+        raise DrawError(f"{flag}: the seed must be 1 to 200 printable ASCII characters without spaces "
+                        f"(e.g. {flag} 7 or {flag} my-team-2026)")
+    return seed
+
+
+def seed_sha256(seed: str) -> str:
+    """What a results file records of a seed: its SHA-256 (a private seed stays private)."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Template:
+    """How to draw one public case: slots, the last user message, the expected call's arguments (call
+    cases). `exempt`: a case with no value to get right (chit-chat, a question about a tool) draws only its
+    wording and is not held to differ from its public case in a value."""
+
+    case_id: str
+    slots: Mapping[str, str]
+    user: str
+    call: Mapping[str, Any] | None
+    expect: Mapping[str, Any] | None = None      # text expectations: reference, answer_*, missing
+    history: tuple[Any, ...] = ()                # the messages before the last (multi-step cases)
+    exempt: bool = False
+
+
+@cache
+def pools() -> dict[str, list]:
+    """pools.yaml: named lists of values the templates pick from (each gradable by the alias tables)."""
+    with POOLS_FILE.open(encoding="utf-8") as f:
+        return dict(yaml.safe_load(f))
+
+
+@cache
+def templates() -> dict[str, Template]:
+    """Every template, keyed by its public case's id (templates/*.yaml)."""
+    out: dict[str, Template] = {}
+    for path in sorted(TEMPLATES_DIR.glob("*.yaml")):
+        with path.open(encoding="utf-8") as f:
+            raw = yaml.safe_load(f) or {}
+        for case_id, t in raw.items():
+            if case_id in out:
+                raise TemplateError(f"{path.name}: {case_id} has two templates")
+            unknown = set(t) - {"slots", "user", "call", "expect", "history", "exempt"}
+            if unknown or "user" not in t:
+                raise TemplateError(f"{path.name}: {case_id}: needs `user`; unknown keys {sorted(unknown)}")
+            out[case_id] = Template(case_id, dict(t.get("slots") or {}), str(t["user"]), t.get("call"),
+                                    t.get("expect"), tuple(t.get("history") or ()), bool(t.get("exempt")))
+    return out
+
+
+def _filled(value: Any, drawn: Mapping[str, Value], lang: str) -> Any:
+    """A template value with every string filled (lists and mappings recursively)."""
+    if isinstance(value, list):
+        return [_filled(v, drawn, lang) for v in value]
+    if isinstance(value, dict):
+        return {k: _filled(v, drawn, lang) for k, v in value.items()}
+    return fill_value(value, drawn, lang)
+
+
+def _expectation(case: Case, template: Template, drawn: Mapping[str, Value]) -> Expectation:
+    if template.call is not None:
+        if case.expect.call is None:
+            raise TemplateError("a call template for a case that expects no call")
+        args = {name: fill_value(v, drawn, case.lang) for name, v in template.call.items()}
+        return replace(case.expect, call=Call(case.expect.call.name, args))
+    if template.expect is not None:
+        # The public expectation with the drawn fields replaced, read as the corpus reads a case.
+        return Expectation.from_dict({**case.expect.as_dict(), **_filled(dict(template.expect), drawn, case.lang)})
+    return case.expect
+
+
+def _history(case: Case, template: Template, drawn: dict[str, Value]) -> list[dict]:
+    """The drawn messages before the last: each user or assistant text from the template, each call's
+    arguments from it, each tool result computed by running the drawn call in the World (so results and
+    later messages agree; `{out}` in a later text is the last result)."""
+    from tooluse1.world import World
+    world = World(sleep=False)
+    items = iter(template.history)
+    out: list[dict] = []
+    for message in case.messages[:-1]:
+        if message["role"] == "tool":
+            result = world.execute(Call(message["name"], out[-1]["tool_call"]["arguments"]))
+            if not result.ok:
+                raise TemplateError(f"the drawn call fails in the World: {result.error}")
+            drawn["out"] = {"text": result.output}
+            out.append({**message, "content": result.output})
+            continue
+        try:
+            item = next(items)
+        except StopIteration:
+            raise TemplateError("history has fewer entries than the case's messages before the last") from None
+        if "tool_call" in message:
+            args = {k: fill_value(v, drawn, case.lang) for k, v in dict(item).items()}
+            out.append({**message, "tool_call": {**message["tool_call"], "arguments": args}})
+        else:
+            out.append({**message, "content": fill(str(item), drawn, case.lang)})
+    return out
+
+
+def _candidate(case: Case, template: Template, seed: str, t: int) -> Case:
+    drawn = draw_slots(template.slots, t, (seed, case.id), pools())
+    history = _history(case, template, drawn) if template.history else list(case.messages[:-1])
+    last = {**case.messages[-1], "content": fill(template.user, drawn, case.lang)}
+    return replace(case, messages=(*history, last), expect=_expectation(case, template, drawn))
+
+
+def draw_case(case: Case, seed: str, j: int) -> Case:
+    """Draw j (1-based) of `case` under `seed`: the j-th candidate that differs from the public case in what
+    the model must get right (its expectation; its user message for an exempt case). Depends only on (seed,
+    case id, j) and the template, never on K."""
+    template = templates()[case.id]
+    found = 0
+    for t in range(_MAX_CANDIDATES):
+        try:
+            cand = _candidate(case, template, seed, t)
+        except TemplateError as e:
+            raise DrawError(f"template {case.id}: {e}") from None
+        same = (cand.messages == case.messages) if template.exempt else (cand.expect == case.expect)
+        if not same:
+            found += 1
+            if found == j:
+                return replace(cand, id=f"{case.id}.d{j}", source=f"draws/templates:{case.id} draw {j}")
+    raise DrawError(f"template {case.id}: fewer than {j} of {_MAX_CANDIDATES} draws differ from the public case; "
+                    f"widen its slots")
+
+
+def draw_corpus(public: Sequence[Case], public_manifest: Mapping[str, Any], seed: str,
+                k: int) -> tuple[list[Case], dict]:
+    """K draws of every templated public case (in id order) and their manifest (`draws` as in
+    draws_provenance; `sha256` the digest of the drawn cases)."""
+    table = templates()
+    cases = [draw_case(c, seed, j) for c in public if c.id in table for j in range(1, k + 1)]
+    jsonl = render_jsonl(cases)
+    manifest = {"name": public_manifest.get("name", "ToolUse.1"), "version": SPEC_VERSION,
+                "sha256": hashlib.sha256(jsonl).hexdigest(), "n_cases": len(cases), "counts": counts(cases),
+                "draws": draws_provenance(seed, k, public_manifest["sha256"],
+                                          sum(1 for c in public if c.id in table))}
+    return cases, manifest
+
+
+def draws_provenance(seed: str, k: int, public_sha256: str, n_templates: int) -> dict:
+    """What a results file records of a drawn corpus (never the seed itself)."""
+    return {"seed_sha256": seed_sha256(seed), "k": k, "generator": GENERATOR_VERSION,
+            "public_sha256": public_sha256, "n_templates": n_templates}
