@@ -40,7 +40,10 @@ from tooluse1.types import Difficulty, ExpectationKind, Lang, NegativeKind
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "results.schema.json"
 RESULTS_FORMAT = "tooluse1-results"
-RESULTS_FORMAT_VERSION = 2
+RESULTS_FORMAT_VERSION = 3
+# Format 3 added `provenance.corpus.draws` (seeded draws) and nothing else: a format-2 file is a valid
+# format-3 file without draws, read as it is.
+SAME_SHAPE_VERSIONS = (2, 3)
 
 # Fields a class keeps in memory but its as_dict does not write (so they are not part of the file).
 NOT_STORED: dict[type, frozenset[str]] = {Extraction: frozenset({"thinking"})}
@@ -109,11 +112,22 @@ class SuiteRef(TypedDict):
     path: str
 
 
+class Draws(TypedDict):
+    """Seeded draws of the public cases (tooluse1.draws): SHA-256 of the seed (never the seed), K draws per
+    case, the generator version, the public corpus's digest and how many cases were drawn."""
+    seed_sha256: Sha256
+    k: Annotated[int, Keywords(minimum=1)]
+    generator: str
+    public_sha256: Sha256
+    n_templates: Annotated[int, Keywords(minimum=0)]
+
+
 class Corpus(TypedDict):
     sha256: Sha256
     version: NotRequired[str | None]
     n_cases: NotRequired[int | None]
     suite: NotRequired[SuiteRef]
+    draws: NotRequired[Draws]
 
 
 class ModelIdentity(TypedDict):
@@ -305,11 +319,12 @@ def _stored_name(name: str, tp: Any) -> str:
 
 
 def results_schema_document() -> dict:
-    """The JSON Schema (draft 2020-12) of a results file, format 2, generated from the types above."""
+    """The JSON Schema (draft 2020-12) of a results file, format 3 (format 2 files conform too), generated
+    from the types above."""
     gen = _Generator()
     top = {
         "format": {"const": RESULTS_FORMAT},
-        "format_version": {"const": RESULTS_FORMAT_VERSION},
+        "format_version": {"enum": list(SAME_SHAPE_VERSIONS)},
         "provenance": gen.schema_of(Provenance),
         "records": {"type": "array", "items": gen.schema_of(Record)},
         "summary": gen.schema_of(_summary_type()),
@@ -317,7 +332,7 @@ def results_schema_document() -> dict:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://tooluse1.invalid/schema/results.schema.json",
-        "title": "ToolUse.1 results file, format 2",
+        "title": f"ToolUse.1 results file, format {RESULTS_FORMAT_VERSION}",
         "description": (
             "One benchmark run: provenance, one record per item (case x protocol), the summary, and the "
             "sections tracks contribute (any further top-level key: an object each track validates itself). "

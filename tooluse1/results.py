@@ -1,14 +1,13 @@
 """The results file (one JSON document); the resume file (append-only JSONL) is tooluse1/resume.py's.
 
-Results file (format 2, described by the JSON Schema tooluse1.recordschema generates from the record types,
-written out as tooluse1/schema/results.schema.json): `format` and `format_version`, provenance, one record per
-item (raw output, expectation, extraction, verdict, finish reason, latency), the summary, and any section a
-track contributes (SPIN's `spin`, which the track validates). A reader recomputes the summary from the records,
-so a metric added later never makes an older file unreadable. It holds raw outputs so a run can be
-re-graded without the model (`python -m tooluse1 regrade`). Files written before format 2 (no
-`format_version`, a `tooluse1_results: 1` marker, records without `expect`) are format 1; `load_results`
-reads both, and every reader (reporter, regrade, compare, report) gets records through
-`ItemRecord.from_dict`.
+Results file (format 3, described by the JSON Schema tooluse1.recordschema generates from the record types, written
+out as tooluse1/schema/results.schema.json; format 2 is format 3 without seeded draws): `format` and
+`format_version`, provenance, one record per item (raw output, expectation, extraction, verdict, finish reason,
+latency), the summary, and any section a track contributes (SPIN's `spin`, which the track validates). A reader
+recomputes the summary from the records, so a metric added later never makes an older file unreadable. It holds raw
+outputs so a run can be re-graded without the model (`python -m tooluse1 regrade`). Files written before format 2
+(no `format_version`, a `tooluse1_results: 1` marker, records without `expect`) are format 1; `load_results` reads
+both, and every reader (reporter, regrade, compare, report) gets records through `ItemRecord.from_dict`.
 
 No results or resume file ever holds a secret: `scrub_secrets` masks URL passwords and the values of
 secret-looking environment variables in everything the writers write.
@@ -36,7 +35,8 @@ from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
 from tooluse1.parse import Extraction
 from tooluse1.prompts import ALL_PROTOCOLS, PROTOCOLS, digest_of_prompt_hashes
-from tooluse1.recordschema import NOT_STORED, RESULTS_FORMAT, RESULTS_FORMAT_VERSION, results_schema_document
+from tooluse1.recordschema import (NOT_STORED, RESULTS_FORMAT, RESULTS_FORMAT_VERSION, SAME_SHAPE_VERSIONS,
+                                   results_schema_document)
 from tooluse1.tools import Call
 from tooluse1.types import EXPECTATIONS, ExpectationKind
 
@@ -72,10 +72,15 @@ def portable_path(value: str | Path, root: Path = PROJECT_ROOT) -> str:
         return text
 
 
+# Flags whose value a results file never holds: a private draw seed is recorded only as its SHA-256.
+PRIVATE_FLAGS = frozenset({"--draw-seed"})
+
+
 def invocation(argv: list[str] | None = None, root: Path = PROJECT_ROOT) -> str:
     """The command line that started this process, written so it can be run again from the project's root on
     another machine: `python -m tooluse1 ...` or `pytest ...` for the entry points, and every absolute path
-    inside the project made relative to it (a path outside stays as the user gave it)."""
+    inside the project made relative to it (a path outside stays as the user gave it); the value of a
+    PRIVATE_FLAGS flag written `***`."""
     argv = list(sys.argv if argv is None else argv)
     head, rest = (argv[0] if argv else ""), argv[1:]
     name = Path(head).name
@@ -86,8 +91,11 @@ def invocation(argv: list[str] | None = None, root: Path = PROJECT_ROOT) -> str:
     else:
         prefix = [portable_path(head, root)] if head else []
     args = []
-    for a in rest:
+    for i, a in enumerate(rest):
         flag, eq, value = a.partition("=")
+        if flag in PRIVATE_FLAGS or (i and rest[i - 1] in PRIVATE_FLAGS):
+            args.append(f"{flag}=***" if eq else (a if flag in PRIVATE_FLAGS else "***"))
+            continue
         args.append(f"{flag}={portable_path(value, root)}" if eq and flag.startswith("-") else portable_path(a, root))
     return shlex.join(prefix + args)
 
@@ -267,7 +275,7 @@ def _protocol_rank(protocol: str) -> int:
 
 
 def build_results(provenance: dict, records: Iterable[ItemRecord], sections: Mapping[str, dict] | None = None) -> dict:
-    """The whole results document (format 2): records sorted by case id then protocol, the summary over
+    """The whole results document (format 3): records sorted by case id then protocol, the summary over
     them, then the tracks' `sections` (e.g. `spin`). Secrets are scrubbed (see `scrub_secrets`). When every
     record knows its prompt's sha256, `provenance.prompt_sha256` is their digest (prompts.prompt_digest)."""
     records = sorted(records, key=lambda r: (r.case.id, _protocol_rank(r.protocol)))
@@ -347,9 +355,9 @@ def upgrade_document(document: dict) -> tuple[dict, int]:
         version = 1
     elif version is None:
         raise ResultsFileError("not a ToolUse.1 results file (no format_version and no tooluse1_results marker)")
-    elif version != RESULTS_FORMAT_VERSION:
+    elif version not in SAME_SHAPE_VERSIONS:
         raise ResultsFileError(f"results format_version {version!r} is not supported by this tooluse1 "
-                               f"(it reads 1 and {RESULTS_FORMAT_VERSION})")
+                               f"(it reads 1 to {RESULTS_FORMAT_VERSION})")
     else:
         doc = dict(document)
     if isinstance(doc.get("records"), list):

@@ -21,8 +21,9 @@ from tooluse1.corpus import SPEC_VERSION, Case, Expectation, counts, render_json
 from tooluse1.draws.generator import TemplateError, Value, draw_slots, fill, fill_value
 from tooluse1.tools import Call
 
-__all__ = ["DEFAULT_SEED", "GENERATOR_VERSION", "DrawError", "Template", "draw_case", "draw_corpus",
-           "draws_provenance", "parse_draws", "parse_seed", "seed_sha256", "templates"]
+__all__ = ["DEFAULT_SEED", "GENERATOR_VERSION", "DrawError", "Template", "check_recorded_seed", "draw_case",
+           "draw_corpus", "draw_options", "draws_provenance", "parse_draws", "parse_seed", "seed_sha256",
+           "drawn_terms", "session_cases", "templates"]
 
 # Bump on any change of templates, pools or generator code that changes a draw: results made under a kept
 # seed with another generator are refused (compare, --baseline) unless --allow-corpus-change.
@@ -34,6 +35,7 @@ MAX_DRAWS = 20
 DRAWS_DIR = Path(__file__).resolve().parent
 TEMPLATES_DIR = DRAWS_DIR / "templates"
 POOLS_FILE = DRAWS_DIR / "pools.yaml"
+FACTS_FILE = DRAWS_DIR / "facts.yaml"
 _SEED_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
 # Candidates tried per draw before a template counts as unable to differ from its public case.
 _MAX_CANDIDATES = 64
@@ -82,13 +84,27 @@ class Template:
     expect: Mapping[str, Any] | None = None      # text expectations: reference, answer_*, missing
     history: tuple[Any, ...] = ()                # the messages before the last (multi-step cases)
     exempt: bool = False
+    # A capability trap's draw differs in the item asked for (its user message, its `action` terms), not in
+    # its expectation (a refusal): `differ: message`. Every other non-exempt draw differs in its expectation.
+    differ_in_message: bool = False
+    # What a negative asks for, shaped like a parameter's `ask` terms ({en: [...], ru: [...]}, `*` = stem):
+    # `action` (a capability trap's item), `about` (a knowledge question's fact). Drawn with the case
+    # (drawn_terms) but not yet part of the loaded case: the text-rules issue adds them to `expect:`.
+    terms: Mapping[str, Any] | None = None
 
 
 @cache
 def pools() -> dict[str, list]:
-    """pools.yaml: named lists of values the templates pick from (each gradable by the alias tables)."""
-    with POOLS_FILE.open(encoding="utf-8") as f:
-        return dict(yaml.safe_load(f))
+    """pools.yaml and facts.yaml: named lists of values the templates pick from (each gradable by the alias
+    tables; each fact with its plausible wrong answers)."""
+    out: dict[str, list] = {}
+    for path in (POOLS_FILE, FACTS_FILE):
+        with path.open(encoding="utf-8") as f:
+            for name, entries in yaml.safe_load(f).items():
+                if name in out:
+                    raise TemplateError(f"{path.name}: pool {name!r} is defined twice")
+                out[name] = entries
+    return out
 
 
 @cache
@@ -101,18 +117,27 @@ def templates() -> dict[str, Template]:
         for case_id, t in raw.items():
             if case_id in out:
                 raise TemplateError(f"{path.name}: {case_id} has two templates")
-            unknown = set(t) - {"slots", "user", "call", "expect", "history", "exempt"}
+            unknown = set(t) - {"slots", "user", "call", "expect", "history", "exempt", "action", "about", "differ"}
             if unknown or "user" not in t:
                 raise TemplateError(f"{path.name}: {case_id}: needs `user`; unknown keys {sorted(unknown)}")
+            terms = {k: t[k] for k in ("action", "about") if k in t} or None
             out[case_id] = Template(case_id, dict(t.get("slots") or {}), str(t["user"]), t.get("call"),
-                                    t.get("expect"), tuple(t.get("history") or ()), bool(t.get("exempt")))
+                                    t.get("expect"), tuple(t.get("history") or ()), bool(t.get("exempt")),
+                                    t.get("differ") == "message", terms)
     return out
 
 
 def _filled(value: Any, drawn: Mapping[str, Value], lang: str) -> Any:
-    """A template value with every string filled (lists and mappings recursively)."""
+    """A template value with every string filled (lists and mappings recursively); a list item `@slot.field`
+    is replaced by the items of that drawn list (a fact's plausible wrong answers)."""
     if isinstance(value, list):
-        return [_filled(v, drawn, lang) for v in value]
+        out: list[Any] = []
+        for v in value:
+            if isinstance(v, str) and v.startswith("@"):
+                out.extend(_filled(list(_lookup(v[1:], drawn)), drawn, lang))
+            else:
+                out.append(_filled(v, drawn, lang))
+        return out
     if isinstance(value, dict):
         return {k: _filled(v, drawn, lang) for k, v in value.items()}
     return fill_value(value, drawn, lang)
@@ -158,6 +183,14 @@ def _history(case: Case, template: Template, drawn: dict[str, Value]) -> list[di
     return out
 
 
+def _lookup(path: str, drawn: Mapping[str, Value]) -> Any:
+    name, *fields = path.split(".")
+    value: Any = drawn[name]
+    for f in fields:
+        value = value[f]
+    return value
+
+
 def _candidate(case: Case, template: Template, seed: str, t: int) -> Case:
     drawn = draw_slots(template.slots, t, (seed, case.id), pools())
     history = _history(case, template, drawn) if template.history else list(case.messages[:-1])
@@ -176,7 +209,8 @@ def draw_case(case: Case, seed: str, j: int) -> Case:
             cand = _candidate(case, template, seed, t)
         except TemplateError as e:
             raise DrawError(f"template {case.id}: {e}") from None
-        same = (cand.messages == case.messages) if template.exempt else (cand.expect == case.expect)
+        by_message = template.exempt or template.differ_in_message
+        same = (cand.messages == case.messages) if by_message else (cand.expect == case.expect)
         if not same:
             found += 1
             if found == j:
@@ -203,3 +237,54 @@ def draws_provenance(seed: str, k: int, public_sha256: str, n_templates: int) ->
     """What a results file records of a drawn corpus (never the seed itself)."""
     return {"seed_sha256": seed_sha256(seed), "k": k, "generator": GENERATOR_VERSION,
             "public_sha256": public_sha256, "n_templates": n_templates}
+
+
+def draw_options(draws: Any, seed: Any, suite: Any = None) -> tuple[int, str | None]:
+    """(K, seed) from the `--draws`/`--draw-seed` flags of any entry point: K = 0 and no seed for the public
+    cases. DrawError naming the flag: a malformed value, a seed without draws, draws of a suite."""
+    k = parse_draws(draws)
+    if seed is not None and k == 0:
+        raise DrawError("--draw-seed: it chooses the draws, and --draws is 0 (the public cases); add --draws K "
+                        "(e.g. --draws 3) or drop --draw-seed")
+    if k and suite:
+        raise DrawError("--draws: seeded draws are of the built-in corpus, not of a suite; drop --draws or --suite")
+    return k, (parse_seed(seed) if seed is not None else DEFAULT_SEED) if k else None
+
+
+def session_cases(suite: Any, draws: Any = 0, seed: Any = None) -> tuple[list[Case], dict, tuple[str, ...]]:
+    """What a session grades: `tooluse1.suite.load_session_cases(suite)`, or with `--draws K` the K draws of
+    the built-in corpus under `seed` (DEFAULT_SEED when None). Raises DrawError or CasesUnusable."""
+    from tooluse1.suite import load_session_cases
+    k, s = draw_options(draws, seed, suite)
+    cases, manifest, tool_names = load_session_cases(suite)
+    if not k:
+        return cases, manifest, tool_names
+    assert s is not None
+    drawn, drawn_manifest = draw_corpus(cases, manifest, s, k)
+    return drawn, drawn_manifest, tool_names
+
+
+def check_recorded_seed(recorded: Mapping[str, Any], seed: Any, where: str) -> str:
+    """The seed to regenerate the draws a results file records (`provenance.corpus.draws`): `seed` (the
+    `--draw-seed` given again; DEFAULT_SEED when None) checked against the recorded hash and the generator
+    against this one. DrawError naming the file and the fix."""
+    s = parse_seed(seed) if seed is not None else DEFAULT_SEED
+    if seed_sha256(s) != recorded["seed_sha256"]:
+        hint = "pass the seed it was run with, --draw-seed S" if seed is None else "check the seed"
+        raise DrawError(f"{where} was drawn with another seed (sha256 {recorded['seed_sha256'][:12]}…) than "
+                        f"{'the published one' if seed is None else '--draw-seed'}: {hint}")
+    return s
+
+
+def drawn_terms(case: Case, seed: str, j: int) -> dict[str, Any]:
+    """The `action:`/`about:` terms of draw j of a negative case (empty for a case without them), filled from
+    the same draw as `draw_case(case, seed, j)`; kept apart until the loader accepts them."""
+    template = templates()[case.id]
+    if not template.terms:
+        return {}
+    drawn_case = draw_case(case, seed, j)
+    for t in range(_MAX_CANDIDATES):
+        if _candidate(case, template, seed, t).messages == drawn_case.messages:
+            drawn = draw_slots(template.slots, t, (seed, case.id), pools())
+            return _filled(dict(template.terms), drawn, case.lang)
+    raise DrawError(f"template {case.id}: draw {j} not found again")   # pragma: no cover - draw_case found it

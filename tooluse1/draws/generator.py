@@ -200,6 +200,16 @@ def _en_count(n: Value, noun: str) -> str:
     return noun if _as_number(n) == 1 else _en_plural(noun)
 
 
+def _roman(n: int) -> str:
+    """`n` (1..3999) in Roman numerals, the standard subtractive form."""
+    out = []
+    for value, numeral in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+                           (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        count, n = divmod(n, value)
+        out.append(numeral * count)
+    return "".join(out)
+
+
 def _article(word: str) -> str:
     return ("an " if word[:1].lower() in "aeio" else "a ") + word
 
@@ -221,9 +231,12 @@ FILTERS: dict[str, Callable[..., str]] = {
     "nns": lambda v, lang: _en_plural(str(v)),                                    # Swiss francs
     "case": lambda v, lang, grammemes: _ru_case(str(v), grammemes.replace("+", ",")),   # в Казани
     "po": lambda v, lang: "по-" + str(v)[:-2] + "и",                              # немецкий -> по-немецки
+    "enwords": lambda v, lang: _words(v, "en"),                                   # ten (in a Russian case)
+    "roman": lambda v, lang: _roman(int(_as_number(v))),                          # LVII
     "v": lambda v, lang: ("во " if _VO.match(str(v)) else "в ") + str(v),          # в Москве, во Владивостоке
     "cap": lambda v, lang: str(v)[:1].upper() + str(v)[1:],
     "lower": lambda v, lang: str(v).lower(),
+    "decap": lambda v, lang: str(v)[:1].lower() + str(v)[1:],                   # a question after "Quick one:"
     "a": lambda v, lang: _article(str(v)),                                        # an Italian / a German
 }
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
@@ -236,6 +249,9 @@ def _resolve(expr: str, drawn: Mapping[str, Value], lang: str) -> str:
         raise TemplateError(f"placeholder {{{expr}}}: no slot {name!r} (slots: {', '.join(drawn)})")
     value: Any = drawn[name]
     for f in fields:
+        if isinstance(value, list) and f.isdigit() and int(f) < len(value):
+            value = value[int(f)]     # {f.right.0}: an item of a list field
+            continue
         if not isinstance(value, Mapping) or f not in value:
             raise TemplateError(f"placeholder {{{expr}}}: no field {f!r}")
         value = value[f]
