@@ -16,7 +16,7 @@ from tooluse1.draws.generator import fill, permuted_index
 
 # sha256 of the canonical JSONL of seed 7's K = 5 draws. A change of templates, pools, generator or the
 # pinned language libraries changes it: bump GENERATOR_VERSION and update this digest together.
-GOLDEN_SEED_7_K5 = "113bba8a7908a438cec571cad5877759171493dbea98d4a998aedc56cff75c85"
+GOLDEN_SEED_7_K5 = "758b12b0098534e04b042d09244046a4e2fb4bf41fa54a5fcaed1c4ac0f8d47d"
 
 
 @pytest.fixture(scope="module")

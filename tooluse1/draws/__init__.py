@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 import yaml
 
 from tooluse1.corpus import SPEC_VERSION, Case, Expectation, counts, render_jsonl
-from tooluse1.draws.generator import TemplateError, Value, draw_slots, fill, fill_value
+from tooluse1.draws.generator import TemplateError, Value, draw_slots, drawn_path, fill, fill_value
 from tooluse1.tools import Call
 
 __all__ = ["DEFAULT_SEED", "GENERATOR_VERSION", "DrawError", "Template", "check_recorded_seed", "draw_case",
@@ -134,7 +134,7 @@ def _filled(value: Any, drawn: Mapping[str, Value], lang: str) -> Any:
         out: list[Any] = []
         for v in value:
             if isinstance(v, str) and v.startswith("@"):
-                out.extend(_filled(list(_lookup(v[1:], drawn)), drawn, lang))
+                out.extend(_filled(list(drawn_path(drawn, v[1:])), drawn, lang))
             else:
                 out.append(_filled(v, drawn, lang))
         return out
@@ -181,14 +181,6 @@ def _history(case: Case, template: Template, drawn: dict[str, Value]) -> list[di
         else:
             out.append({**message, "content": fill(str(item), drawn, case.lang)})
     return out
-
-
-def _lookup(path: str, drawn: Mapping[str, Value]) -> Any:
-    name, *fields = path.split(".")
-    value: Any = drawn[name]
-    for f in fields:
-        value = value[f]
-    return value
 
 
 def _candidate(case: Case, template: Template, seed: str, t: int) -> Case:

@@ -65,7 +65,16 @@ def permuted_index(n: int, t: int, *key: str) -> int:
 # ----------------------------------------------------------------------------- slots
 
 _RANGE = re.compile(r"^(int|dec)\s+(-?[\d.]+)\.\.(-?[\d.]+)(?:\s+(step|places)\s+(\d+))?$")
-_PICK = re.compile(r"^pick\s+(\w+)(?:\s+not\s+([\w,=]+))?$")
+_PICK = re.compile(r"^pick\s+(\w+)(?:\s+not\s+([\w,=.]+))?$")
+
+
+def drawn_path(drawn: Mapping[str, Value], path: str) -> Any:
+    """The drawn value at `slot` or `slot.field` (a pick's `not p.cur`)."""
+    name, *fields = path.split(".")
+    value: Any = drawn[name]
+    for f in fields:
+        value = value[f]
+    return value
 
 
 @dataclass(frozen=True)
@@ -90,7 +99,8 @@ class Slot:
             scale = Decimal(1).scaleb(-int(num or 1))
             lo_d, hi_d = Decimal(lo), Decimal(hi)
             n = int((hi_d - lo_d) / scale) + 1
-            return (lo_d + scale * permuted_index(n, t, *key, self.name)).quantize(scale)
+            value = (lo_d + scale * permuted_index(n, t, *key, self.name)).quantize(scale)
+            return int(value) if value == value.to_integral_value() else value   # 4, not 4.0
         m = _PICK.match(spec)
         if m:
             pool_name, excluded = m.groups()
@@ -98,7 +108,7 @@ class Slot:
                 raise TemplateError(f"slot {self.name}: no pool {pool_name!r} (pools: {', '.join(sorted(pools))})")
             # `not a,b` skips what slots a and b drew; `not code=USD` skips the entries with that field value.
             rules = [s.split("=", 1) for s in (excluded or "").split(",") if "=" in s]
-            taken = [drawn[s] for s in (excluded or "").split(",") if s and "=" not in s]
+            taken = [drawn_path(drawn, s) for s in (excluded or "").split(",") if s and "=" not in s]
             entries = [e for e in pools[pool_name]
                        if e not in taken and not any(str(e.get(f)) == v for f, v in rules)]
             return entries[permuted_index(len(entries), t, *key, self.name)]
@@ -142,7 +152,13 @@ def evaluate(expression: str, drawn: Mapping[str, Value]) -> int | Decimal:
 # ----------------------------------------------------------------------------- text
 
 def _words(value: Value, lang: str, case: str = "nomn", gender: str = "m") -> str:
-    return number_words(int(_as_number(value)), lang, case=case, gender=gender)
+    """A number in words. The accusative of a counted thing is inanimate (на тридцать четыре минуты, not
+    четырёх, which num2words gives): the nominative, but for a feminine one (на двадцать одну минуту)."""
+    n = int(_as_number(value))
+    if lang == "ru" and case == "accs":
+        words = number_words(n, lang, case="nomn", gender=gender)
+        return words[:-4] + "одну" if gender == "f" and words.endswith("одна") else words
+    return number_words(n, lang, case=case, gender=gender)
 
 
 def _as_number(value: Value) -> int | Decimal:
