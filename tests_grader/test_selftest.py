@@ -31,7 +31,7 @@ def test_selftest_on_the_real_corpus_has_no_failures(report, cases):
     assert report.failures == []
     # every runner x 3 protocols + one variants line per protocol
     n_runners = len(selftest.RUNNERS)
-    assert n_runners == 10
+    assert n_runners == 11
     assert len(report.lines) == (n_runners + 1) * len(PROTOCOLS)
     assert all(line.endswith(" ok") for line in report.lines), report.lines
     n_variants = sum(len(variant_outputs(c, p)) for c in cases for p in PROTOCOLS)
@@ -54,7 +54,8 @@ def test_analytic_scores_are_independent_of_the_grader(cases, report):
     assert n_optional > 0
     expected = {"never-call": (n - n_call) / n, "always-call": n_call / n, "empty": 0.0,
                 "pretend": n_chit_chat / n, "double": (n - n_call) / n, "hedge": (n - n_knowledge) / n,
-                "truncated": 1.0, "cut-in-thinking": 0.0, "wrong-optional": (n - n_optional) / n}
+                "truncated": 1.0, "cut-in-thinking": 0.0, "wrong-optional": (n - n_optional) / n,
+                "memorised": 1.0}   # the public cases: it knows them all (its draws: tests_grader/test_draws.py)
     for protocol in PROTOCOLS:
         for name, value in expected.items():
             assert f"{protocol:<5} {name:<15} score {value:.3f} (analytic {value:.3f}) ok" in report.lines

@@ -34,30 +34,60 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_selftest(args: argparse.Namespace) -> int:
-    from tooluse1.selftest import run_selftest
+    """The scripted runners over the public cases, then over one seed's draws (K = 1, or --draws K): every
+    draw must score for every runner exactly as its public case does."""
+    import time
+    from tooluse1.draws import DrawError, draw_corpus, draw_options
+    from tooluse1.selftest import draw_mismatches, run_selftest
     from tooluse1.suite import CasesUnusable, load_session_cases
     try:
-        cases, _, _ = load_session_cases(None)
+        k, seed = draw_options(args.draws, args.draw_seed)
+        cases, manifest, _ = load_session_cases(None)
+    except DrawError as e:
+        return _usage_error(str(e))
     except CasesUnusable as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     report = run_selftest(cases)
     print("\n".join(report.lines))
-    for f in report.failures:
-        print(f"FAIL {f}", file=sys.stderr)
     verdict = "passed" if report.ok else f"FAILED ({len(report.failures)} failures)"
     print(f"selftest {verdict}: {len(cases)} cases, {report.n_verdicts} verdicts in {report.seconds:.2f} s")
-    return 0 if report.ok else 1
+    failures = list(report.failures)
+    if k:
+        t0 = time.perf_counter()
+        try:
+            drawn, dm = draw_corpus(cases, manifest, seed or "", k)
+        except DrawError as e:
+            return _usage_error(f"--draw-seed: {e}")
+        drawn_report = run_selftest(drawn)
+        mismatches = draw_mismatches(report, drawn_report, drawn)
+        failures += drawn_report.failures + mismatches
+        ok = not (drawn_report.failures or mismatches)
+        print(f"draws {'passed' if ok else 'FAILED'}: seed sha256 {dm['draws']['seed_sha256'][:12]}…, K = {k}, "
+              f"{len(drawn)} drawn cases of {dm['draws']['n_templates']}, every runner as on the public cases, "
+              f"{drawn_report.n_verdicts} verdicts in {time.perf_counter() - t0:.2f} s")
+    for f in failures:
+        print(f"FAIL {f}", file=sys.stderr)
+    return 0 if not failures else 1
 
 
 def _cmd_run(args: argparse.Namespace, passthrough: list[str]) -> int:
     """`run` is a thin wrapper: the same pytest session, so the same results file and exit codes."""
     # a suite's runs are named after its folder, so they never overwrite the built-in corpus's
     from pathlib import Path
-    results = args.results or default_results_path(args.model, Path(args.suite).resolve().name if args.suite else None)
+    from tooluse1.draws import DrawError, draw_options
+    try:
+        k, _ = draw_options(args.draws, args.draw_seed, args.suite)
+    except DrawError as e:
+        return _usage_error(str(e))
+    # a run of draws is named after K, so it never overwrites the public cases' run (the seed stays out of it)
+    name = (Path(args.suite).resolve().name if args.suite else None, f"draws{k}" if k else None)
+    track = "-".join(part for part in name if part)
+    results = args.results or default_results_path(args.model, track or None)
     suite = ["--suite", args.suite] if args.suite else []
+    draws = ["--draws", str(k), *(["--draw-seed", args.draw_seed] if args.draw_seed is not None else [])] if k else []
     return pytest_session("tooluse1.test_tooluse1", "test_tooluse1.py",
-                          ["--model", args.model, "--protocol", args.protocol, "--results", results, *suite],
+                          ["--model", args.model, "--protocol", args.protocol, "--results", results, *suite, *draws],
                           passthrough)
 
 
@@ -72,6 +102,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     from tooluse1.metrics import format_summary
     from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
                                   track_sections, write_json_atomic)
+    from tooluse1.draws import GENERATOR_VERSION, DrawError, check_recorded_seed, draw_corpus
     from tooluse1.suite import CasesUnusable, load_session_cases, suite_of
     try:
         old = load_results(args.results_file)
@@ -84,12 +115,22 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
                             f"--suite {used['path']} (or where that suite is now) to re-grade it")
     if args.suite and not used:
         return _usage_error(f"{args.results_file} is a run of the built-in corpus, not of a suite: drop --suite")
+    recorded_draws = prov["corpus"].get("draws")
+    if args.draw_seed is not None and not recorded_draws:
+        return _usage_error(f"--draw-seed: {args.results_file} is a run of the public cases, not of seeded draws; "
+                            f"drop --draw-seed")
     try:
         cases_list, manifest, _ = load_session_cases(args.suite)
-    except CasesUnusable as e:
+        if recorded_draws:   # regenerate the draws the run graded: its seed given again, checked by its hash
+            seed = check_recorded_seed(recorded_draws, args.draw_seed, args.results_file)
+            cases_list, manifest = draw_corpus(cases_list, manifest, seed, recorded_draws["k"])
+    except (CasesUnusable, DrawError) as e:
         return _usage_error(str(e))
     cases = {c.id: c for c in cases_list}
     corpus_changed = prov["corpus"]["sha256"] != manifest["sha256"]
+    if corpus_changed and recorded_draws and recorded_draws["generator"] != GENERATOR_VERSION:
+        print(f"note: {args.results_file} was drawn by generator {recorded_draws['generator']}, this is "
+              f"{GENERATOR_VERSION}: the same seed draws other cases", file=sys.stderr)
     spec_changed = prov["spec_version"] != SPEC_VERSION
     if corpus_changed:
         now = f"suite {args.suite} is now" if args.suite else "the current corpus is"
@@ -162,6 +203,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from pathlib import Path
     from tooluse1.compare import DEFAULT_ALPHA, IncomparableError, compare, format_comparison, gate, parse_fraction
     from tooluse1.results import ResultsFileError, dumps_json, load_results
+    if args.by_case:
+        return _memorisation_gap(args.base, args.new)
     try:
         alpha = parse_fraction(args.alpha, "--alpha", open_low=True) if args.alpha is not None else DEFAULT_ALPHA
         max_drop = parse_fraction(args.max_drop, "--max-drop") if args.max_drop is not None else None
@@ -187,6 +230,18 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         except OSError as e:
             return _usage_error(f"--json {args.json}: cannot write ({e.strerror or e})")
     return 1 if decision.failed else 0
+
+
+def _memorisation_gap(public_path: str, draws_path: str) -> int:
+    """`compare --by-case PUBLIC.json DRAWS.json`: public minus draws by case (tooluse1.draws.gap)."""
+    from tooluse1.draws.gap import GapError, memorisation_gap
+    from tooluse1.results import ResultsFileError, load_results
+    try:
+        gap = memorisation_gap(load_results(public_path), load_results(draws_path))
+    except (ResultsFileError, GapError) as e:
+        return _usage_error(str(e))
+    print(gap.format())
+    return 0
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -258,8 +313,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     build.add_argument("--cases", default=None, help="case folder to read (default: the repository's cases/)")
     build.add_argument("--data", default=None, help="folder to write the corpus to (default: the repository's data/)")
     build.set_defaults(fn=_cmd_build)
-    sub.add_parser("selftest", help="grade scripted runners with known scores (no model)").set_defaults(
-        fn=_cmd_selftest)
+    selftest = sub.add_parser("selftest", help="grade scripted runners with known scores (no model), on the public "
+                                               "cases and on one seed's draws")
+    selftest.add_argument("--draws", default="1", help="draws per case to check (default 1; 0 = public cases only)")
+    selftest.add_argument("--draw-seed", default=None, help="the seed to check (default: the published seed)")
+    selftest.set_defaults(fn=_cmd_selftest)
     run = passthrough_parser(sub, "run", help="run the benchmark (a pytest session); unknown options go to pytest",
                              description="Everything after the known options is passed to pytest, e.g. "
                                          "--backend openai --base-url URL --batch-size 16 -k xml --resume FILE")
@@ -271,6 +329,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                           "results/tooluse1-<suite>-<model>.json)")
     run.add_argument("--suite", default=None,
                      help="a suite of your own (a folder with tools.json or tools.yaml, and cases/)")
+    run.add_argument("--draws", default="0", help="seeded draws: K draws of every case instead of the public cases "
+                                                  "(default 0; results/tooluse1-draws<K>-<model>.json)")
+    run.add_argument("--draw-seed", default=None, help="the seed of --draws (default: the published seed; keep "
+                                                      "yours private for a split nobody has trained on)")
     run.set_defaults(fn=_cmd_run)
     for track in tracks().values():
         track.add_commands(sub)
@@ -279,6 +341,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     regrade.add_argument("--out", default=None, help="write the re-graded results file here")
     regrade.add_argument("--suite", default=None,
                          help="the suite the run used (a folder with tools.json or tools.yaml, and cases/)")
+    regrade.add_argument("--draw-seed", default=None,
+                         help="a run of seeded draws: the seed it was run with (checked against the recorded hash; "
+                              "default: the published seed)")
     regrade.add_argument("--allow-corpus-change", action="store_true",
                          help="re-grade although the file was graded against another corpus (its digest differs)")
     regrade.set_defaults(fn=_cmd_regrade)
@@ -302,6 +367,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmp.add_argument("--allow-different-prompts", action="store_true",
                      help="compare although the prompt digests differ (a deliberate prompt study)")
     cmp.add_argument("--max-flips", type=int, default=20, help="flipped items to print (default 20)")
+    cmp.add_argument("--by-case", action="store_true",
+                     help="BASE is a run of the public cases, NEW one of their seeded draws (--draws K): print the "
+                          "memorisation gap, public minus draws by case, with its 95%% interval")
     cmp.add_argument("--json", default=None, help="also write the comparison as JSON here")
     cmp.set_defaults(fn=_cmd_compare)
     rep = sub.add_parser("report", help="a self-contained HTML report of a results file (optionally vs a baseline)")

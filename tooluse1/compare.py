@@ -175,6 +175,26 @@ def _corpus_name(provenance: dict) -> str:
     return f"suite {suite['name']} " if suite else ""
 
 
+def draws_differences(base: dict | None, new: dict | None) -> list[str]:
+    """What tells two runs' seeded draws (provenance.corpus.draws, tooluse1.draws) apart, for the refusal
+    message: public cases vs draws, the seed (by its hash), K, the generator version."""
+    if base is None and new is None:
+        return []
+    if base is None or new is None:
+        which = ("BASE", "NEW")[new is None]
+        return [f"{which} ran the public cases and the other seeded draws (--draws); compare public with draws "
+                f"by case: compare --by-case PUBLIC.json DRAWS.json"]
+    out = []
+    if base["seed_sha256"] != new["seed_sha256"]:
+        out.append(f"draw seed (sha256 {base['seed_sha256'][:12]}… vs {new['seed_sha256'][:12]}…)")
+    if base["k"] != new["k"]:
+        out.append(f"draws per case (--draws {base['k']} vs {new['k']})")
+    if base["generator"] != new["generator"]:
+        out.append(f"draw generator ({base['generator']} vs {new['generator']}): rerun the baseline with this "
+                   f"generator")
+    return out
+
+
 def provenance_differences(base: dict, new: dict, allow_different_prompts: bool = False,
                            names: tuple[str, str] = ("BASE", "NEW"),
                            check_prompt_digest: bool = True) -> tuple[list[str], list[str]]:
@@ -188,6 +208,7 @@ def provenance_differences(base: dict, new: dict, allow_different_prompts: bool 
     if base["corpus"]["sha256"] != new["corpus"]["sha256"]:
         diffs.append(f"corpus digest ({_corpus_name(base)}{base['corpus']['sha256'][:12]}… vs "
                      f"{_corpus_name(new)}{new['corpus']['sha256'][:12]}…)")
+        diffs.extend(draws_differences(base["corpus"].get("draws"), new["corpus"].get("draws")))
     if not check_prompt_digest:
         return diffs, notes
     bd, nd = base.get("prompt_sha256"), new.get("prompt_sha256")
@@ -260,14 +281,14 @@ def compare(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool =
         for dim in BREAKDOWNS:
             value = _attribute(n, dim)
             if value is not None:
-                groups[dim].setdefault(value, []).append((b.case.id, b.passed, n.passed))
+                groups[dim].setdefault(value, []).append((b.case.cluster, b.passed, n.passed))
     pooled = {id(b) for b, _ in comparable}
-    native = [(b.case.id, b.passed, n.passed) for b, n in pairs if id(b) not in pooled]
+    native = [(b.case.cluster, b.passed, n.passed) for b, n in pairs if id(b) not in pooled]
     flips = [Flip(b, n) for b, n in pairs if b.passed != n.passed]
     flips.sort(key=lambda f: (f.direction != "pass->fail", f.base.case.id, f.base.protocol))
     return Comparison(
         base_source=base.source, new_source=new.source,
-        overall=PairedStats.of((b.case.id, b.passed, n.passed) for b, n in comparable),
+        overall=PairedStats.of((b.case.cluster, b.passed, n.passed) for b, n in comparable),
         groups={d: {g: PairedStats.of(v) for g, v in sorted(vals.items())} for d, vals in groups.items()},
         flips=flips, only_in_base=len(set(b_items) - set(n_items)), only_in_new=len(set(n_items) - set(b_items)),
         errors_excluded=len(common) - len(pairs), notes=notes, native=PairedStats.of(native) if native else None,

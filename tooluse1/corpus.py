@@ -200,6 +200,12 @@ class Case:
     def expectation(self) -> ExpectationKind:
         return self.expect.kind
 
+    @property
+    def cluster(self) -> str:
+        """The public case this case is (its id), or draws from (`calculator-en-001.d2` -> `calculator-en-001`):
+        the cluster of clustered intervals and paired tests, since draws of one case are not independent."""
+        return self.id.split(".d", 1)[0]
+
     def as_dict(self) -> dict:
         """The JSONL form (also accepted by `Case.from_dict` and by `grade()`)."""
         own = {function_of(t).get("name"): t for t in self.definitions}
@@ -602,10 +608,12 @@ def render_data(cases: list[Case]) -> dict[str, bytes]:
 
 def corpus_provenance(manifest: dict) -> dict:
     """What a results file records of the corpus a run used (`provenance.corpus`): its digest, version and
-    size, and for a suite of one's own its name and path (tooluse1.suite), so that regrade can ask for it."""
+    size, for a suite of one's own its name and path (tooluse1.suite), so that regrade can ask for it, and for
+    seeded draws their record (tooluse1.draws.draws_provenance)."""
     out = {"sha256": manifest["sha256"], "version": manifest.get("version"), "n_cases": manifest.get("n_cases")}
-    if "suite" in manifest:
-        out["suite"] = manifest["suite"]
+    for key in ("suite", "draws"):   # a suite of one's own; seeded draws (tooluse1.draws)
+        if key in manifest:
+            out[key] = manifest[key]
     return out
 
 

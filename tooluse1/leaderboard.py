@@ -166,7 +166,7 @@ def _cost_cell(e: Entry) -> str:
 
 def _paired(upper: ResultsFile, lower: ResultsFile, alpha: float) -> PairedTest:
     a, b = _text_records(upper), _text_records(lower)
-    triples = [(key[0], b[key].passed, a[key].passed) for key in sorted(a)
+    triples = [(a[key].case.cluster, b[key].passed, a[key].passed) for key in sorted(a)
                if key in b and not (a[key].is_error or b[key].is_error)]
     if not triples:
         raise IncomparableError(f"{upper.source} and {lower.source} have no {TEXT_POOL} item answered in both "

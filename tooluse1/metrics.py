@@ -98,7 +98,7 @@ class GradedItem:
                    label=v.label if v else "error", tool_ok=v.tool_ok if v else None,
                    args_ok=v.args_ok if v else None, extra_args=bool(v and v.extra_args),
                    constraints_ok=v.constraints_ok if v else None,
-                   has_constraints=exp.kind != "call", error=error, case_id=case.id,
+                   has_constraints=exp.kind != "call", error=error, case_id=case.cluster,
                    truncated=bool(v and v.cut_off))
 
 

@@ -37,7 +37,7 @@ from tooluse1.metrics import format_summary
 from tooluse1.prompts import PROTOCOL_HELP, PROTOCOLS, item_id, parse_protocols
 from tooluse1.results import (ItemRecord, ResultsFile, ResultsFileError, build_results,
                               load_results, scrub_secrets, track_sections, write_json_atomic)
-from tooluse1.suite import CasesUnusable, load_session_cases
+from tooluse1.suite import CasesUnusable
 
 if TYPE_CHECKING:
     from tooluse1.compare import Comparison
@@ -82,6 +82,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--suite", default=None,
                 help="a suite of your own (a folder with tools.json or tools.yaml, and cases/) instead of the "
                      "built-in corpus")
+    g.addoption("--draws", default="0",
+                help="seeded draws: K draws of every case instead of the public cases (ids <case>.d<j>-<protocol>; "
+                     "default 0 = the public cases)")
+    g.addoption("--draw-seed", default=None,
+                help="the seed of --draws (default: the published seed); keep your own seed private for a split "
+                     "nobody has trained on. Results record only its SHA-256")
     g.addoption("--batch-size", type=int, default=d["batch_size"],
                 help="transformers rows decoded together (default: 32 on the fast path, 8 with --no-fast)")
     g.addoption("--max-new-tokens", type=int, default=d["max_new_tokens"])
@@ -156,7 +162,7 @@ def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
     """--baseline and its options, checked now so that a bad file or flag stops the session before any
     generation (pytest.UsageError naming the flag and the file)."""
     from tooluse1.compare import DEFAULT_ALPHA, parse_fraction, provenance_differences
-    from tooluse1.corpus import SPEC_VERSION
+    from tooluse1.corpus import SPEC_VERSION, corpus_provenance
     opt = config.getoption
     path = opt("--baseline")
     if path is None:
@@ -173,7 +179,7 @@ def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
         raise pytest.UsageError(f"--baseline: {e}" if isinstance(e, ResultsFileError) else str(e)) from None
     # The prompt digest is known only once the run has rendered its prompts: checked at session end.
     diffs, _ = provenance_differences(baseline.provenance, {"spec_version": SPEC_VERSION,
-                                                            "corpus": {"sha256": manifest["sha256"]}})
+                                                            "corpus": corpus_provenance(manifest)})
     if diffs:
         raise pytest.UsageError(f"--baseline {path} is not comparable with this run: it differs in {'; '.join(diffs)}")
     return _Gate(baseline, alpha, max_drop, bool(opt("--allow-different-prompts")))
@@ -182,9 +188,11 @@ def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
 def _corpus(config: pytest.Config) -> "tuple[Sequence[Case], dict]":
     """The session's cases and manifest: the suite of --suite (its tools registered, its categories added
     as markers), else the built-in corpus (data/, checked fresh). pytest.UsageError naming every problem."""
+    from tooluse1.draws import DrawError, session_cases
+    opt = config.getoption
     try:
-        cases, manifest, tool_names = load_session_cases(config.getoption("--suite"))
-    except CasesUnusable as e:
+        cases, manifest, tool_names = session_cases(opt("--suite"), opt("--draws"), opt("--draw-seed"))
+    except (CasesUnusable, DrawError) as e:
         raise pytest.UsageError(str(e)) from None
     for name in dict.fromkeys((*tool_names, *(c.category for c in cases))):   # a case's own tools' names too
         config.addinivalue_line("markers", f"{name}: ToolUse.1 item attribute")
@@ -199,7 +207,7 @@ def pytest_configure(config: pytest.Config) -> None:
     c = corpus_constants
     v = vocabulary
     for name in dict.fromkeys((*v.ALL_PROTOCOLS, *v.LANGS, *v.EXPECTATIONS, *v.DIFFICULTIES, *v.NEGATIVE_KINDS,
-                               *c.CATEGORIES)):
+                               *c.CATEGORIES, "draw")):
         config.addinivalue_line("markers", f"{name}: ToolUse.1 item attribute")
     config.stash[_SELECTED] = []
     run_config = _config(config)
@@ -209,8 +217,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args[:] = [a for a in config.args if Path(a).name == BENCHMARK_FILE] or config.args
     config.stash[_RUN] = None
     if run_config is None:
-        if config.getoption("--suite") is not None:
-            raise pytest.UsageError("--suite needs --model (what to run the suite with, e.g. --model oracle)")
+        for flag, unset in (("--suite", None), ("--draws", "0"), ("--draw-seed", None)):
+            if config.getoption(flag) != unset:
+                raise pytest.UsageError(f"{flag} needs --model (what to run with, e.g. --model oracle)")
         return
     numprocesses = getattr(config.option, "numprocesses", None)
     if numprocesses and (entry := run_config.backend_entry()).in_process:
@@ -244,8 +253,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     params = []
     for case in cases:
         for protocol in protocols:
+            drawn = "draw" if ".d" in case.id else None   # a seeded draw (tooluse1.draws): `-m draw`
             marks = [getattr(pytest.mark, m) for m in
-                     (protocol, case.lang, case.expectation, case.difficulty, case.category, case.kind) if m]
+                     (protocol, case.lang, case.expectation, case.difficulty, case.category, case.kind, drawn) if m]
             params.append(pytest.param((case.id, protocol), id=item_id(case.id, protocol), marks=marks))
     metafunc.parametrize("tooluse1_item", params)
 
@@ -280,8 +290,10 @@ def pytest_report_header(config: pytest.Config) -> str | None:
         return None
     c = run.config
     suite = f"suite={run.manifest['suite']['path']} " if "suite" in run.manifest else ""
+    d = run.manifest.get("draws")
+    draws = f"draws={d['k']} seed-sha256={d['seed_sha256'][:12]} generator={d['generator']} " if d else ""
     return (f"ToolUse.1: model={c.model} backend={c.resolved_backend()} protocols={','.join(c.protocols)} "
-            f"{suite}corpus={run.manifest['sha256'][:12]}")
+            f"{suite}{draws}corpus={run.manifest['sha256'][:12]}")
 
 
 # ----------------------------------------------------------------------------- fixtures

@@ -40,7 +40,9 @@ from tooluse1.types import Difficulty, ExpectationKind, Lang, NegativeKind
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "results.schema.json"
 RESULTS_FORMAT = "tooluse1-results"
-RESULTS_FORMAT_VERSION = 3   # 3: records' reasoning_tokens and ttft_s, the cost section
+# 3: records' reasoning_tokens and ttft_s, the cost section; 4: provenance.corpus.draws (seeded draws). Files
+# of every earlier format load (tooluse1.results.upgrade_document).
+RESULTS_FORMAT_VERSION = 4
 
 # Fields a class keeps in memory but its as_dict does not write (so they are not part of the file).
 NOT_STORED: dict[type, frozenset[str]] = {Extraction: frozenset({"thinking"})}
@@ -118,11 +120,22 @@ class SuiteRef(TypedDict):
     skipped: NotRequired[list[str]]
 
 
+class Draws(TypedDict):
+    """Seeded draws of the public cases (tooluse1.draws): SHA-256 of the seed (never the seed), K draws per
+    case, the generator version, the public corpus's digest and how many cases were drawn."""
+    seed_sha256: Sha256
+    k: Annotated[int, Keywords(minimum=1)]
+    generator: str
+    public_sha256: Sha256
+    n_templates: Annotated[int, Keywords(minimum=0)]
+
+
 class Corpus(TypedDict):
     sha256: Sha256
     version: NotRequired[str | None]
     n_cases: NotRequired[int | None]
     suite: NotRequired[SuiteRef]
+    draws: NotRequired[Draws]
 
 
 class ModelIdentity(TypedDict):
@@ -342,7 +355,8 @@ def _stored_name(name: str, tp: Any) -> str:
 
 
 def results_schema_document() -> dict:
-    """The JSON Schema (draft 2020-12) of a results file, format 3, generated from the types above."""
+    """The JSON Schema (draft 2020-12) of a results file, format 4, generated from the types above (older files
+    conform once read: tooluse1.results.upgrade_document)."""
     gen = _Generator()
     top = {
         "format": {"const": RESULTS_FORMAT},

@@ -1,12 +1,13 @@
 """The results file (one JSON document); the resume file (append-only JSONL) is tooluse1/resume.py's.
 
-Results file (format 3, described by the JSON Schema tooluse1.recordschema generates from the record types,
+Results file (format 4, described by the JSON Schema tooluse1.recordschema generates from the record types,
 written out as tooluse1/schema/results.schema.json): `format` and `format_version`, provenance, one record per
 item (raw output, expectation, extraction, verdict, finish reason, latency, tokens), the summary, what the
 run cost (`cost`, tooluse1/cost.py), and any section a track contributes (SPIN's `spin`, which the track
 validates). A reader recomputes the summary and the cost from the records, so a metric added later never makes
-an older file unreadable. Format 3 added the records' `reasoning_tokens` and `ttft_s` and the `cost` section;
-a format-2 record reads them as null. It holds raw outputs so a run can be
+an older file unreadable. Format 3 added the records' `reasoning_tokens` and `ttft_s` and the `cost` section
+(a format-2 record reads them as null); format 4 `provenance.corpus.draws`, the seeded draws a run used
+(absent: the public cases). It holds raw outputs so a run can be
 re-graded without the model (`python -m tooluse1 regrade`). Files written before format 2 (no
 `format_version`, a `tooluse1_results: 1` marker, records without `expect`) are format 1; `load_results`
 reads both, and every reader (reporter, regrade, compare, report) gets records through
@@ -39,7 +40,8 @@ from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
 from tooluse1.parse import Extraction
 from tooluse1.prompts import ALL_PROTOCOLS, PROTOCOLS, digest_of_prompt_hashes
-from tooluse1.recordschema import NOT_STORED, RESULTS_FORMAT, RESULTS_FORMAT_VERSION, results_schema_document
+from tooluse1.recordschema import (NOT_STORED, RESULTS_FORMAT, RESULTS_FORMAT_VERSION,
+                                   results_schema_document)
 from tooluse1.tools import Call
 from tooluse1.types import EXPECTATIONS, ExpectationKind
 
@@ -75,10 +77,15 @@ def portable_path(value: str | Path, root: Path = PROJECT_ROOT) -> str:
         return text
 
 
+# Flags whose value a results file never holds: a private draw seed is recorded only as its SHA-256.
+PRIVATE_FLAGS = frozenset({"--draw-seed"})
+
+
 def invocation(argv: list[str] | None = None, root: Path = PROJECT_ROOT) -> str:
     """The command line that started this process, written so it can be run again from the project's root on
     another machine: `python -m tooluse1 ...` or `pytest ...` for the entry points, and every absolute path
-    inside the project made relative to it (a path outside stays as the user gave it)."""
+    inside the project made relative to it (a path outside stays as the user gave it); the value of a
+    PRIVATE_FLAGS flag written `***`."""
     argv = list(sys.argv if argv is None else argv)
     head, rest = (argv[0] if argv else ""), argv[1:]
     name = Path(head).name
@@ -89,8 +96,11 @@ def invocation(argv: list[str] | None = None, root: Path = PROJECT_ROOT) -> str:
     else:
         prefix = [portable_path(head, root)] if head else []
     args = []
-    for a in rest:
+    for i, a in enumerate(rest):
         flag, eq, value = a.partition("=")
+        if flag in PRIVATE_FLAGS or (i and rest[i - 1] in PRIVATE_FLAGS):
+            args.append(f"{flag}=***" if eq else (a if flag in PRIVATE_FLAGS else "***"))
+            continue
         args.append(f"{flag}={portable_path(value, root)}" if eq and flag.startswith("-") else portable_path(a, root))
     return shlex.join(prefix + args)
 
@@ -365,7 +375,7 @@ def upgrade_document(document: dict) -> tuple[dict, int]:
     return doc, version
 
 
-READABLE_VERSIONS = (1, 2, RESULTS_FORMAT_VERSION)
+READABLE_VERSIONS = (1, 2, 3, RESULTS_FORMAT_VERSION)
 # What format-1 records lack besides verdict and extraction fields: no structured calls, no prompt hash, and
 # the expectation itself was not stored.
 _FORMAT_1_RECORD = {"expect": None, "tool_calls": None, "prompt_sha256": None}

@@ -19,6 +19,9 @@
 - wrong-optional: call cases whose expected call states an optional argument get another value for it (a
                source language the text is not in, the other temperature unit, ...), the oracle elsewhere
                -> 0 on those cases, 1 elsewhere
+- memorised:   a model that learnt the public cases by heart: the oracle on every public case, the never-call
+               runner's answer on a seeded draw (tooluse1.draws) -> 1.000 on the public cases, never-call's
+               score on draws; its memorisation gap (`compare --by-case`) is the share of call cases
 The analytic values are computed from corpus counts, independently of the grader, and must match.
 These runners also serve as `--model oracle|never-call|...` in the pytest harness.
 """
@@ -192,10 +195,18 @@ def wrong_optional_output(case: Case, protocol: str) -> str:
 
 
 Runner = Callable[[Case, str], str]
+def memorised_output(case: Case, protocol: str) -> str:
+    """Knows the public cases' answers and nothing else: the oracle on a public case, never-call on a draw."""
+    return oracle_output(case, protocol) if case.cluster == case.id else never_call_output(case, protocol)
+
+
 RUNNERS: dict[str, Runner] = {"oracle": oracle_output, "never-call": never_call_output,
                               "always-call": always_call_output, "empty": empty_output, "pretend": pretend_output,
                               "double": double_output, "hedge": hedge_output, "truncated": truncated_output,
-                              "cut-in-thinking": cut_in_thinking_output, "wrong-optional": wrong_optional_output}
+                              "cut-in-thinking": cut_in_thinking_output, "wrong-optional": wrong_optional_output,
+                              "memorised": memorised_output}
+# Runners that tell a draw from its public case on purpose (draw_mismatches leaves them out).
+KNOWS_THE_PUBLIC_CASES = frozenset({"memorised"})
 # The finish reason a runner's replies carry (the scripted backend reports it too); "stop" when not listed.
 FINISH_REASONS: dict[str, str] = {"truncated": "length", "cut-in-thinking": "length"}
 
@@ -207,9 +218,10 @@ def analytic_scores(cases: Sequence[Case]) -> dict[str, float]:
     n_bare = sum(1 for c in cases if c.expect.kind != "call" and c.expect.answer.is_empty)
     n_knowledge = sum(1 for c in cases if c.kind == "knowledge")
     n_optional = sum(1 for c in cases if _states_optional(c))
+    n_drawn_call = sum(1 for c in cases if c.cluster != c.id and c.expect.kind == "call")
     return {"oracle": 1.0, "never-call": (n - n_call) / n, "always-call": n_call / n, "empty": 0.0,
             "pretend": n_bare / n, "double": (n - n_call) / n, "hedge": (n - n_knowledge) / n, "truncated": 1.0,
-            "cut-in-thinking": 0.0, "wrong-optional": (n - n_optional) / n}
+            "cut-in-thinking": 0.0, "wrong-optional": (n - n_optional) / n, "memorised": (n - n_drawn_call) / n}
 
 
 # runner -> the metrics (and per-kind scores) that must be exactly 0 for it, whatever the corpus holds
@@ -225,6 +237,8 @@ class SelftestReport:
     failures: list[str] = field(default_factory=list)
     n_verdicts: int = 0
     seconds: float = 0.0
+    # (runner, protocol, case id) -> passed: what the draws check compares (draw_mismatches)
+    outcomes: dict[tuple[str, str, str], bool] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -236,6 +250,7 @@ def _score(cases: Sequence[Case], runner: Runner, protocol: str, report: Selftes
     for case in cases:
         v = grade(case, runner(case, protocol), protocol, FINISH_REASONS.get(name))
         report.n_verdicts += 1
+        report.outcomes[(name, protocol, case.id)] = v.passed
         items.append(GradedItem.of(case, protocol, v))
         if name == "oracle" and not v.passed:
             report.failures.append(f"{name}/{protocol}: {case.id} ({case.source}) fails: {v.reason}")
@@ -283,3 +298,19 @@ def run_selftest(cases: Sequence[Case]) -> SelftestReport:
                             f"(analytic 1.000) {'ok' if n_ok == n_var else 'MISMATCH'}")
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def draw_mismatches(public: SelftestReport, drawn: SelftestReport, drawn_cases: Sequence[Case]) -> list[str]:
+    """Each (runner, protocol, draw) whose verdict differs from the runner's verdict on the draw's public case
+    (`drawn.outcomes` are of `drawn_cases`): a draw must be exactly as hard for every scripted runner as the
+    case it is drawn from."""
+    cluster = {c.id: c.cluster for c in drawn_cases}
+    out = []
+    for (name, protocol, case_id), passed in drawn.outcomes.items():
+        if name in KNOWS_THE_PUBLIC_CASES:
+            continue
+        was = public.outcomes.get((name, protocol, cluster[case_id]))
+        if was is not None and was != passed:
+            out.append(f"{name}/{protocol}: {case_id} {'passes' if passed else 'fails'}, its public case "
+                       f"{'passes' if was else 'fails'}")
+    return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any
 
-__all__ = ["morph", "ru_agree", "ru_inflect", "ru_parses"]
+__all__ = ["morph", "ru_agree", "ru_inflect", "ru_inflect_lemma", "ru_parses"]
 
 
 @cache
@@ -61,3 +61,29 @@ def ru_agree(n: int, noun: str) -> str:
             if form is not None:
                 return _with_case_of(noun, form.word)
     return noun
+
+
+def ru_inflect_lemma(lemma: str, grammemes: set[str] | frozenset[str], animacy: str | None = None) -> str:
+    """`lemma` (a dictionary form: a noun's or an adjective's nominative singular) in the form with
+    `grammemes`, capitalised as given. Unlike `ru_inflect` it reads the word only as that lemma (лира is the
+    noun лира, not a form of лир) and, with `animacy` ("inan" or "anim"), prefers the analyses of that
+    animacy (франк the currency, not Франк the name: франки, not франков, in the accusative). A word no such
+    analysis can inflect goes to `ru_inflect`."""
+    if "-" in lemma:
+        return ru_inflect(lemma, grammemes)
+    word = lemma.lower()
+    parses = [p for p in ru_parses(word) if p.normal_form == word or (p.word == word and "nomn" in p.tag)]
+    if animacy is not None:
+        parses.sort(key=lambda p: p.tag.animacy not in (animacy, None))
+    for parse in parses:
+        # An adjective takes its accusative by the animacy of its noun (турецкие лиры, not турецких).
+        tags = set(grammemes) | ({animacy} if animacy and "accs" in grammemes and parse.tag.POS == "ADJF" else set())
+        if (animacy == "inan" and "accs" in tags and parse.tag.POS == "NOUN" and parse.tag.animacy != "inan"
+                and ("plur" in tags or parse.tag.gender != "femn")):
+            # A noun the dictionary knows only as animate (дирхам) used as a thing: its accusative is its
+            # nominative, except a feminine singular (Прагу).
+            tags = tags - {"accs"} | {"nomn"}
+        form = parse.inflect(tags)
+        if form is not None:
+            return _with_case_of(lemma, form.word)
+    return ru_inflect(lemma, grammemes)

@@ -31,6 +31,11 @@ def _cmd_build_scenarios(args: argparse.Namespace) -> int:
 
 def _cmd_plan(args: argparse.Namespace, passthrough: list[str]) -> int:
     """`plan` wraps the SPIN track's pytest session (test_plan.py), like `run` wraps the core one."""
+    drawn = [a for a in passthrough if a.split("=", 1)[0] in ("--draws", "--draw-seed")]
+    if drawn:
+        print(f"error: {drawn[0].split('=', 1)[0]}: the SPIN planning track has no seeded draws (they are of the "
+              f"core cases: `run --draws K`); drop it", file=sys.stderr)
+        return 2
     results = args.results or default_results_path(args.model, SECTION)
     return pytest_session("tooluse1.spin.plan_items", "test_plan.py",
                           ["--model", args.model, "--variant", args.variant, "--results", results], passthrough)
