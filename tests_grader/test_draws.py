@@ -16,7 +16,7 @@ from tooluse1.draws.generator import fill, permuted_index
 
 # sha256 of the canonical JSONL of seed 7's K = 5 draws. A change of templates, pools, generator or the
 # pinned language libraries changes it: bump GENERATOR_VERSION and update this digest together.
-GOLDEN_SEED_7_K5 = "758b12b0098534e04b042d09244046a4e2fb4bf41fa54a5fcaed1c4ac0f8d47d"
+GOLDEN_SEED_7_K5 = "6f8020b5a6a64c07dd4f77d04e8457b141c41a29fb9eedc00eee6559d34aa8fe"
 
 
 @pytest.fixture(scope="module")

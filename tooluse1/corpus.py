@@ -476,7 +476,7 @@ _TERM_PART = r"[^\s*.]+(?:[.'’-][^\s*.]+)*\*?"
 _TERM_RE = re.compile(rf"{_TERM_PART}(?: {_TERM_PART})*(?: \.\.\. {_TERM_PART}(?: {_TERM_PART})*)*")
 
 
-def _term_field_problem(value: Any, key: str) -> str | None:
+def term_field_problem(value: Any, key: str) -> str | None:
     """What is wrong with an `action:` or `about:` value, or None: it must map every language to a non-empty
     list of terms in the `ask` syntax (the other language's words too: an answer may switch languages)."""
     what = _TERM_FIELDS[key][1]
@@ -552,7 +552,7 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
     for key, (owner, what) in _TERM_FIELDS.items():
         if key in exp:
             wrong = (f"{key}: is only for {owner} cases" if kind != owner or shape != "no_call"
-                     else _term_field_problem(exp[key], key))
+                     else term_field_problem(exp[key], key))
             if wrong is not None:
                 probs.add(where, line_of(exp, key, el), wrong)
         elif kind == owner and not suite:

@@ -17,8 +17,9 @@ from typing import Any, Mapping, Sequence
 
 import yaml
 
-from tooluse1.corpus import SPEC_VERSION, Case, Expectation, counts, render_jsonl
+from tooluse1.corpus import SPEC_VERSION, Case, Expectation, counts, render_jsonl, term_field_problem
 from tooluse1.draws.generator import TemplateError, Value, draw_slots, drawn_path, fill, fill_value
+from tooluse1.lang import ru_stem
 from tooluse1.tools import Call
 
 __all__ = ["DEFAULT_SEED", "GENERATOR_VERSION", "DrawError", "Template", "check_recorded_seed", "draw_case",
@@ -88,8 +89,8 @@ class Template:
     # its expectation (a refusal): `differ: message`. Every other non-exempt draw differs in its expectation.
     differ_in_message: bool = False
     # What a negative asks for, shaped like a parameter's `ask` terms ({en: [...], ru: [...]}, `*` = stem):
-    # `action` (a capability trap's item), `about` (a knowledge question's fact). Drawn with the case
-    # (drawn_terms) but not yet part of the loaded case: the text-rules issue adds them to `expect:`.
+    # `action` (a capability trap's item), `about` (a knowledge question's fact), drawn with the case into
+    # its expectation in place of the public case's.
     terms: Mapping[str, Any] | None = None
 
 
@@ -149,10 +150,37 @@ def _expectation(case: Case, template: Template, drawn: Mapping[str, Value]) -> 
             raise TemplateError("a call template for a case that expects no call")
         args = {name: fill_value(v, drawn, case.lang) for name, v in template.call.items()}
         return replace(case.expect, call=Call(case.expect.call.name, args))
-    if template.expect is not None:
+    fields = _filled(dict(template.expect), drawn, case.lang) if template.expect is not None else {}
+    if template.terms:
+        # What this draw asks for (a capability trap's item, a knowledge question's fact): the text rules read
+        # a refusal or an asserted value against these terms (SPEC §3.3), so the public case's would be wrong.
+        terms = {key: {lang: [_as_stems(t) for t in words] for lang, words in value.items()}
+                 for key, value in _filled(dict(template.terms), drawn, case.lang).items()}
+        for key, value in terms.items():
+            problem = term_field_problem(value, key)
+            if problem is not None:
+                raise TemplateError(f"drawn {problem}")
+        fields.update(terms)
+    if fields:
         # The public expectation with the drawn fields replaced, read as the corpus reads a case.
-        return Expectation.from_dict({**case.expect.as_dict(), **_filled(dict(template.expect), drawn, case.lang)})
+        return Expectation.from_dict({**case.expect.as_dict(), **fields})
     return case.expect
+
+
+def _as_stems(term: str) -> str:
+    """A drawn term with each word that inflects written as its stem (`*`), as the public cases write theirs:
+    Эквадора -> Эквадор*, sushi -> sushi*, so that any form of the word in an answer counts. Short words,
+    numbers and words already ending in `*` stay as they are (a 3-letter stem would match unrelated words)."""
+    out = []
+    for word in term.split(" "):
+        if word.endswith("*") or not word.isalpha() or word == "...":
+            out.append(word)
+        elif any("\u0400" <= ch <= "\u04ff" for ch in word):
+            stem = ru_stem(word)
+            out.append(stem + "*" if len(stem) >= 4 else word)
+        else:
+            out.append(word + "*" if len(word) >= 4 else word)
+    return " ".join(out)
 
 
 def _history(case: Case, template: Template, drawn: dict[str, Value]) -> list[dict]:
@@ -269,14 +297,9 @@ def check_recorded_seed(recorded: Mapping[str, Any], seed: Any, where: str) -> s
 
 
 def drawn_terms(case: Case, seed: str, j: int) -> dict[str, Any]:
-    """The `action:`/`about:` terms of draw j of a negative case (empty for a case without them), filled from
-    the same draw as `draw_case(case, seed, j)`; kept apart until the loader accepts them."""
-    template = templates()[case.id]
-    if not template.terms:
-        return {}
-    drawn_case = draw_case(case, seed, j)
-    for t in range(_MAX_CANDIDATES):
-        if _candidate(case, template, seed, t).messages == drawn_case.messages:
-            drawn = draw_slots(template.slots, t, (seed, case.id), pools())
-            return _filled(dict(template.terms), drawn, case.lang)
-    raise DrawError(f"template {case.id}: draw {j} not found again")   # pragma: no cover - draw_case found it
+    """The `action:`/`about:` terms of draw j of a negative case (empty for a case without them), as the drawn
+    case's expectation holds them."""
+    expect = draw_case(case, seed, j).expect.as_dict()
+    return {key: expect[key] for key in ("action", "about") if key in expect}
+
+

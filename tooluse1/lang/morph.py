@@ -87,3 +87,17 @@ def ru_inflect_lemma(lemma: str, grammemes: set[str] | frozenset[str], animacy: 
         if form is not None:
             return _with_case_of(lemma, form.word)
     return ru_inflect(lemma, grammemes)
+
+
+def ru_stem(word: str) -> str:
+    """The beginning every form of `word`'s most probable lexeme shares (Эквадора -> Эквадор, Канады -> Канад,
+    заметку -> замет: заметок), capitalised as given; the word itself when the dictionary does not know it."""
+    parse = ru_parses(word)[0]
+    if not parse.is_known:
+        return word
+    forms = [f.word for f in parse.lexeme]
+    stem = forms[0]
+    for form in forms[1:]:
+        while not form.startswith(stem):
+            stem = stem[:-1]
+    return _with_case_of(word, stem)
