@@ -9,8 +9,9 @@ Behaviours (BEHAVIOURS):
   ungrounded          as the oracle, but the answer adds a number no tool returned
   skipped_dependency  every call in the first round (SPIN: a plan without dependencies), arguments guessed
                       right, so only the order is wrong
-  hallucinated_tool   as the oracle, plus one call of a tool no server offers in the first round (BASE only:
-                      SPIN's validator never lets an unknown agent through to a call)
+  hallucinated_tool   as the oracle, plus one call of a tool no server offers in the first round (SPIN: a
+                      last plan step with that agent; the validator rejects every round's plan, and the last
+                      one is read leniently, the unknown agent running as the first listed tool)
 
 The task is recognised by its text inside the prompt, the prompt's kind by the marker its template ends
 with. Token counts are whitespace-separated words, a stand-in for a tokenizer.
@@ -125,6 +126,10 @@ class ScriptedMcpBackend:
             blocks.append(f"#Task{n}: Call {c.tool} for this part of the request\n#Agent{n}: {c.server}.{c.tool}\n"
                           f"#Dependency{n}: {' '.join(f'#S{d}' for d in deps) or 'None'}\n"
                           f"#ExpectedOutput{n}: The result of {c.tool}")
+        if self.behaviour == "hallucinated_tool":
+            n = len(ref.calls) + 1
+            blocks.append(f"#Task{n}: Check everything at once\n#Agent{n}: {ref.calls[0].server}.{HALLUCINATED_TOOL}\n"
+                          f"#Dependency{n}: None\n#ExpectedOutput{n}: Everything")
         return "\n".join(blocks)
 
     def _reply(self, text: str) -> str:
@@ -148,7 +153,9 @@ class ScriptedMcpBackend:
                                "can_answer_now": whole, "rationale": "judged against the reference"})
         step = re.search(r"Arguments JSON for #S(\d+):\s*$", stripped)
         if step:
-            return json.dumps(self._calls(ref)[int(step.group(1)) - 1][1])
+            calls = self._calls(ref)
+            k = int(step.group(1))
+            return json.dumps(calls[k - 1][1] if k <= len(calls) else {})
         if stripped.endswith("Answer:"):
             return ref.answer + (UNGROUNDED_CLAIM if self.behaviour == "ungrounded" else "")
         raise ValueError(f"scripted MCP backend: unknown prompt kind for task {task.id}: {stripped[-80:]!r}")
