@@ -15,7 +15,7 @@ from pathlib import Path
 from tooluse1.corpus import load_corpus
 from tooluse1.draws import draw_corpus
 from tooluse1.prompts import PROTOCOLS, format_call, render, system_prompt
-from tooluse1.tools import TOOL_NAMES
+from tooluse1.tools import TOOL_NAMES, TOOLS
 
 OUT = Path(__file__).resolve().parent / "results" / "draws-review-sample.md"
 
@@ -54,6 +54,13 @@ def main() -> None:
         if expect.kind == "call":
             assert expect.call is not None
             answer = f"one call, e.g.\n\n```\n{format_call(expect.right_call(), protocol)}\n```"
+            # A keyword argument's example shows only the key words: say what the grader accepts, or a
+            # reader takes the example for the whole expected query.
+            for param in TOOLS[expect.call.name].params:
+                if param.match == "keywords" and param.name in expect.call.arguments:
+                    words = expect.call.arguments[param.name]
+                    answer += (f"\n\nThe grader accepts any `{param.name}` that contains these key words (`a|b`: "
+                               f"either; a word of 5+ letters may change its last two letters): `{words}`")
         else:
             answer = f"no call; {expect.describe()[len('no call; '):]}\n\nExample: {expect.reference}"
         lines += ["", f"**Expected:** {answer}", "", "Natural: __  Correctly expected: __  Note:", ""]
