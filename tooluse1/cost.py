@@ -104,7 +104,7 @@ def format_cost(cost: Mapping[str, Any]) -> str:
         if cost.get(key):
             q = cost[key]
             parts.append(f"{name} p50 {q['p50']:.2f} s, p90 {q['p90']:.2f} s, p99 {q['p99']:.2f} s")
-    if cost.get("wall_s") is not None:
+    if cost.get("wall_s") is not None and cost.get("items_per_min") is not None:   # a wall of 0 s has no rate
         parts.append(f"wall {cost['wall_s']:.1f} s, {cost['items_per_min']:g} items/min, "
                      f"{cost['completion_tokens_per_s']:g} completion tokens/s")
     if cost.get("cost") is not None:

@@ -28,7 +28,7 @@ __all__ = ["DEFAULT_SEED", "GENERATOR_VERSION", "DrawError", "Template", "check_
 
 # Bump on any change of templates, pools or generator code that changes a draw: results made under a kept
 # seed with another generator are refused (compare, --baseline) unless --allow-corpus-change.
-GENERATOR_VERSION = "1.0"
+GENERATOR_VERSION = "1.1"
 # The published seed: `--draws K` without `--draw-seed`. A team that keeps its own seed private has cases
 # nobody has trained on.
 DEFAULT_SEED = "tooluse1"
@@ -130,14 +130,17 @@ def templates() -> dict[str, Template]:
 
 def _filled(value: Any, drawn: Mapping[str, Value], lang: str) -> Any:
     """A template value with every string filled (lists and mappings recursively); a list item `@slot.field`
-    is replaced by the items of that drawn list (a fact's plausible wrong answers)."""
+    is replaced by the items of that drawn list (a fact's plausible wrong answers); an item that fills to ""
+    is dropped (a wrong answer the `romanwrong` filter rules out)."""
     if isinstance(value, list):
         out: list[Any] = []
         for v in value:
             if isinstance(v, str) and v.startswith("@"):
                 out.extend(_filled(list(drawn_path(drawn, v[1:])), drawn, lang))
             else:
-                out.append(_filled(v, drawn, lang))
+                item = _filled(v, drawn, lang)
+                if item != "":
+                    out.append(item)
         return out
     if isinstance(value, dict):
         return {k: _filled(v, drawn, lang) for k, v in value.items()}

@@ -226,6 +226,13 @@ def _roman(n: int) -> str:
     return "".join(out)
 
 
+def _roman_wrong(wrong: int, right: int) -> str:
+    """`wrong` in Roman numerals as a plausible wrong answer for `right`, or "" (the list item is dropped)
+    where its numeral begins `right`'s: that is a step of the right explanation (250 = CCL, plus I = CCLI)."""
+    numeral = _roman(wrong)
+    return "" if _roman(right).startswith(numeral) else numeral
+
+
 def _article(word: str) -> str:
     return ("an " if word[:1].lower() in "aeio" else "a ") + word
 
@@ -249,6 +256,7 @@ FILTERS: dict[str, Callable[..., str]] = {
     "po": lambda v, lang: "по-" + str(v)[:-2] + "и",                              # немецкий -> по-немецки
     "enwords": lambda v, lang: _words(v, "en"),                                   # ten (in a Russian case)
     "roman": lambda v, lang: _roman(int(_as_number(v))),                          # LVII
+    "romanwrong": lambda v, lang, right: _roman_wrong(int(_as_number(v)), int(right)),   # CCL, or "" for 251
     "v": lambda v, lang: ("во " if _VO.match(str(v)) else "в ") + str(v),          # в Москве, во Владивостоке
     "cap": lambda v, lang: str(v)[:1].upper() + str(v)[1:],
     "lower": lambda v, lang: str(v).lower(),
