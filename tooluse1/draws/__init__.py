@@ -170,12 +170,21 @@ def _expectation(case: Case, template: Template, drawn: Mapping[str, Value]) -> 
     return case.expect
 
 
+# What may stand around a word of a drawn term but is not part of it (quotes, stops, brackets).
+_EDGE_PUNCTUATION = ".,;:!?«»“”„\"'()[]{}—–-"
+
+
 def _as_stems(term: str) -> str:
     """A drawn term with each word that inflects written as its stem (`*`), as the public cases write theirs:
     Эквадора -> Эквадор*, sushi -> sushi*, so that any form of the word in an answer counts. Short words,
-    numbers and words already ending in `*` stay as they are (a 3-letter stem would match unrelated words)."""
+    numbers and words already ending in `*` stay as they are (a 3-letter stem would match unrelated words).
+    Punctuation at a word's edges is dropped (a drawn title «Впечатление. Восходящее солнце» is the words
+    Впечатлен* Восходящ* солнц*): the term syntax knows words, `*` and ` ... ` only."""
     out = []
-    for word in term.split(" "):
+    for raw in term.split():
+        word = raw if raw == "..." else raw.strip(_EDGE_PUNCTUATION)
+        if not word:
+            continue
         if word.endswith("*") or not word.isalpha() or word == "...":
             out.append(word)
         elif any("\u0400" <= ch <= "\u04ff" for ch in word):
