@@ -67,7 +67,7 @@ def test_a_priced_streamed_run_reports_its_cost(tmp_path):
     cost = doc["cost"]
     assert (cost["n_items"], cost["prompt_tokens"], cost["completion_tokens"]) == (n, 7 * n, 12 * n)
     assert cost["cost"] == pytest.approx(n * (7 * 3 + 12 * 15) / 1e6)
-    assert cost["ttft_s"]["p99"] <= cost["latency_s"]["p99"] and doc["format_version"] == 3
+    assert cost["ttft_s"]["p99"] <= cost["latency_s"]["p99"] and doc["format_version"] == 4
     assert f"cost: {7 * n:,} prompt + {12 * n:,} completion tokens" in proc.stdout
     assert f"cost {cost['cost']:.4f} (at 3 in / 15 out per M tokens)" in proc.stdout
 

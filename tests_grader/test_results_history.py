@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import pytest
 
 from tooluse1 import metrics
-from tooluse1.results import ResultsFile, schema_errors, upgrade_document
+from tooluse1.results import RESULTS_FORMAT_VERSION, ResultsFile, schema_errors, upgrade_document
 from tooluse1.spin.scoring import section_errors
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,10 +72,12 @@ def test_the_archive_and_the_checkout_hold_the_files_the_docstring_names():
 @pytest.mark.parametrize("name,raw", every_file(), ids=lambda v: v if isinstance(v, str) else "")
 def test_every_committed_results_file_loads(name, raw):
     doc = json.loads(raw)
-    assert doc["format_version"] == 2, name
-    assert schema_errors(upgrade_document(doc)[0]) == [], name     # format 3 added fields a reader fills in
+    # the archive's files are format 2; the checkout's own may be newer (re-graded since)
+    assert doc["format_version"] == 2 or name in dict(checked_in()), name
+    assert schema_errors(upgrade_document(doc)[0]) == [], name     # later formats added fields a reader fills in
     results = ResultsFile.from_document(doc, name)
-    assert results.format_version == 2 and results.document["format_version"] == 3
+    assert results.format_version == doc["format_version"]
+    assert results.document["format_version"] == RESULTS_FORMAT_VERSION
     assert results.document["cost"]["n_items"] == len(doc["records"])
     assert len(results.records) == len(doc["records"])
     assert [r.passed for r in results.records] == [r["passed"] for r in doc["records"]]

@@ -17,6 +17,7 @@ from typing import Any, Mapping, Sequence
 
 import yaml
 
+from tooluse1.errors import ToolUse1Error
 from tooluse1.corpus import SPEC_VERSION, Case, Expectation, counts, render_jsonl, term_field_problem
 from tooluse1.draws.generator import TemplateError, Value, draw_slots, drawn_path, fill, fill_value
 from tooluse1.lang import ru_stem
@@ -42,7 +43,7 @@ _SEED_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
 _MAX_CANDIDATES = 64
 
 
-class DrawError(ValueError):
+class DrawError(ToolUse1Error, ValueError):
     """Bad draw flags or a draw that fails: the message names the flag or template and the fix."""
 
 

@@ -16,11 +16,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from statistics import fmean, stdev
 
+from tooluse1.errors import ToolUse1Error
 from tooluse1.results import ResultsFile
 from tooluse1.stats import Z95
 
 
-class GapError(ValueError):
+class GapError(ToolUse1Error, ValueError):
     """Two results files that do not make a public/draws pair: the message names the file and the fix."""
 
 

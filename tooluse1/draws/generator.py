@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Union
 
+from tooluse1.errors import ToolUse1Error
 from tooluse1.lang import number_words, ru_agree, ru_inflect, ru_inflect_lemma
 
 Value = Union[int, Decimal, Mapping[str, Any]]
@@ -43,7 +44,7 @@ EN_PLURALS = {"tenge": "tenge", "lira": "lira", "zloty": "zlotys", "krona": "kro
               "yen": "yen", "yuan": "yuan"}
 
 
-class TemplateError(ValueError):
+class TemplateError(ToolUse1Error, ValueError):
     """A template that cannot be drawn (unknown slot kind, pool, placeholder or filter): the message names
     the case id and what to fix."""
 
