@@ -25,7 +25,7 @@ from tooluse1.tools import Call
 
 __all__ = ["DEFAULT_SEED", "GENERATOR_VERSION", "DrawError", "Template", "check_recorded_seed", "draw_case",
            "draw_corpus", "draw_options", "draws_provenance", "parse_draws", "parse_seed", "seed_sha256",
-           "drawn_terms", "session_cases", "templates"]
+           "session_cases", "templates"]
 
 # Bump on any change of templates, pools or generator code that changes a draw: results made under a kept
 # seed with another generator are refused (compare, --baseline) unless --allow-corpus-change.
@@ -307,12 +307,5 @@ def check_recorded_seed(recorded: Mapping[str, Any], seed: Any, where: str) -> s
         raise DrawError(f"{where} was drawn with another seed (sha256 {recorded['seed_sha256'][:12]}…) than "
                         f"{'the published one' if seed is None else '--draw-seed'}: {hint}")
     return s
-
-
-def drawn_terms(case: Case, seed: str, j: int) -> dict[str, Any]:
-    """The `action:`/`about:` terms of draw j of a negative case (empty for a case without them), as the drawn
-    case's expectation holds them."""
-    expect = draw_case(case, seed, j).expect.as_dict()
-    return {key: expect[key] for key in ("action", "about") if key in expect}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any
 
-__all__ = ["morph", "ru_agree", "ru_inflect", "ru_inflect_lemma", "ru_parses"]
+__all__ = ["morph", "ru_agree", "ru_inflect", "ru_inflect_lemma", "ru_parses", "ru_stem"]
 
 
 @cache
