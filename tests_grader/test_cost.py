@@ -12,6 +12,7 @@ import pytest
 from test_openai_backend import FakeServer
 
 from tooluse1.cost import format_cost, percentiles, run_cost
+from tooluse1.report import _cost_section
 
 ROOT = Path(__file__).resolve().parent.parent
 PROVENANCE = {"model": {"backend": "openai", "model_id": "m"}, "started_at": "2026-01-01T10:00:00+00:00",
@@ -49,6 +50,19 @@ def test_in_process_runs_have_throughput_not_request_latency_and_resumed_runs_ne
     assert cost["latency_s"] is None and cost["ttft_s"] is None and cost["items_per_min"] == 4.0
     resumed = run_cost([record(1.0)], {**in_process, "resumed_items": 1})
     assert resumed["wall_s"] is None and resumed["items_per_min"] is None and resumed["prompt_tokens"] == 100
+
+
+def test_a_run_whose_wall_rounds_to_zero_has_no_rate_and_both_summaries_say_so():
+    """A rule model finishes inside the second the timestamps resolve: wall 0 s, no items/min. The terminal line
+    and the HTML report leave the throughput out instead of failing on the missing rate (the 4.1.0 CI failure)."""
+    instant = {**PROVENANCE, "finished_at": PROVENANCE["started_at"]}
+    cost = run_cost([record(1.0), record(2.0)], instant)
+    assert cost["wall_s"] == 0.0 and cost["items_per_min"] is None
+    assert "wall" not in format_cost(cost) and "200 prompt" in format_cost(cost)
+    html = _cost_section(cost)
+    assert "wall time" not in html and "200 prompt, 40 completion" in html
+    timed = _cost_section(run_cost([record(1.0), record(2.0)], PROVENANCE))
+    assert "<th>wall time</th><td>30.0 s, 4 items/min, 1.33 completion tokens/s</td>" in timed
 
 
 def test_a_priced_streamed_run_reports_its_cost(tmp_path):

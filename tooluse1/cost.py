@@ -93,6 +93,15 @@ def run_cost(records: Sequence[Mapping[str, Any]], provenance: Mapping[str, Any]
     }
 
 
+def throughput_text(cost: Mapping[str, Any]) -> str | None:
+    """'W s, N items/min, T completion tokens/s', or None when the run has no wall time or no rate: a resumed
+    run has no wall time, and a run whose wall rounds to 0 s (a fast rule model) has no rate."""
+    if cost.get("wall_s") is None or cost.get("items_per_min") is None:
+        return None
+    return (f"{cost['wall_s']:.1f} s, {cost['items_per_min']:g} items/min, "
+            f"{cost['completion_tokens_per_s']:g} completion tokens/s")
+
+
 def format_cost(cost: Mapping[str, Any]) -> str:
     """One line for the terminal summary: tokens, request percentiles or throughput, and the cost."""
     parts = [f"{cost['prompt_tokens']:,} prompt + {cost['completion_tokens']:,} completion tokens"]
@@ -104,9 +113,8 @@ def format_cost(cost: Mapping[str, Any]) -> str:
         if cost.get(key):
             q = cost[key]
             parts.append(f"{name} p50 {q['p50']:.2f} s, p90 {q['p90']:.2f} s, p99 {q['p99']:.2f} s")
-    if cost.get("wall_s") is not None and cost.get("items_per_min") is not None:   # a wall of 0 s has no rate
-        parts.append(f"wall {cost['wall_s']:.1f} s, {cost['items_per_min']:g} items/min, "
-                     f"{cost['completion_tokens_per_s']:g} completion tokens/s")
+    if (throughput := throughput_text(cost)) is not None:
+        parts.append("wall " + throughput)
     if cost.get("cost") is not None:
         parts.append(f"cost {cost['cost']:.4f} (at {cost['price_in']:g} in / {cost['price_out']:g} out per M tokens)")
     return "cost: " + "; ".join(parts)

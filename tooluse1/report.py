@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from tooluse1.compare import Comparison, IncomparableError, PairedStats, compare, format_p, gate
+from tooluse1.cost import throughput_text
 from tooluse1.deployment import CLASSES, DESCRIPTIONS
 from tooluse1.types import EXPECTATIONS
 from tooluse1.metrics import BREAKDOWNS, METRICS, format_rate, interval
@@ -183,9 +184,7 @@ def _cost_section(cost: dict) -> str:
              + f"; usage reported for {cost['items_with_usage']}/{cost['n_items']} items"),
             ("latency per request", quantiles(cost["latency_s"])),
             ("time to first token", quantiles(cost["ttft_s"])),
-            ("wall time", None if cost["wall_s"] is None else
-             f"{cost['wall_s']:.1f} s, {cost['items_per_min']:g} items/min, "
-             f"{cost['completion_tokens_per_s']:g} completion tokens/s"),
+            ("wall time", throughput_text(cost)),
             ("cost", None if cost["cost"] is None else
              f"{cost['cost']:.4f} (at {cost['price_in']:g} in / {cost['price_out']:g} out per million tokens)")]
     body = "".join(f"<tr><th>{esc(name)}</th><td>{esc(value)}</td></tr>" for name, value in rows if value)
