@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="session")
 def scripted_results(tmp_path_factory) -> dict[str, Path]:
-    """Results files of two full scripted runs (`oracle` and `always-call`, 564 items each), made once per session
-    through the CLI as a user would; read them, never write to them."""
+    """Results files of two full scripted runs (`oracle` and `always-call`, every public item), made once per
+    session through the CLI as a user would; read them, never write to them."""
     d = tmp_path_factory.mktemp("scripted")
     out = {}
     for model in ("oracle", "always-call"):

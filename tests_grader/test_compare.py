@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus_contract import N_CASES, N_ITEMS, N_NON_CALL_CASES
 from scipy.stats import binomtest
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import confint_proportions_2indep
@@ -147,7 +148,7 @@ def test_compare_counts_groups_and_flips(runs, failable, tmp_path):
     new = mixed(runs, set(failable[5:25]), tmp_path / "new.json")           # fails 20, 5 shared
     cmp = compare(load_results(base), load_results(new))
     o = cmp.overall
-    assert (o.n, o.worse, o.better, o.neither) == (564, 15, 5, 5)
+    assert (o.n, o.worse, o.better, o.neither) == (N_ITEMS, 15, 5, 5)
     assert o.p_values[1] == pytest.approx(binomtest(15, 20, 0.5, alternative="greater").pvalue)
     assert {f.base.item_id for f in cmp.flips if f.direction == "pass->fail"} == set(failable[10:25])
     assert {f.base.item_id for f in cmp.flips if f.direction == "fail->pass"} == set(failable[:5])
@@ -173,7 +174,7 @@ def test_compare_counts_groups_and_flips(runs, failable, tmp_path):
     assert o.clustered_p_values[1] == pytest.approx(sum(t <= sum(d) for t in totals) / len(totals))
     assert o.clustered_p_values[1] > 0.05 > o.p_values[1]
     assert not gate(cmp).failed
-    assert gate(cmp, max_drop=0.01).failed                            # drop 10/564 = 0.0177
+    assert gate(cmp, max_drop=0.01).failed                            # drop 10 items of all: about 0.018
     assert not gate(cmp, max_drop=0.02).failed
     assert "can detect a drop of" in gate(cmp).power and gate(cmp).min_detectable_drop > 0.0177
 
@@ -195,26 +196,30 @@ def test_overall_is_the_comparable_items_and_native_its_own_row(runs):
     # the same text-protocol items; native items that regress on every no-call and clarify case
     base, new = with_native(oracle, oracle), with_native(oracle, always)
     cmp = compare(base, new)
-    assert cmp.overall.n == 564 and cmp.overall.diff == 0 and cmp.overall.test.n_clusters == 188
-    assert cmp.native is not None and (cmp.native.n, cmp.native.worse, cmp.native.better) == (188, 60, 0)
+    assert cmp.overall.n == N_ITEMS and cmp.overall.diff == 0 and cmp.overall.test.n_clusters == N_CASES
+    assert cmp.native is not None
+    assert (cmp.native.n, cmp.native.worse, cmp.native.better) == (N_CASES, N_NON_CALL_CASES, 0)
     assert set(cmp.groups["protocol"]) == {"json", "xml", "plain"}
     assert all(s.worse == 0 for groups in cmp.groups.values() for s in groups.values())
     assert not gate(cmp).failed                                       # decided on the comparable items
-    assert len(cmp.flips) == 60                                       # the native flips are still listed
+    assert len(cmp.flips) == N_NON_CALL_CASES                                       # the native flips are still listed
     text = format_comparison(cmp, max_flips=0)
     overall_line = next(line for line in text.splitlines() if line.split()[:1] == ["overall"])
     native_line = next(line for line in text.splitlines() if line.strip().startswith("native (not in overall)"))
-    assert " 564 " in overall_line and " 188 " in native_line and "-0.319" in native_line
+    assert f" {N_ITEMS} " in overall_line and f" {N_CASES} " in native_line
+    assert f"{-N_NON_CALL_CASES / N_CASES:.3f}" in native_line
     d = cmp.as_dict()
-    assert d["overall"]["n"] == 564 and d["native"]["pass_to_fail"] == 60 and d["native"]["p_worse"] < 1e-9
+    assert d["overall"]["n"] == N_ITEMS and d["native"]["pass_to_fail"] == N_NON_CALL_CASES
+    assert d["native"]["p_worse"] < 1e-9
     # without native on one side there is no native row, and the overall row is unchanged
     only_text = compare(load_results(runs["oracle"]), new)
-    assert only_text.native is None and only_text.overall.n == 564 and only_text.only_in_new == 188
+    assert only_text.native is None and only_text.overall.n == N_ITEMS and only_text.only_in_new == N_CASES
     # runs of native alone are compared on their native items
     natives = [{**d, "records": [r for r in d["records"] if r["protocol"] == "native"]}
                for d in (base.document, new.document)]
     native_only = compare(*(ResultsFile.from_document(d, f"native-{i}") for i, d in enumerate(natives)))
-    assert native_only.native is None and (native_only.overall.n, native_only.overall.worse) == (188, 60)
+    assert native_only.native is None
+    assert (native_only.overall.n, native_only.overall.worse) == (N_CASES, N_NON_CALL_CASES)
     assert gate(native_only).failed
 
 
@@ -226,8 +231,8 @@ def test_compare_leaves_out_unpaired_and_error_items(runs, failable, tmp_path):
     err.update(output="", finish_reason="error", error="HTTP 503", extraction=None, verdict=None, passed=False)
     new = ResultsFile.from_document(build_results(doc["provenance"], ResultsFile.from_document(doc).records), "new")
     cmp = compare(oracle, new)
-    assert cmp.only_in_base == 188 and cmp.only_in_new == 0 and cmp.errors_excluded == 1
-    assert cmp.overall.n == 564 - 188 - 1
+    assert cmp.only_in_base == N_CASES and cmp.only_in_new == 0 and cmp.errors_excluded == 1
+    assert cmp.overall.n == N_ITEMS - N_CASES - 1
 
 
 def test_refuses_different_spec_corpus_or_prompts_naming_each(runs):
@@ -245,11 +250,11 @@ def test_refuses_different_spec_corpus_or_prompts_naming_each(runs):
     b["records"][5]["prompt_sha256"] = "b" * 64
     rb = ResultsFile.from_document(b, "b.json")
     item = b["records"][5]["item_id"]
-    with pytest.raises(IncomparableError, match=f"prompts of 1 of 564 paired items \\(e.g. {item}\\).*"
+    with pytest.raises(IncomparableError, match=f"prompts of 1 of {N_ITEMS} paired items \\(e.g. {item}\\).*"
                                                 f"--allow-different-prompts"):
         compare(base, rb)
     allowed = compare(base, rb, allow_different_prompts=True)
-    assert any("prompts of 1 of 564 paired items" in n for n in allowed.notes)
+    assert any(f"prompts of 1 of {N_ITEMS} paired items" in n for n in allowed.notes)
     # ... and by the provenance digests for files whose records do not carry hashes
     a, c = copy.deepcopy(base.document), copy.deepcopy(base.document)
     for d in (a, c):
@@ -277,10 +282,10 @@ def test_compare_cli_exit_statuses(runs, failable, tmp_path):
     saved = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
     assert saved["gate"]["failed"] and saved["overall"]["pass_to_fail"] == 30 and len(saved["flips"]) == 30
     # 30 items in 10 whole cases: p = 2^-10 by the clustered test, far from McNemar's 2^-30
-    assert saved["overall"]["p_worse"] == pytest.approx(2 ** -10) and saved["overall"]["n_cases"] == 188
+    assert saved["overall"]["p_worse"] == pytest.approx(2 ** -10) and saved["overall"]["n_cases"] == N_CASES
     assert saved["overall"]["mcnemar_p_worse"] == pytest.approx(2 ** -30)
     assert saved["gate"]["min_detectable_drop"] == pytest.approx(saved["overall"]["min_detectable_drop"])
-    # 2 pass->fail is not significant (p = 0.25), but a drop of 2/564 = 0.0035 exceeds --max-drop 0.003
+    # 2 pass->fail is not significant (p = 0.25), but a drop of 2 items of all (about 0.0035) exceeds --max-drop 0.003
     assert run_cli("compare", str(runs["oracle"]), str(slightly)).returncode == 0
     drop = run_cli("compare", str(runs["oracle"]), str(slightly), "--max-drop", "0.003")
     assert drop.returncode == 1 and "--max-drop 0.003" in drop.stdout

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from corpus_contract import N_CALL_CASES, N_CASES, N_CASES_BY_LANG
 
 from tooluse1.corpus import (CALL_CATEGORIES, CASES_DIR, DATA_DIR, JSONL_NAME, MANIFEST_NAME, NEGATIVE_KINDS,
                              ROOT, Case, CorpusError, StaleCorpusError, check_fresh, load_cases, load_corpus)
@@ -27,31 +28,14 @@ def cases() -> list[Case]:
 
 # ----------------------------------------------------------------------------- counts (SPEC §1 and the issue)
 
-EN_PER_CATEGORY = {"calculator": 15, "get_weather": 8, "translate": 8, "convert_currency": 8, "convert_units": 8,
-                   "save_note": 6, "web_search": 8, "set_timer": 6, "get_time": 6, "multi_step": 6, "negative": 30,
-                   "clarification": 5}
-
-
-def test_total_and_split_counts(cases):
-    assert len(cases) == 188
-    exp = Counter(c.expectation for c in cases)
-    assert exp["call"] == 128 and exp["no_call"] + exp["clarify"] == 60
-    lang = Counter(c.lang for c in cases)
-    assert lang == {"en": 114, "ru": 74}
-
-
-def test_english_counts_per_category(cases):
-    assert sum(EN_PER_CATEGORY.values()) == 114
-    assert Counter(c.category for c in cases if c.lang == "en") == EN_PER_CATEGORY
-
-
-def test_russian_counts(cases):
-    ru = [c for c in cases if c.lang == "ru"]
-    per_cat = Counter(c.category for c in ru)
-    assert sum(c.expectation == "call" for c in ru) == 49
+def test_split_counts_follow_the_contract(cases):
+    """SPEC §1's split: 114 English and 74 Russian cases (the table in corpus_contract), and in Russian at
+    least three cases of every call category, 18 negatives and 5 clarifications."""
+    assert Counter(c.lang for c in cases) == N_CASES_BY_LANG
+    assert sum(c.expectation == "call" for c in cases) == N_CALL_CASES
+    per_cat = Counter(c.category for c in cases if c.lang == "ru")
     for cat in CALL_CATEGORIES:
         assert per_cat[cat] >= 3, cat
-    assert sum(c.expectation != "call" for c in ru) == 25
     assert per_cat["negative"] >= 18 and per_cat["clarification"] >= 5
 
 
@@ -378,7 +362,7 @@ def test_cli_build_on_broken_cases_exits_1_with_path_line_and_no_traceback(in_tm
 def test_cli_build_into_another_folder_matches_the_committed_data(tmp_path):
     r = run_cli("build", "--cases", str(CASES_DIR), "--data", str(tmp_path / "out"), cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert "188 cases" in r.stdout
+    assert f"{N_CASES} cases" in r.stdout
     for name in (JSONL_NAME, MANIFEST_NAME):
         assert (tmp_path / "out" / name).read_bytes() == (DATA_DIR / name).read_bytes()
 

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from corpus_contract import N_CASES, N_ITEMS
 
 from tooluse1 import corpus
 
@@ -37,7 +38,7 @@ def comparable(doc: dict) -> list[tuple]:
 def test_without_model_items_skip_with_one_hint():
     out = run_pytest()
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "564 skipped" in out.stdout
+    assert f"{N_ITEMS} skipped" in out.stdout
     assert "benchmark items are skipped without --model" in out.stdout
 
 
@@ -46,13 +47,13 @@ def test_oracle_run_scores_one_and_writes_results(tmp_path):
     out = run_pytest("--model", "oracle", "--results", str(results), "--json-report",
                      f"--json-report-file={tmp_path / 'report.json'}")
     assert out.returncode == 0, out.stdout[-3000:]
-    assert "564 passed" in out.stdout
+    assert f"{N_ITEMS} passed" in out.stdout
     assert "ToolUse.1 summary" in out.stdout and "correct_abstention" in out.stdout
     doc = load(results)
-    assert len(doc["records"]) == 564
-    assert len({r["item_id"] for r in doc["records"]}) == 564
+    assert len(doc["records"]) == N_ITEMS
+    assert len({r["item_id"] for r in doc["records"]}) == N_ITEMS
     score = doc["summary"]["overall"]["score"]
-    assert (score["k"], score["n"], score["rate"], score["n_cases"]) == (564, 564, 1.0, 188)
+    assert (score["k"], score["n"], score["rate"], score["n_cases"]) == (N_ITEMS, N_ITEMS, 1.0, N_CASES)
     assert score["ci95_clustered"] == score["ci95"] and score["design_effect"] == 1.0   # nothing varies
     prov = doc["provenance"]
     for key in ("spec_version", "corpus", "model", "backend", "decoding", "batch_size", "protocols", "libraries",
@@ -164,8 +165,8 @@ def test_scripted_backend_under_xdist_aggregates_once(tmp_path):
     out = run_pytest("--model", "oracle", "--protocol", "plain", "-n", "2", "--results", str(results))
     assert out.returncode == 0, out.stdout[-2000:]
     doc = load(results)
-    assert len(doc["records"]) == 188
-    assert doc["summary"]["overall"]["score"]["n"] == 188
+    assert len(doc["records"]) == N_CASES
+    assert doc["summary"]["overall"]["score"]["n"] == N_CASES
 
 
 def test_resume_after_kill_generates_only_missing_items(tmp_path):
@@ -183,7 +184,7 @@ def test_resume_after_kill_generates_only_missing_items(tmp_path):
     proc.wait(timeout=30)
     lines_before = resume.read_text(encoding="utf-8").splitlines()
     done_before = len(lines_before) - 1
-    assert 40 <= done_before < 188, done_before
+    assert 40 <= done_before < N_CASES, done_before
     assert not results.exists()
     # Simulate a torn last line, as a kill during a write leaves it.
     with open(resume, "a", encoding="utf-8") as f:
@@ -192,10 +193,10 @@ def test_resume_after_kill_generates_only_missing_items(tmp_path):
     assert out.returncode == 0, out.stdout[-2000:]
     doc = load(results)
     assert doc["provenance"]["resumed_items"] == done_before
-    assert doc["provenance"]["generated_items"] == 188 - done_before
+    assert doc["provenance"]["generated_items"] == N_CASES - done_before
     ids = [json.loads(line)["item_id"] for line in resume.read_text(encoding="utf-8").splitlines()[1:]
            if line.startswith('{"item_id": "') and line.endswith("}")]
-    assert len(ids) == len(set(ids)) == 188     # nothing generated twice
+    assert len(ids) == len(set(ids)) == N_CASES     # nothing generated twice
     fresh = tmp_path / "fresh.json"
     assert run_pytest("--model", "oracle", "--protocol", "json", "--results", str(fresh)).returncode == 0
     assert comparable(load(fresh)) == comparable(doc)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus_contract import N_ITEMS
 from statsmodels.stats.multitest import multipletests
 
 from tooluse1.compare import IncomparableError, compare
@@ -88,7 +89,7 @@ def test_ranking_columns_consistency_and_truncation(runs):
     by_source = {e.source: e for e in board.entries}
     assert by_source[str(runs["oracle"])].consistency.rate == 1.0
     mixed = by_source[str(runs["mixed"])]
-    assert mixed.consistency.rate < 1.0 and mixed.truncated.k == len(range(0, 564, 25))
+    assert mixed.consistency.rate < 1.0 and mixed.truncated.k == len(range(0, N_ITEMS, 25))
 
 
 def test_every_pair_is_compare_s_test_with_holm(runs):
@@ -103,7 +104,7 @@ def test_every_pair_is_compare_s_test_with_holm(runs):
         cmp = compare(lower, upper)                         # BASE = the lower-ranked run
         assert pair.test.diff == pytest.approx(cmp.overall.diff)
         assert pair.test.p_two_sided == pytest.approx(cmp.overall.test.p_two_sided)
-        assert pair.test.n == cmp.overall.n == 564 and pair.test.diff >= 0
+        assert pair.test.n == cmp.overall.n == N_ITEMS and pair.test.diff >= 0
     oracle_vs_never = next(p for p in board.pairs if {board.entries[p.upper].source, board.entries[p.lower].source}
                            == {str(runs["oracle"]), str(runs["never-call"])})
     assert oracle_vs_never.significant(board.alpha)

@@ -6,6 +6,7 @@ import math
 import random
 
 import pytest
+from corpus_contract import N_CASES, N_ITEMS
 
 from tooluse1.corpus import load_corpus
 from tooluse1.grade import grade
@@ -42,7 +43,7 @@ def test_wilson_known_values(k, n, low, high):
 
 
 def test_wilson_matches_the_quadratic_solution_on_a_grid():
-    for n in (1, 2, 3, 7, 10, 30, 49, 188, 564, 1000):
+    for n in (1, 2, 3, 7, 10, 30, 49, N_CASES, N_ITEMS, 1000):
         for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
             lo, hi = wilson(k, n)
             rlo, rhi = wilson_by_quadratic(k, n)

@@ -9,11 +9,11 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from corpus_contract import N_ITEMS
 
 from tooluse1.results import PROJECT_ROOT, invocation, portable_path
 
 PYTEST = Path(sys.executable).with_name("pytest")   # the console script, as a user types it (no cwd on sys.path)
-N_ITEMS = 564
 
 
 def _pytest(*args: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus_contract import N_ITEMS
 
 from tooluse1.report import clean_text, esc, render_report
 from tooluse1.results import build_results, load_results, write_json_atomic
@@ -81,7 +82,7 @@ def test_report_sections_numbers_and_every_item(runs):
         assert section in page, section
     # the comparison (and its flips) comes before the breakdowns and the items
     assert page.index('id="comparison"') < page.index("<h2>Breakdowns") < page.index('id="items"')
-    assert page.count("<tr data-item=") == len(results.records) == 564
+    assert page.count("<tr data-item=") == len(results.records) == N_ITEMS
     assert page.count("<svg") == 5           # protocol, language, category, difficulty, negative kind
     # the output-label table: always-call answers every item with a call
     assert "<tr><th>no_call</th><td class=num>147</td><td class=num>0</td><td class=num>0</td>" in page
@@ -171,20 +172,20 @@ def test_hostile_report_renders_in_chromium_and_nothing_executes(hostile, runs, 
     score = results.summary["overall"]["score"]
     lo, hi = score["ci95_clustered"]
     assert v["headline"].split() == ["score", "(json+xml+plain)", f"{score['rate']:.3f}", "95%", "CI",
-                                     f"[{lo:.3f},", f"{hi:.3f}]", "n", "=", "564", "clustered", "by", "case:",
+                                     f"[{lo:.3f},", f"{hi:.3f}]", "n", "=", str(N_ITEMS), "clustered", "by", "case:",
                                      str(score["n_cases"]), "cases,", "design", "effect",
                                      f"{score['design_effect']:.2f}"]
     assert v["headlines"] == 1                        # the injected <h1 id="headline"> is text, not an element
     assert v["title"].startswith("ToolUse.1 report")  # onerror did not rename the page
     assert v["scripts"] == 1 and v["imgs"] == 0 and v["svg_onload"] == 0
-    assert v["rows"] == 564
+    assert v["rows"] == N_ITEMS
     assert r.dialogs == [] and r.exceptions == [] and r.console_errors == []
     assert {u.split(":", 1)[0] for u in r.requested_urls} == {"file"}   # nothing from the network
     for text in HOSTILE:                              # every hostile output is shown as text
         assert clean_text(text) in v["pre_text"], text
     assert v["evil_rows"] == [r.item_id for r in results.records if r.case.id == EVIL_ID]   # one, intact
     n_failed = sum(1 for rec in results.records if not rec.passed)
-    assert v["filtered"] == [n_failed, f"{n_failed} of 564 items"]
+    assert v["filtered"] == [n_failed, f"{n_failed} of {N_ITEMS} items"]
     width, height = png_size(r.screenshot_png)
     assert 1200 <= width <= 1280 and height > 3000   # the whole page rendered, top to bottom
     assert len(r.screenshot_png) > 50_000             # not a blank image
@@ -197,7 +198,7 @@ def test_real_run_report_renders_in_chromium(runs, tmp_path):
     assert code.returncode == 0
     r = open_page(page_path, {"headline": "document.getElementById('headline').textContent",
                               "bars": "document.querySelectorAll('svg.chart rect').length"}, full_page=False)
-    assert "score (json+xml+plain) 1.000" in r.values["headline"] and "n = 564" in r.values["headline"]
+    assert "score (json+xml+plain) 1.000" in r.values["headline"] and f"n = {N_ITEMS}" in r.values["headline"]
     assert r.values["bars"] >= 3 + 2 + 12 + 3 + 3    # one bar per group of every breakdown
     assert r.console_errors == [] and r.exceptions == []
     assert png_size(r.screenshot_png) == (1280, 900)

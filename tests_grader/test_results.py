@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from corpus_contract import N_CASES
 
 from tooluse1.recordschema import SCHEMA_PATH, schema_text
 from tooluse1.types import Label   # noqa: F401 (resolves the string annotations of a Verdict subclass below)
@@ -30,7 +31,7 @@ def run_cli(*args: str, env: dict | None = None, timeout: float = 300) -> subpro
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, Path]:
-    """Real results files of the scripted runners (all 564 items each)."""
+    """Real results files of the scripted runners (every public item each)."""
     d = tmp_path_factory.mktemp("runs")
     out = {}
     for model in ("oracle", "always-call"):
@@ -211,7 +212,7 @@ def test_regrade_records_the_current_corpus_and_refuses_another(runs, tmp_path):
 
     # A file graded against another corpus: refused (exit 2) with both digests, unless asked.
     old = copy.deepcopy(doc)
-    old["provenance"]["corpus"] = {"sha256": "0" * 64, "version": "0.9.0", "n_cases": 188}
+    old["provenance"]["corpus"] = {"sha256": "0" * 64, "version": "0.9.0", "n_cases": N_CASES}
     old["provenance"]["spec_version"] = "0.9.0"
     old["records"][0]["expectation"] = "no_call"          # what the old corpus said about this case
     old["records"][0]["expect"] = {"no_call": True, "answer_contains_any": [], "answer_contains_all": []}

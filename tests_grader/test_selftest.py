@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from corpus_contract import N_CASES
 
 from tooluse1 import selftest
 from tooluse1.corpus import ROOT, Case, load_corpus
@@ -148,7 +149,7 @@ def test_cli_selftest_passes():
     r = subprocess.run([sys.executable, "-m", "tooluse1", "selftest"], cwd=ROOT, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
-    assert "selftest passed: 188 cases" in r.stdout
+    assert f"selftest passed: {N_CASES} cases" in r.stdout
 
 
 def test_the_3_0_runners_fail_exactly_what_the_new_rules_fail(cases):

@@ -41,7 +41,7 @@ def statsmodels_se(values: list[float], groups: list[str]) -> tuple[float, float
 @pytest.mark.parametrize("seed", range(6))
 def test_clustered_interval_matches_statsmodels_cluster_robust_ols(seed):
     rng = random.Random(seed)
-    data = clustered_data(rng, n_cases=rng.choice((20, 60, 188)), icc_like=rng.choice((0.0, 0.5, 0.9)))
+    data = clustered_data(rng, n_cases=rng.choice((20, 60, 200)), icc_like=rng.choice((0.0, 0.5, 0.9)))
     ci = clustered_interval(data)
     robust, plain = statsmodels_se([float(ok) for _, ok in data], [c for c, _ in data])
     assert ci.se == pytest.approx(robust, rel=1e-9)
@@ -55,7 +55,7 @@ def test_clustered_interval_matches_statsmodels_cluster_robust_ols(seed):
 
 def test_clustered_standard_error_agrees_with_a_plain_case_bootstrap():
     rng = random.Random(11)
-    data = clustered_data(rng, n_cases=188, icc_like=0.7)
+    data = clustered_data(rng, n_cases=200, icc_like=0.7)
     ci = clustered_interval(data)
     cases: dict[str, list[bool]] = {}
     for c, ok in data:
@@ -136,20 +136,20 @@ def runs_with(case_outcomes: list[tuple[list[bool], list[bool]]]) -> list[tuple[
 
 def test_identical_runs_pass_with_nothing_to_report():
     rng = random.Random(4)
-    outcomes = [[rng.random() < 0.4] * 3 for _ in range(188)]
+    outcomes = [[rng.random() < 0.4] * 3 for _ in range(200)]
     t = paired_test(runs_with([(o, o) for o in outcomes]))
     assert t.diff == 0 and t.p_worse == 1.0 and t.p_two_sided == 1.0 and t.mcnemar_p_worse == 1.0
     assert t.ci95[0] < 0 < t.ci95[1] and t.design_effect == 1.0
-    assert t.min_detectable_drop == pytest.approx(5 / 564)    # only the exact test's floor: 5 cases, 2^-5 < 0.05
+    assert t.min_detectable_drop == pytest.approx(5 / 600)    # only the exact test's floor: 5 cases, 2^-5 < 0.05
 
 
 def test_a_real_drop_in_whole_cases_is_detected():
     # NEW loses 12 cases in all three protocols and gains 2: p = P(T <= -30) over 14 cases of magnitude 3
-    same = [[True] * 3] * 100 + [[False] * 3] * 74
+    same = [[True] * 3] * 100 + [[False] * 3] * 86
     lost = [([True] * 3, [False] * 3)] * 12
     gained = [([False] * 3, [True] * 3)] * 2
     t = paired_test(runs_with([(o, o) for o in same] + lost + gained))
-    assert t.worse == 36 and t.better == 6 and t.diff == pytest.approx(-30 / 564)
+    assert t.worse == 36 and t.better == 6 and t.diff == pytest.approx(-30 / 600)
     expected = sum(math.comb(14, k) for k in range(12, 15)) / 2 ** 14     # >= 12 of 14 cases went down
     assert t.p_worse == pytest.approx(expected, rel=1e-12) and t.p_worse < 0.05
     assert t.ci95[1] < 0                                                   # the interval excludes no change
@@ -160,11 +160,11 @@ def test_a_real_drop_in_whole_cases_is_detected():
 def test_clustering_widens_the_difference_interval_and_weakens_the_evidence():
     # 30 pass->fail and 12 fail->pass items, concentrated in 10 and 4 cases vs spread one per case
     concentrated = ([([True] * 3, [False] * 3)] * 10 + [([False] * 3, [True] * 3)] * 4
-                    + [([True] * 3, [True] * 3)] * 174)
+                    + [([True] * 3, [True] * 3)] * 186)
     spread = ([([True, True, True], [False, True, True])] * 30 + [([False, True, True], [True, True, True])] * 12
-              + [([True] * 3, [True] * 3)] * 146)
+              + [([True] * 3, [True] * 3)] * 158)
     tc, ts = paired_test(runs_with(concentrated)), paired_test(runs_with(spread))
-    assert (tc.worse, tc.better, tc.n) == (ts.worse, ts.better, ts.n) == (30, 12, 564)
+    assert (tc.worse, tc.better, tc.n) == (ts.worse, ts.better, ts.n) == (30, 12, 600)
     assert tc.diff == ts.diff and tc.mcnemar_p_worse == ts.mcnemar_p_worse
     assert tc.design_effect > 2.5 and ts.design_effect == pytest.approx(1.0, abs=0.05)
     assert tc.ci95[1] - tc.ci95[0] > 1.5 * (ts.ci95[1] - ts.ci95[0])

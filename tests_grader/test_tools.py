@@ -1,4 +1,5 @@
-"""The nine tools' contract, the alias tables (EN + RU, tooluse1.aliases) and typing by schema (tooluse1.tools)."""
+"""The tools' schema types (their names and parameters: test_contract), the alias tables (EN + RU,
+tooluse1.aliases) and typing by schema (tooluse1.tools)."""
 from __future__ import annotations
 
 import pytest
@@ -9,30 +10,6 @@ from tooluse1.matching import keywords_match, to_integer, to_number, word_matche
 from tooluse1.tools import TOOLS, canonical_tool_name, coerce_value
 
 ALL_TABLES = (CITIES, LANGUAGES, CURRENCIES, UNITS, TIMEZONES)
-
-# DESIGN.md: parameter names and required lists are part of the contract.
-CONTRACT = {
-    "calculator": ({"expression"}, {"expression"}),
-    "get_weather": ({"city", "unit"}, {"city"}),
-    "web_search": ({"query", "num_results"}, {"query"}),
-    "translate": ({"text", "target_language", "source_language"}, {"text", "target_language"}),
-    "convert_currency": ({"amount", "from_currency", "to_currency"}, {"amount", "from_currency", "to_currency"}),
-    "convert_units": ({"value", "from_unit", "to_unit"}, {"value", "from_unit", "to_unit"}),
-    "set_timer": ({"duration_seconds", "label"}, {"duration_seconds"}),
-    "save_note": ({"text", "title"}, {"text"}),
-    "get_time": ({"timezone"}, {"timezone"}),
-}
-
-
-def test_the_nine_tools_match_the_design_contract():
-    assert set(TOOLS) == set(CONTRACT)
-    for name, (params, required) in CONTRACT.items():
-        tool = TOOLS[name]
-        assert {p.name for p in tool.params} == params, name
-        assert set(tool.required) == required, name
-        schema = tool.json_schema()
-        assert schema["name"] == name and set(schema["parameters"]["properties"]) == params
-        assert set(schema["parameters"]["required"]) == required
 
 
 def test_schema_types_match_the_design():
