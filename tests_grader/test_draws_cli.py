@@ -96,9 +96,9 @@ def test_a_baseline_of_another_seed_is_refused(drawn_run, tmp_path):
 
 def test_regrade_checks_the_seed_against_the_recorded_hash(drawn_run, tmp_path, capsys):
     code, _, err = cli(capsys, "regrade", str(drawn_run), "--draw-seed", "guess", "--out", str(tmp_path / "a.json"))
-    assert code == 2 and "drawn with another seed" in err
+    assert code == 4 and "drawn with another seed" in err
     code, _, err = cli(capsys, "regrade", str(drawn_run), "--out", str(tmp_path / "b.json"))
-    assert code == 2 and "pass the seed it was run with, --draw-seed S" in err
+    assert code == 4 and "pass the seed it was run with, --draw-seed S" in err
     assert not (tmp_path / "a.json").exists() and not (tmp_path / "b.json").exists()
     code, _, err = cli(capsys, "regrade", str(drawn_run), "--draw-seed", "our-private-seed",
                        "--out", str(tmp_path / "c.json"))
@@ -115,21 +115,28 @@ def test_compare_refuses_draws_of_another_seed_and_public_against_draws(drawn_ru
     other["provenance"]["corpus"]["sha256"] = "0" * 64
     (tmp_path / "other.json").write_text(json.dumps(other), encoding="utf-8")
     code, _, err = cli(capsys, "compare", str(drawn_run), str(tmp_path / "other.json"))
-    assert code == 2 and "draw seed (sha256" in err
+    assert code == 4 and "draw seed (sha256" in err
     public = dict(other, provenance={**other["provenance"], "corpus": {"sha256": "1" * 64}})
     (tmp_path / "public.json").write_text(json.dumps(public), encoding="utf-8")
     code, _, err = cli(capsys, "compare", str(tmp_path / "public.json"), str(drawn_run))
-    assert code == 2 and "ran the public cases and the other seeded draws" in err
+    assert code == 4 and "ran the public cases and the other seeded draws" in err
 
 
 def test_plan_refuses_draws(capsys):
     code, _, err = cli(capsys, "plan", "--model", "oracle", "--draws", "2")
-    assert code == 2 and "--draws: the SPIN planning track has no seeded draws" in err
+    assert code == 4 and "--draws: the SPIN planning track has no seeded draws" in err
 
 
 def test_run_refuses_draws_of_a_suite(capsys):
     code, _, err = cli(capsys, "run", "--model", "oracle", "--draws", "1", "--suite", "examples/concierge")
-    assert code == 2 and "--draws: seeded draws are of the built-in corpus" in err
+    assert code == 4 and "--draws: seeded draws are of the built-in corpus" in err
+
+
+@pytest.mark.parametrize("command", ["run", "selftest"])
+def test_every_command_exits_4_on_a_malformed_draw_flag_as_pytest_does(command, capsys):
+    """One exit status for bad input at every entry point (tooluse1.errors.USAGE_ERROR = pytest's 4)."""
+    code, _, err = cli(capsys, command, *(["--model", "oracle"] if command == "run" else []), "--draws", "-1")
+    assert code == 4 and "--draws: -1 is out of range" in err and "Traceback" not in err
 
 
 def test_selftest_checks_the_published_seed_at_k1(capsys):

@@ -102,7 +102,7 @@ def test_the_command_line(tmp_path: Path) -> None:
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0 and "3 cases (1 call, 1 clarify, 1 no_call); 0 left out" in proc.stdout
     again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    assert again.returncode == 2 and again.stderr == f"ERROR: {out}: not empty; import into a new folder (-o DIR)\n"
+    assert again.returncode == 4 and again.stderr == f"ERROR: {out}: not empty; import into a new folder (-o DIR)\n"
     # The imported suite runs: the oracle (a question or refusal of its own where a case has no reference)
     # passes every item, the native protocol's encoded dotted names included.
     run = subprocess.run([sys.executable, "-m", "tooluse1", "run", "--model", "oracle", "--suite", str(out),

@@ -125,20 +125,20 @@ def test_refuses_runs_compare_refuses_and_different_items(runs, tmp_path):
     spec["provenance"]["spec_version"] = "0.9.0"
     (tmp_path / "other-spec.json").write_text(json.dumps(spec), encoding="utf-8")
     out = run_cli("leaderboard", str(runs["oracle"]), str(tmp_path / "other-spec.json"))
-    assert out.returncode == 2 and "spec version" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 4 and "spec version" in out.stderr and "Traceback" not in out.stderr
     # a selection against a full run: the same corpus and prompts, but not the same items
     part = run_cli("run", "--model", "oracle", "--results", str(tmp_path / "part.json"), "-k", "calculator",
                    "-p", "no:cacheprovider")
     assert part.returncode == 0
     out = run_cli("leaderboard", str(runs["oracle"]), str(tmp_path / "part.json"))
-    assert out.returncode == 2 and "different json+xml+plain items" in out.stderr
+    assert out.returncode == 4 and "different json+xml+plain items" in out.stderr
     ref = load_results(ROOT / "results" / "reference" / "default.json")
     native = ResultsFile.from_document(
         build_results(ref.provenance, [r for r in ref.records if r.protocol == "native"]), "native-only")
     with pytest.raises(IncomparableError, match=r"holds no json\+xml\+plain item"):
         build([native, native])
     missing = run_cli("leaderboard", str(tmp_path / "none.json"))
-    assert missing.returncode == 2 and "none.json" in missing.stderr
+    assert missing.returncode == 4 and "none.json" in missing.stderr
 
 
 def test_cli_writes_text_markdown_and_the_page(runs, tmp_path):

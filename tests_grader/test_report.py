@@ -117,12 +117,12 @@ def test_report_cli_and_bad_input(runs, tmp_path):
     ok = run_cli("report", str(runs["always-call"]), str(runs["oracle"]), "-o", str(out))
     assert ok.returncode == 0 and out.exists() and "HTML report" in ok.stdout
     missing = run_cli("report", str(tmp_path / "none.json"), "-o", str(out))
-    assert missing.returncode == 2 and "none.json" in missing.stderr and "Traceback" not in missing.stderr
+    assert missing.returncode == 4 and "none.json" in missing.stderr and "Traceback" not in missing.stderr
     doc = json.loads(runs["oracle"].read_text(encoding="utf-8"))
     doc["provenance"]["corpus"]["sha256"] = "c" * 64
     (tmp_path / "other.json").write_text(json.dumps(doc), encoding="utf-8")
     inc = run_cli("report", str(runs["always-call"]), str(tmp_path / "other.json"), "-o", str(out))
-    assert inc.returncode == 2 and "corpus digest" in inc.stderr
+    assert inc.returncode == 4 and "corpus digest" in inc.stderr
 
 
 def test_pytest_html_writes_the_report(tmp_path):

@@ -220,7 +220,7 @@ def test_regrade_records_the_current_corpus_and_refuses_another(runs, tmp_path):
     old_path = tmp_path / "old.json"
     old_path.write_text(json.dumps(old, ensure_ascii=False), encoding="utf-8")
     refused = run_cli("regrade", str(old_path), "--out", str(tmp_path / "x.json"))
-    assert refused.returncode == 2
+    assert refused.returncode == 4
     assert "000000000000" in refused.stderr and current[:12] in refused.stderr
     assert "--allow-corpus-change" in refused.stderr and "Traceback" not in refused.stderr
     assert not (tmp_path / "x.json").exists()
@@ -244,7 +244,7 @@ def test_regrade_bad_input_is_one_message(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("[1, 2", encoding="utf-8")
     proc = run_cli("regrade", str(bad))
-    assert proc.returncode == 2 and str(bad) in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 4 and str(bad) in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_a_track_section_is_the_tracks_to_check(runs, tmp_path):
@@ -260,7 +260,7 @@ def test_a_track_section_is_the_tracks_to_check(runs, tmp_path):
     path.write_text(json.dumps({**doc, "spin": broken}, ensure_ascii=False), encoding="utf-8")
     assert load_results(path).document["spin"] == broken        # the core reads it ...
     proc = run_cli("regrade", str(path))                          # ... SPIN refuses it
-    assert proc.returncode == 2 and "not a valid spin section" in proc.stderr and "'records'" in proc.stderr
+    assert proc.returncode == 4 and "not a valid spin section" in proc.stderr and "'records'" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 

@@ -127,15 +127,15 @@ def test_regrade_finds_the_suite_again_or_says_what_to_pass(tmp_path):
     results = tmp_path / "oracle.json"
     assert bench("--model", "oracle", "--suite", EXAMPLE_ARG, "--results", str(results)).returncode == 0
     proc = cli("regrade", str(results))
-    assert proc.returncode == 2
+    assert proc.returncode == 4
     assert f"is a run of suite 'concierge' ({EXAMPLE_ARG}): pass --suite {EXAMPLE_ARG}" in proc.stderr
     proc = cli("regrade", "results/reference/default.json", "--suite", EXAMPLE_ARG)
-    assert proc.returncode == 2 and "a run of the built-in corpus, not of a suite: drop --suite" in proc.stderr
+    assert proc.returncode == 4 and "a run of the built-in corpus, not of a suite: drop --suite" in proc.stderr
 
     changed = _copy(tmp_path / "changed")
     _edit(changed / "cases/en/cases.yaml", "Hi there! How is your day going?", "Hello! How are you?")
     proc = cli("regrade", str(results), "--suite", str(changed))
-    assert proc.returncode == 2
+    assert proc.returncode == 4
     assert "its tools or cases changed" in proc.stderr and "--allow-corpus-change" in proc.stderr
     proc = cli("regrade", str(results), "--suite", str(changed), "--allow-corpus-change")
     assert proc.returncode == 0, proc.stderr

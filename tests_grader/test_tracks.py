@@ -110,7 +110,7 @@ def test_run_and_plan_wrap_their_pytest_sessions(monkeypatch: pytest.MonkeyPatch
 def test_unknown_arguments_are_refused_outside_the_pytest_wrappers(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         cli.main(["plan-incidence", "somewhere", "--bogus"])
-    assert e.value.code == 2 and "unrecognized arguments: --bogus" in capsys.readouterr().err
+    assert e.value.code == 4 and "unrecognized arguments: --bogus" in capsys.readouterr().err
 
 
 # ----------------------------------------------------------------------------- the resume log

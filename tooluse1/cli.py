@@ -8,6 +8,7 @@ import argparse
 import sys
 from typing import Sequence
 
+from tooluse1.errors import USAGE_ERROR, UsageParser
 from tooluse1.tracks import default_results_path, passthrough_parser, pytest_session, tracks
 
 
@@ -177,9 +178,9 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
 
 
 def _usage_error(message: str) -> int:
-    """Print one clear message and return exit status 2 (bad input), as argparse does."""
+    """Print one clear message and return USAGE_ERROR (4: bad input, as pytest says it)."""
     print(f"error: {message}", file=sys.stderr)
-    return 2
+    return USAGE_ERROR
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
@@ -190,7 +191,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
                               Path(args.answers) if args.answers else None)
     except ImportError_ as e:
         print(f"ERROR: {e}", file=sys.stderr)
-        return 2
+        return USAGE_ERROR
     for line in report.left_out:
         print(f"left out: {line}", file=sys.stderr)
     print(f"{args.out}: {report.line()}; run it with `python -m tooluse1 run --model MODEL --suite {args.out}`")
@@ -307,7 +308,7 @@ def _cmd_grader_card(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tooluse1", description="ToolUse.1 benchmark")
+    parser = UsageParser(prog="python -m tooluse1", description="ToolUse.1 benchmark")
     sub = parser.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="validate cases/*.yaml and write data/")
     build.add_argument("--cases", default=None, help="case folder to read (default: the repository's cases/)")
@@ -359,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          description="Pairs items by (case id, protocol). Exit status: 0 when NEW is not "
                                      "significantly worse, 1 when it is (one-sided p < --alpha of the exact "
                                      "sign-flip test on case-level differences, a McNemar test clustered by case) or "
-                                     "the overall score drops by more than --max-drop, 2 on bad input.")
+                                     "the overall score drops by more than --max-drop, 4 on bad input.")
     cmp.add_argument("base", metavar="BASE.json")
     cmp.add_argument("new", metavar="NEW.json")
     cmp.add_argument("--alpha", default=None, help="one-sided significance level of the gate (default 0.05)")

@@ -8,7 +8,23 @@ the package: any module may import it without an arrow running upward.
 """
 from __future__ import annotations
 
-__all__ = ["BackendError", "ResumeMismatch", "StaleCorpusError", "ToolUse1Error"]
+import argparse
+from typing import NoReturn
+
+__all__ = ["USAGE_ERROR", "BackendError", "ResumeMismatch", "StaleCorpusError", "ToolUse1Error", "UsageParser"]
+
+# The exit status of bad input (a malformed flag, a file that cannot be used, runs that cannot be compared) at
+# every entry point: pytest's ExitCode.USAGE_ERROR, so `pytest --model X ...` and `python -m tooluse1 ...` agree
+# (argparse's own 2 is replaced by UsageParser). 0 and 1 keep their meanings: done, and failed items or a gate.
+USAGE_ERROR = 4
+
+
+class UsageParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors exit with USAGE_ERROR (its subcommands' parsers are of this class)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage()
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
 
 
 class ToolUse1Error(Exception):

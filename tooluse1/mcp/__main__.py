@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tooluse1.errors import UsageParser
 from tooluse1.mcp.client import McpPool
 from tooluse1.mcp.servers import SERVERS, fixtures_digest
 from tooluse1.mcp.tasks import TASKS_PATH, build_references, load_references, load_tasks
@@ -156,7 +157,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tooluse1.mcp", description=__doc__.split("\n\n")[0])
+    parser = UsageParser(prog="python -m tooluse1.mcp", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("build", help="solve the tasks against the servers and rewrite references.json")
     sub.add_parser("servers", help="list servers, tools and effects")

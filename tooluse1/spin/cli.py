@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tooluse1.errors import USAGE_ERROR
 from tooluse1.spin.variants import VARIANTS
 from tooluse1.tracks import Subcommands, Track, default_results_path, passthrough_parser, pytest_session
 
@@ -35,7 +36,7 @@ def _cmd_plan(args: argparse.Namespace, passthrough: list[str]) -> int:
     if drawn:
         print(f"error: {drawn[0].split('=', 1)[0]}: the SPIN planning track has no seeded draws (they are of the "
               f"core cases: `run --draws K`); drop it", file=sys.stderr)
-        return 2
+        return USAGE_ERROR
     results = args.results or default_results_path(args.model, SECTION)
     return pytest_session("tooluse1.spin.plan_items", "test_plan.py",
                           ["--model", args.model, "--variant", args.variant, "--results", results], passthrough)
