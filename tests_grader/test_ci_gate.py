@@ -25,8 +25,11 @@ from tooluse1.serve import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "ci-gate.md"
-# One id prefix (no spaces: the workflow passes $TOOLUSE1_ARGS unquoted, as users would): 5 cases x 3 protocols.
-SELECTION = "-k clarification-en --max-new-tokens 32 --concurrency 1"
+# One case (no spaces: the workflow passes $TOOLUSE1_ARGS unquoted, as users would) in its 3 protocols: the
+# workflow's mechanics need no more items, and each costs a served generation (CI time). SmolLM2 fails all
+# three, so the oracle baseline's drop exceeds MAX_DROP.
+CASE = "clarification-en-001"
+SELECTION = f"-k {CASE} --max-new-tokens 32 --concurrency 1"
 
 
 def workflow() -> dict:
@@ -78,7 +81,7 @@ def test_the_documented_workflow_gates_a_served_checkpoint(tmp_path):
         made = run_step(step(flow, "baseline", "Benchmark the baseline"), env, work)
         assert made.returncode == 0, made.stdout[-3000:] + made.stderr[-3000:]
         baseline = json.loads((work / "tooluse1-baseline.json").read_text(encoding="utf-8"))
-        assert len(baseline["records"]) == 15 and all(r["error"] is None for r in baseline["records"])
+        assert len(baseline["records"]) == 3 and all(r["error"] is None for r in baseline["records"])
         assert baseline["provenance"]["model"]["backend"] == "openai"
 
         passed = run_step(step(flow, "gate", "Benchmark and gate"), env, work)
@@ -90,7 +93,7 @@ def test_the_documented_workflow_gates_a_served_checkpoint(tmp_path):
         # a better baseline on the same items: the scripted oracle passes every one
         oracle = work / "oracle.json"
         made = subprocess.run([sys.executable, "-m", "tooluse1", "run", "--model", "oracle", "--results", str(oracle),
-                               "-k", "clarification-en", "-p", "no:cacheprovider"], cwd=work, env=env,
+                               "-k", CASE, "-p", "no:cacheprovider"], cwd=work, env=env,
                               capture_output=True, text=True, timeout=300)
         assert made.returncode == 0, made.stdout[-2000:]
         new_score = json.loads((work / "tooluse1-new.json").read_text(encoding="utf-8"))["summary"]["overall"]["score"]
