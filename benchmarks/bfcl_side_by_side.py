@@ -233,6 +233,11 @@ BUCKETS = {
                                                  "its declared default is {} (the default check compares {} "
                                                  "as expected against the expected value, and an object "
                                                  "comparison tolerates extra keys); BFCL fails it",
+    ("missing_required", "tooluse1"): "a required argument with a declared default, left out, the expected "
+                                      "value being that default: ToolUse.1's default rule does not look at "
+                                      "`required`; BFCL fails the missing required argument",
+    ("right", "tooluse1"): "an expected null (possible answer [None]): the importer reads null as \"may be "
+                           "left out\", so the oracle leaves it out; BFCL wants the argument written as null",
     ("string_respelled", "bfcl"): "string normalisation: BFCL drops spaces and ,./-_*^ and case before "
                                   "comparing; ToolUse.1 compares text more strictly",
     ("string_respelled", "bfcl", "number"): "string normalisation through a number: BFCL's drops the decimal "
