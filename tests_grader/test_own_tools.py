@@ -231,6 +231,32 @@ def test_left_out_passes_only_as_the_default(types_tool) -> None:
     assert not compare_arguments("t", {"s": "x", "z": None}, {"s": "x"})[0]       # null must be said
 
 
+_DEFAULTS_TOOL = {"type": "function", "function": {
+    "name": "d", "description": "Declared defaults (the two found by BFCL's checker side by side).",
+    "parameters": {"type": "object", "required": ["place"], "properties": {
+        "place": {"type": "string", "default": "dontcare", "description": "Required, with a default."},
+        "params": {"type": "object", "default": {}, "description": "Optional, default empty."}}}}}
+
+
+def test_a_default_stands_only_for_itself_and_only_for_an_optional_parameter() -> None:
+    """A required parameter must be given though its schema declares a default; an optional object whose
+    default is {} left out says {} and nothing else (the object comparison alone lets {} match any object)."""
+    saved = list(TOOLS.values())
+    TOOLS.clear()
+    TOOLS.register(Tool.from_dict(_DEFAULTS_TOOL))
+    try:
+        ok, mismatches, _ = compare_arguments("d", {"place": "dontcare"}, {})
+        assert not ok and mismatches == ["missing place (expected 'dontcare')"]
+        assert compare_arguments("d", {"place": "x", "params": {}}, {"place": "x"})[0]
+        ok, mismatches, _ = compare_arguments("d", {"place": "x", "params": {"q": "1"}}, {"place": "x"})
+        assert not ok and "missing params" in mismatches[0]
+        assert compare_arguments("d", {"place": "x", "params": {"q": "1"}}, {"place": "x", "params": {"q": 1}})[0]
+    finally:
+        TOOLS.clear()
+        for t in saved:
+            TOOLS[t.name] = t
+
+
 # ----------------------------------------------------------------------------- round trips
 
 def _example_cases() -> list[Case]:

@@ -27,6 +27,7 @@ from tooluse1.parse import Extraction, extract, extract_completion
 from tooluse1.prompts import format_call
 from tooluse1.protocols import REGISTRY
 from tooluse1.tools import TOOLS, Call, canonical_tool_name
+from tooluse1.toolspec import Param
 from tooluse1.types import ExpectationKind, Label
 
 
@@ -60,14 +61,23 @@ def _states_nothing(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
+def _is_default(param: Param, value: Any) -> bool:
+    """Whether leaving `param` out says `value`: an optional parameter whose declared default equals it. Equal
+    both ways, because an object's comparison lets the model's object hold keys the expected one lacks (a
+    default `{}` would otherwise stand for every object); a required parameter must be given whatever its
+    schema declares as its default."""
+    return (not param.required and param.default is not None
+            and param.matches(param.default, value) and param.matches(value, param.default))
+
+
 def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, list[str], list[str]]:
     """(all expected arguments match, mismatch descriptions, extra argument names).
 
     Cases list every optional argument whose value what the user said determines (stated, or evident: the
     language of a text to translate); a stated value that differs fails. An optional argument the model left
-    out (or wrote as null / "") passes when the expected value is the parameter's default, or when the tool
-    infers it (translate's source_language). An expected null (a nullable parameter: "no reminder") needs an
-    explicit null: left out, the tool would take its own default.
+    out (or wrote as null / "") passes when the expected value is the parameter's default (`_is_default`), or
+    when the tool infers it (translate's source_language). An expected null (a nullable parameter: "no
+    reminder") needs an explicit null: left out, the tool would take its own default.
     """
     spec = TOOLS[tool]
     mismatches: list[str] = []
@@ -77,8 +87,7 @@ def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, li
         if alts is not None:          # one of several values; "" among them: may be left out
             given = name in actual and not (not param.required and _states_nothing(actual[name]))
             if not given and not (any(a in LEFT_OUT for a in alts) or param.inferable
-                                  or (param.default is not None and any(param.matches(param.default, a)
-                                                                        for a in alts if a not in LEFT_OUT))):
+                                  or any(_is_default(param, a) for a in alts if a not in LEFT_OUT)):
                 mismatches.append(f"missing {name} (expected one of {list(alts)!r})")
             elif given and not any(a not in LEFT_OUT and param.matches(a, actual[name]) for a in alts):
                 mismatches.append(f"{name}: expected one of {list(alts)!r}, got {actual[name]!r}")
@@ -87,7 +96,7 @@ def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, li
                 mismatches.append(f"{name}: expected null, got {actual[name]!r}" if name in actual
                                   else f"missing {name} (expected null)")
         elif name not in actual or (not param.required and _states_nothing(actual[name])):
-            if param.inferable or (param.default is not None and param.matches(param.default, exp_value)):
+            if param.inferable or _is_default(param, exp_value):
                 continue
             mismatches.append(f"missing {name} (expected {exp_value!r})")
         elif not param.matches(exp_value, actual[name]):
