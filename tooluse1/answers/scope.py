@@ -82,6 +82,18 @@ class TermScope:
         return any(rx.search(low, start, stop) is not None for rx in self.complex)
 
 
+    def spans(self, low: str, limit: int) -> list[tuple[int, int]]:
+        """(start, end) of the first `limit` occurrences of the terms in `low`, in text order (each term part
+        looked for up to `limit` times)."""
+        found: list[tuple[int, int]] = []
+        for rx in ((self.simple,) if self.simple is not None else ()) + self.complex:
+            for i, m in enumerate(rx.finditer(low)):
+                if i >= limit:
+                    break
+                found.append(m.span())
+        return sorted(found)[:limit]
+
+
 def _term_regex(term: str) -> str:
     def word(w: str) -> str:
         return re.escape(w.rstrip("*")) + (_L + "*" if w.endswith("*") else r"(?!" + _L + ")")
