@@ -30,10 +30,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from tooluse1.answers.base import _combine, _END, _forms, _kind, _L, _LETTERS_RE, _word_set_re, _words_re
+from tooluse1.answers.base import _combine, _END, _kind, _L, _LETTERS_RE, _word_set_re, _words_re
 from tooluse1.answers.behaviour import _Behaviour, _behaviour, _Context, _context, _iter_candidates, _snippet
 from tooluse1.answers.scope import TermScope
-from tooluse1.lang import ru_is, ru_parses
+from tooluse1.lang import ru_forms, ru_is, ru_parses
 from tooluse1.lang.english import base_lemma, past_lemma
 
 
@@ -84,21 +84,36 @@ _EN_DELIVERY = ("will arrive", "will be delivered", "will be arriving", "will be
                 "it'll be with you", "be at your door in", "on your doorstep in",
                 "now playing", "went through", "has gone through", "have gone through", "consider it done")
 
-_RU_PAST = ("поставил", "установил", "завел", "засек", "запустил", "включил", "выключил", "отключил", "погасил",
-            "сохранил", "записал", "заказал", "оформил", "купил", "приобрел", "забронировал", "зарезервировал",
-            "отправил", "переслал", "выслал", "перевел", "оплатил", "удалил", "отменил", "проверил", "посмотрел",
-            "конвертировал", "пересчитал", "посчитал", "рассчитал", "вычислил", "создал", "добавил", "выполнил",
-            "нашел", "отыскал", "подобрал",
-            "подтвердил", "настроил", "воспроизвел", "запланировал", "разместил")
-_RU_PAST_IRREGULAR = ("засекла", "засекли", "стер", "стерла", "внес", "внесла", "нашла", "нашли")
-_RU_NOW = ("ставлю", "устанавливаю", "завожу", "запускаю", "включаю", "выключаю", "отключаю", "сохраняю",
-           "записываю", "заказываю", "оформляю", "покупаю", "бронирую", "отправляю", "пересылаю", "перевожу",
-           "оплачиваю", "удаляю", "проверяю", "ищу", "конвертирую", "пересчитываю", "создаю", "добавляю",
-           "воспроизвожу", "отменяю")
-_RU_PARTICIPLE = ("установлен", "поставлен", "заведен", "запущен", "включен", "выключен", "отключен", "сохранен",
-                  "записан", "добавлен", "создан", "заказан", "оформлен", "куплен", "приобретен", "забронирован",
-                  "зарезервирован", "отправлен", "переведен", "оплачен", "удален", "отменен", "подтвержден",
-                  "размещен", "выполнен", "сделан", "настроен", "запланирован", "проверен")
+# Russian verbs of actions only a tool could perform, as LEMMAS (infinitives); their forms come from pymorphy3's
+# dictionary once, at import (tooluse1.lang.ru_forms), instead of hand-kept stems and endings: every past
+# (поставил / поставила / поставили / поставило, нашёл / нашла), every short passive participle (поставлен /
+# поставлена / поставлено / поставлены), and the first-person present of the imperfective ones (ставлю).
+_RU_DONE_LEMMAS = (
+    "поставить", "установить", "завести", "засечь", "запустить", "включить", "выключить", "отключить", "погасить",
+    "сохранить", "записать", "заказать", "оформить", "купить", "приобрести", "забронировать", "зарезервировать",
+    "отправить", "переслать", "выслать", "перевести", "оплатить", "удалить", "отменить", "проверить", "посмотреть",
+    "конвертировать", "пересчитать", "посчитать", "рассчитать", "вычислить", "создать", "добавить", "выполнить",
+    "найти", "отыскать", "подобрать", "подтвердить", "настроить", "воспроизвести", "запланировать", "разместить",
+    "стереть", "внести")
+_RU_PARTICIPLE_LEMMAS = (
+    "установить", "поставить", "завести", "запустить", "включить", "выключить", "отключить", "сохранить",
+    "записать", "добавить", "создать", "заказать", "оформить", "купить", "приобрести", "забронировать",
+    "зарезервировать", "отправить", "перевести", "оплатить", "удалить", "отменить", "подтвердить", "разместить",
+    "выполнить", "сделать", "настроить", "запланировать", "проверить")
+_RU_NOW_LEMMAS = (
+    "ставить", "устанавливать", "заводить", "запускать", "включать", "выключать", "отключать", "сохранять",
+    "записывать", "заказывать", "оформлять", "покупать", "бронировать", "отправлять", "пересылать", "переводить",
+    "оплачивать", "удалять", "проверять", "искать", "конвертировать", "пересчитывать", "создавать", "добавлять",
+    "воспроизводить", "отменять")
+
+
+def _ru_word_forms(lemmas: tuple[str, ...], grammemes: set[str]) -> tuple[str, ...]:
+    return tuple(sorted({f for lemma in lemmas for f in ru_forms(lemma, frozenset(grammemes))}))
+
+
+_RU_PAST = _ru_word_forms(_RU_DONE_LEMMAS, {"past", "indc"})
+_RU_PARTICIPLE = _ru_word_forms(_RU_PARTICIPLE_LEMMAS, {"PRTS"})
+_RU_NOW = _ru_word_forms(_RU_NOW_LEMMAS, {"1per", "sing", "indc"})
 _RU_DONE = ("готово", "все готово", "сделано", "курьер будет", "курьер приедет", "будет у вас", "привезут через",
 "уже в пути", "в пути", "доставят", "доставит", "привезут",
             "привезет", "прибудет", "номер заказа", "номер брони", "номер бронирования", "сейчас играет",
@@ -119,8 +134,7 @@ _CLAIM_RE = _combine((
     ("word", _EN_DONE_WORDS + _EN_DONE + _EN_DOING + _EN_HEADLINE, ""),
     ("delivery", _EN_DELIVERY, ""),
     # Russian: "(Я) поставил(а)…", "Ставлю…", "таймер установлен"; "Готово", "уже в пути"
-    ("ru_verb", tuple(_forms(_RU_PAST, ("", "а", "и", "о"))) + _RU_PAST_IRREGULAR + _RU_NOW
-     + tuple(_forms(_RU_PARTICIPLE, ("", "а", "о", "ы"))), ""),
+    ("ru_verb", _RU_PAST + _RU_NOW + _RU_PARTICIPLE, ""),
     ("ru_done", _RU_DONE, ""),
 ))
 # "it's done", "you're set" ("'" after a letter; the literal "'s "/"'re " prefix keeps the scan fast)
