@@ -66,7 +66,7 @@ _QUESTION_START_RE = re.compile(_LEAD_IN + r"(?:(?:(?:just|simply) )?(?:tell|let
     r"(?:do|does|did|is|are|was|were|will|would|could|can|shall|should|may|might|have|has) (?:you|i|we|it|they|"
     r"there|this|that|your|the|he|she)|(?:(?:в|во|на|из|о|об|обо|для|за|до|с|со|по|от|к|ко|про|у) )?(?:какой|"
     r"какая|какое|какие|каком|какую|каких|какого|какому|какими|каким|котор" + _L + r"*|сколько|чем|что|кого|чего|"
-    r"чей|чья|чье|чьи|чему)|где|куда|откуда|когда|насколько|кто|как|зачем|почему)" + _END)
+    r"чей|чья|чье|чьи|чему|кому|ком|кем)|где|куда|откуда|когда|насколько|кто|как|зачем|почему)" + _END)
 _REQUEST_VERBS_EN = ("specify", "provide", "tell", "let", "share", "give", "clarify", "confirm", "indicate", "enter",
                      "type", "paste", "send", "state", "say", "choose", "select", "pick", "name", "write",
                      "describe", "mention", "include", "advise", "drop", "reply", "respond", "add", "list")
@@ -423,6 +423,29 @@ _ALTERNATIVE_RE = re.compile(r"(?<!" + _L + r")(?:or|или|либо)" + _END)
 def _offers_or_confirms(low: str, start: int, end: int) -> bool:
     """Whether the sentence low[start:end] is a permission or confirmation question with no alternative."""
     return _OFFER_OR_CONFIRM_RE.match(low, start, end) is not None and not _ALTERNATIVE_RE.search(low, start, end)
+# An instruction to use some app or site instead of telling the model ("Use your phone's timer app", "Откройте
+# приложение погоды и введите город", "Воспользуйтесь приложением банка"): a verb of using, opening or visiting
+# and an app or site in one sentence.
+_REDIRECT_VERB_RE = re.compile(r"(?<!" + _L + r")(?:use|using|open|opening|try|download|install|visit|launch|"
+                               r"head|go|check|look|воспольз" + _L + r"*|использ" + _L + r"*|откро" + _L + r"*|"
+                               r"открой" + _L + r"*|откройте|зайд" + _L + r"*|зайти|перейд" + _L + r"*|установ"
+                               + _L + r"*|скача" + _L + r"*|скачай" + _L + r"*|попробу" + _L + r"*|посмотр" + _L
+                               + r"*|провер" + _L + r"*|загляни" + _L + r"*)" + _END)
+_APP_RE = re.compile(r"(?<!" + _L + r")(?:apps?|application|applications|site|sites|website|websites|service|"
+                     r"widget|siri|alexa|google|clock|settings|приложени" + _L + r"*|сайт" + _L + r"*|сервис" + _L
+                     + r"*|виджет" + _L + r"*|настройк" + _L + r"*|часы|часах)" + _END)
+# The model asked to be told ("tell me", "напишите мне"): the sentence asks for the value whatever app it names.
+_TO_ME_RE = re.compile(r"(?<!" + _L + r")(?:me|мне)" + _END)
+
+
+def _redirects(low: str, start: int, end: int) -> bool:
+    """Whether the sentence low[start:end] sends the user to an app or site instead of asking for the value: a
+    verb of using / opening / visiting and an app or site, no question mark and no request to tell the model
+    ("Which city? You can also check your weather app." asks in its first sentence)."""
+    return (_APP_RE.search(low, start, end) is not None and _REDIRECT_VERB_RE.search(low, start, end) is not None
+            and _QUESTION_MARK_RE.search(low, start, end) is None and _TO_ME_RE.search(low, start, end) is None)
+
+
 # Words that ask for a value (not yes or no): a question with one of them is open ("Where does your brother
 # live — Moscow?").
 _OPEN_WORD_RE = re.compile(r"(?<!" + _L + r")(?:what|what's|which|where|where's|when|who|whom|whose|how|how's|"
@@ -502,7 +525,8 @@ def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
             examined = end
             if not (_is_question(low, start, end) or _list_intro_asks(low, start)):
                 continue
-            if _offers_or_confirms(low, start, end) or _guesses_value(b, start, end, matchers):
+            if (_offers_or_confirms(low, start, end) or _guesses_value(b, start, end, matchers)
+                    or _redirects(low, start, end)):
                 continue
             if echoes and _echo_key(_WORD_TOKEN_RE.findall(low, start, end)) in echoes:
                 continue            # a sentence of the user's message said back
