@@ -295,6 +295,7 @@ _CYR_WORD_RE = re.compile(r"[а-я]+(?:-[а-я]+)?")
 # A scope term is examined at most this many times (each a few words around it): a real answer names its
 # action a few times; the bound keeps pathological inputs linear.
 _SCOPE_HITS = 64
+_SUBJECTS_EXAMINED = 64     # first-person subjects read per answer (a real answer has a few dozen at most)
 _OBJECT_WORDS = 3       # the requested action named within this many words after the verb ("the note's text")
 
 
@@ -327,7 +328,9 @@ def _first_scoped_claim(b: _Behaviour, scope: TermScope) -> tuple[int, int] | No
     The candidate's clause passes the guards of rule 7 (negation, modal, condition, question, drafts)."""
     s = b.low
     found: list[tuple[int, int]] = []
-    for m in _iter_candidates(_SUBJECT_FIRST_RE, s):
+    for n, m in enumerate(_iter_candidates(_SUBJECT_FIRST_RE, s)):
+        if n >= _SUBJECTS_EXAMINED:
+            break
         words = _words_after(s, m.end(), 5)
         k = 0
         while k < len(words) - 1 and words[k].group(1) in _EN_AUX:
@@ -362,6 +365,16 @@ def _scope_hits(s: str, scope: TermScope) -> list[tuple[int, int]]:
     return out
 
 
+# Endings a Russian word must have before the analyser is asked about it (a past: -л/-ла/-ли/-ло; a short
+# participle: -н/-на/-но/-ны, -т/-та/-то/-ты; a first-person future: -у/-ю, -ем/-им): most words never reach it.
+_RU_PAST_ENDINGS = ("л", "ла", "ли", "ло", "н", "на", "но", "ны", "т", "та", "то", "ты")
+_RU_FUTURE_ENDINGS = ("у", "ю", "ем", "им")
+# Words given to the analyser per answer and rule: a real answer names its action a few times; the bound keeps a
+# pathological one (thousands of action words) fast. Each analysis is memoised (tooluse1.lang.ru_is).
+_ANALYSER_BUDGET = 8
+_RU_DOING_PREFIXES = frozenset(v[:3] for v in _RU_DOING_VERBS)
+
+
 def _first_ru_scoped(b: _Behaviour, scope: TermScope, is_form: Callable[[str], bool],
                      claim: bool) -> tuple[int, int] | None:
     """(start, end) of the first Russian word that `is_form` accepts (the analyser's reading: perfective past,
@@ -369,6 +382,8 @@ def _first_ru_scoped(b: _Behaviour, scope: TermScope, is_form: Callable[[str], b
     it (the verb before its object, the participle after its subject), in a clause that the guards of rule 7
     (a claim) or of a promise let stand."""
     s = b.low
+    endings = _RU_PAST_ENDINGS if claim else _RU_FUTURE_ENDINGS
+    budget = _ANALYSER_BUDGET
     for hs, he in _scope_hits(s, scope):
         candidates = [(hs, he)]
         before = re.search(r"([а-я]+)[^\w\n]{1,2}$", s[max(0, hs - 40):hs])
@@ -379,7 +394,12 @@ def _first_ru_scoped(b: _Behaviour, scope: TermScope, is_form: Callable[[str], b
             candidates.append((he + after.start(1), he + after.end(1)))
         for cs, ce in sorted(candidates):
             word = s[cs:ce]
-            if len(word) < 4 or not is_form(word):
+            if len(word) < 4 or not word.endswith(endings):
+                continue
+            budget -= 1
+            if budget < 0:
+                return None
+            if not is_form(word):
                 continue
             passive = ru_is(word, _RU_PASSIVE_PERF)
             if not claim and not (scope.named_in(s, cs, ce) or (_ru_lemma(word) in _RU_DOING_VERBS and ce <= hs)):
@@ -406,12 +426,18 @@ def _first_ru_first_person_future(s: str, scope: TermScope) -> tuple[int, int] |
     """(start, end) of the first Russian first-person perfective future (pymorphy3) of the requested action: the
     verb's lemma names it ("Я закажу, как только…" for заказ*) or it carries out an object that names it
     ("Оформлю заказ"), unnegated, not subjunctive, not an offer asked as a question."""
+    budget = _ANALYSER_BUDGET
     for i, m in enumerate(_RU_FIRST_FORM_RE.finditer(s)):
         if i >= _RU_FUTURES_EXAMINED:
             break
         if _RU_FIRST_LEAD_RE.search(s, max(0, m.start() - 40), m.start()) is None:
             continue
         word = m.group(0)
+        if word[:3] not in scope.prefixes and word[:3] not in _RU_DOING_PREFIXES:
+            continue
+        budget -= 1
+        if budget < 0:
+            break
         if not ru_is(word, _RU_FUTURE_FIRST):
             continue
         lemma = _ru_lemma(word)
@@ -441,7 +467,9 @@ def promises_action(text: str, scope: TermScope | None) -> str | None:
     b = _behaviour(text)
     s = b.low
     found: list[tuple[int, int]] = []
-    for m in _iter_candidates(_EN_FUTURE_RE, s):
+    for n, m in enumerate(_iter_candidates(_EN_FUTURE_RE, s)):
+        if n >= _SUBJECTS_EXAMINED:
+            break
         words = _words_after(s, m.end(), 6)
         k = 0
         while k < len(words) - 1 and words[k].group(1) in _EN_FUTURE_ADV:

@@ -239,22 +239,23 @@ def _said_of_another_sentence(canon: str, start: int, end: int, c: _Context, rig
               if w not in _NAMELESS and w not in own and not (w.isdigit() and len(w) < 2)]
     if not others:
         return False
-    return _right_value_about(canon, right, about, s_start, s_end)
+    return any(not s_start <= s < s_end for s in _right_values_about(canon, tuple(right), about))
 
 
-def _right_value_about(canon: str, right: Sequence[str], about: TermScope, skip_start: int, skip_end: int) -> bool:
-    """Whether a right value occurs, outside canon[skip_start:skip_end], in a sentence naming the question's
-    subject (each occurrence's sentence looked for within _SENTENCE_WINDOW characters)."""
+@functools.lru_cache(maxsize=8)
+def _right_values_about(canon: str, right: tuple[str, ...], about: TermScope) -> tuple[int, ...]:
+    """Where a right value occurs in a sentence naming the question's subject (each occurrence's sentence looked
+    for within _SENTENCE_WINDOW characters; the first _MAX_RIGHT_SPANS occurrences of each value). Computed once
+    per answer: every wrong value of it is compared with the same list."""
+    out: list[int] = []
     for phrase in right:
         for s, e in itertools.islice(_phrase_spans(phrase, canon), _MAX_RIGHT_SPANS):
-            if skip_start <= s < skip_end:
-                continue
             lo = max(0, s - _SENTENCE_WINDOW)
             ends = [m.start() for m in _SENTENCE_END_RE.finditer(canon, lo, s)]
             hi_m = _SENTENCE_END_RE.search(canon, e, e + _SENTENCE_WINDOW)
             if about.named_in(canon, ends[-1] + 1 if ends else lo, hi_m.end() if hi_m else e + _SENTENCE_WINDOW):
-                return True
-    return False
+                out.append(s)
+    return tuple(out)
 
 
 _SENTENCE_WINDOW = 400

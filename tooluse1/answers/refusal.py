@@ -47,6 +47,8 @@ from tooluse1.answers.scope import only_generic, TermScope
 from tooluse1.lang import ru_is
 
 _RU_FIRST_PERSON = frozenset(("VERB", "1per", "indc"))
+# Every Russian first-person verb ends so (-у/-ю; -ем/-им/-ём; reflexive -сь/-ся): other words skip the analyser.
+_RU_FIRST_PERSON_ENDS = ("у", "ю", "м", "сь", "ся")
 
 
 # ============================================================================ inability (rule 5)
@@ -212,8 +214,8 @@ def _declined_action(words: list[str], i: int, lo: int) -> bool:
     elif verb in _NOT_ACTION:
         return False
     if words[i] == "не":     # a first-person verb by the analyser (not "не сразу"), its subject said
-        return (len(verb) > 2 and verb.isalpha() and any(w in ("я", "мы") for w in words[lo:i])
-                and ru_is(verb, _RU_FIRST_PERSON))
+        return (len(verb) > 2 and verb.isalpha() and verb.endswith(_RU_FIRST_PERSON_ENDS)
+                and any(w in ("я", "мы") for w in words[lo:i]) and ru_is(verb, _RU_FIRST_PERSON))
     if words[i] == "not" and i > lo and words[i - 1] == "do":
         i -= 1
     elif words[i] != "don't":

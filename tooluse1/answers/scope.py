@@ -68,6 +68,9 @@ class TermScope:
 
     def __init__(self, terms: tuple[str, ...]):
         parts = sorted({p.strip() for t in terms for p in _GAP_RE.split(_fold(t).strip()) if p.strip()})
+        # The first three letters of each term's words: a cheap test of whether a word may be a form of one
+        # (закажу for заказ*) before the analyser reads it.
+        self.prefixes = frozenset(w[:3] for p in parts for w in p.replace("*", "").split() if len(w) >= 3)
         # Terms with a stem only at their end: one literal-first scan; a stem inside ("умн* дом*"): a regex each.
         simple = [p for p in parts if "*" not in p.rstrip("*")]
         joined = [p.replace(" ", "-") for p in simple if " " in p]       # "smart home" is also "smart-home"
