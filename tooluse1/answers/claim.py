@@ -27,6 +27,7 @@
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -295,7 +296,7 @@ _CYR_WORD_RE = re.compile(r"[а-я]+(?:-[а-я]+)?")
 # A scope term is examined at most this many times (each a few words around it): a real answer names its
 # action a few times; the bound keeps pathological inputs linear.
 _SCOPE_HITS = 64
-_SUBJECTS_EXAMINED = 64     # first-person subjects read per answer (a real answer has a few dozen at most)
+_SUBJECTS_EXAMINED = 32     # first-person subjects read per answer (a real answer has a dozen at most)
 _OBJECT_WORDS = 3       # the requested action named within this many words after the verb ("the note's text")
 
 
@@ -355,14 +356,15 @@ def _first_scoped_claim(b: _Behaviour, scope: TermScope) -> tuple[int, int] | No
     return min(found) if found else None
 
 
-def _scope_hits(s: str, scope: TermScope) -> list[tuple[int, int]]:
-    """Where the requested action's terms occur in `s` (Cyrillic words only), at most _SCOPE_HITS, in order."""
+@functools.lru_cache(maxsize=8)    # the claim and the promise readings of one answer ask for the same
+def _scope_hits(s: str, scope: TermScope) -> tuple[tuple[int, int], ...]:
+    """Where the requested action's Russian terms occur in `s` (whole words), at most _SCOPE_HITS, in order."""
     out: list[tuple[int, int]] = []
-    for start, end in scope.spans(s, _SCOPE_HITS):
+    for start, end in scope.ru_spans(s, _SCOPE_HITS):
         word = _CYR_WORD_RE.match(s, start)
         if word is not None:
             out.append((start, max(end, word.end())))
-    return out
+    return tuple(out)
 
 
 # Endings a Russian word must have before the analyser is asked about it (a past: -л/-ла/-ли/-ло; a short
@@ -430,10 +432,10 @@ def _first_ru_first_person_future(s: str, scope: TermScope) -> tuple[int, int] |
     for i, m in enumerate(_RU_FIRST_FORM_RE.finditer(s)):
         if i >= _RU_FUTURES_EXAMINED:
             break
-        if _RU_FIRST_LEAD_RE.search(s, max(0, m.start() - 40), m.start()) is None:
-            continue
         word = m.group(0)
         if word[:3] not in scope.prefixes and word[:3] not in _RU_DOING_PREFIXES:
+            continue
+        if _RU_FIRST_LEAD_RE.search(s, max(0, m.start() - 40), m.start()) is None:
             continue
         budget -= 1
         if budget < 0:
