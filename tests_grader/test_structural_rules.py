@@ -324,6 +324,7 @@ CLARIFY_411_EN = [
     ("clarification-en-002", "xml", "How long should the timer run? (Your phone's timer app works too.)", True),
     ("clarification-en-002", "native", _r1("Tell me how many minutes, or use your phone's timer app."), True),
     ("clarification-en-001", "json", "Are you in Paris or in London?", True),
+    ("clarification-en-001", "xml", "Please provide the city so I can check the weather site.", True),
     ("clarification-en-001", "plain", "Sure. Are you asking about London?", True),
 ]
 
@@ -342,6 +343,7 @@ CLARIFY_411_RU = [
     ("clarification-ru-006", "plain", "Ваш брат живёт в Москве или в Питере?", True),
     ("clarification-ru-006", "json", _r1("В каком городе живёт ваш брат — в Москве?"), True),
     ("clarification-ru-002", "xml", "Вас интересует погода в Москве?", True),
+    ("clarification-ru-002", "native", "Укажите город, и я проверю погоду на сайте.", True),
 ]
 
 ROWS_411 = (VALUES_411_EN + VALUES_411_RU + CLAIMS_411_EN + CLAIMS_411_RU + PROMISES_411_EN + PROMISES_411_RU

@@ -434,6 +434,7 @@ _REDIRECT_VERB_RE = re.compile(r"(?<!" + _L + r")(?:use|using|open|opening|try|d
 _APP_RE = re.compile(r"(?<!" + _L + r")(?:apps?|application|applications|site|sites|website|websites|service|"
                      r"widget|siri|alexa|google|clock|settings|приложени" + _L + r"*|сайт" + _L + r"*|сервис" + _L
                      + r"*|виджет" + _L + r"*|настройк" + _L + r"*|часы|часах)" + _END)
+_MODEL_BEFORE_RE = re.compile(r"(?<!" + _L + r")(?:i|i'll|i'm|we|we'll|я|мы|мне)" + _END + r"[^.!?\n]*$")
 # The model asked to be told ("tell me", "напишите мне"): the sentence asks for the value whatever app it names.
 _TO_ME_RE = re.compile(r"(?<!" + _L + r")(?:me|мне)" + _END)
 
@@ -442,8 +443,12 @@ def _redirects(low: str, start: int, end: int) -> bool:
     """Whether the sentence low[start:end] sends the user to an app or site instead of asking for the value: a
     verb of using / opening / visiting and an app or site, no question mark and no request to tell the model
     ("Which city? You can also check your weather app." asks in its first sentence)."""
-    return (_APP_RE.search(low, start, end) is not None and _REDIRECT_VERB_RE.search(low, start, end) is not None
-            and _QUESTION_MARK_RE.search(low, start, end) is None and _TO_ME_RE.search(low, start, end) is None)
+    if (_APP_RE.search(low, start, end) is None or _QUESTION_MARK_RE.search(low, start, end) is not None
+            or _TO_ME_RE.search(low, start, end) is not None):
+        return False
+    # The user is told to use it: the verb is not the model's own ("so I can check the weather site").
+    return any(_MODEL_BEFORE_RE.search(low, max(start, m.start() - 24), m.start()) is None
+               for m in _REDIRECT_VERB_RE.finditer(low, start, end))
 
 
 # Words that ask for a value (not yes or no): a question with one of them is open ("Where does your brother
