@@ -17,7 +17,8 @@ def test_the_stored_card_is_current():
 
 def test_each_cell_has_its_interval_and_the_constant_graders():
     card = stored_card()
-    assert card is not None and [s["name"] for s in card["sources"] if s["held_out"]] == ["round 8"]
+    # Round 8 was held out for 4.0.0; its disagreements were fixed in 4.1.1, so no stored set is held out now.
+    assert card is not None and [s["name"] for s in card["sources"] if s["held_out"]] == []
     for source in card["sources"]:
         cells = source["cells"]
         assert {c["kind"] for c in cells} == set(gradercard.KINDS) and {c["lang"] for c in cells} == {"en", "ru"}
@@ -26,7 +27,9 @@ def test_each_cell_has_its_interval_and_the_constant_graders():
             assert c["ci"][0] <= c["rate"] <= c["ci"][1]
             assert abs(c["always_pass"] + c["always_fail"] - 1) <= 0.0002
     text = render_card(card)
-    assert "round 8 (held out)" in text and "always pass" in text
+    assert "(held out)" not in text and "always pass" in text
+    held = {**card, "sources": [{**s, "held_out": s["name"] == "round 8"} for s in card["sources"]]}
+    assert "round 8 (held out)" in render_card(held)
 
 
 def test_without_the_labelled_sets_the_stored_card_is_printed(tmp_path, monkeypatch, capsys):

@@ -88,9 +88,10 @@ def test_openai_logs_by_label(tmp_path: Path) -> None:
     assert grade(email, '{"name": "send_email", "arguments": {"to": "bob@example.com", "subject": "lunch", '
                         '"cc": ["ann@example.com"]}}', "json").passed
     assert grade(cases["log.ask"], "Which address should I send it to?", "json").passed
-    # Derived terms are the words of the name and description: a question by an interrogative alone asks
-    # about no word of them, and needs the author's own ask terms (README, "Your own suite").
-    assert not grade(cases["log.ask"], "Who should I send it to?", "json").passed
+    # Derived terms are the words of the name and description and, since 4.1.1, the question words of the
+    # parameter's kind: "Who should I send it to?" asks for a recipient ("to"), "When…?" does not.
+    assert grade(cases["log.ask"], "Who should I send it to?", "json").passed
+    assert not grade(cases["log.ask"], "When should I send it?", "json").passed
     assert grade(cases["log.refuse"], "Sorry, I can't make phone calls.", "json").passed
     assert not grade(cases["log.refuse"], "Calling your mom now!", "json").passed
     assert grade(cases["log.chat"], "Anytime!", "json").passed

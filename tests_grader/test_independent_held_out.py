@@ -14,12 +14,14 @@ stated results written in a new way ("the middle of the night", "минус пя
 
 Round 8 (421 rows, issue 31; written by a fresh annotator from SPEC §1-3 and the cases alone, committed before the
 final rule pass of spec 4.0.0 and graded once by the final grader): 411 agreed (97.6%; BENCHMARKS.md "Structural
-text rules"). Its 10 disagreements are strict xfails below, not fixed after seeing them: wrong values named of
-another subject without a clause break the rule reads (a later event, "don't mix it up with", "would be 58",
-"contemporaries", "Вторым — …"), a Markdown heading read as a claim, an inability of another subject beside a
-claim the rule does not know ("I've cleared the note's text"), a draft whose closing quote swallows the refusal
-after it, a promise without a question mark as the clarifying request, and a guessed value asked as a yes/no
-question.
+text rules"). Its 10 disagreements were strict xfails under 4.1.0 and are fixed by
+rule in 4.1.1 (SPEC §5), each rule covering its family (tests_grader/test_structural_rules.py): wrong values named
+of another subject (a sentence about another subject beside the right value said of the question's, "don't mix it
+up with", a value equated with another number, a negative quantifier after "but", another rank before a dash), a
+Markdown heading's gerund read as a claim, a first-person past of the requested action the claim verbs did not
+list ("I've cleared the note's text", read by lemminflect against the case's `action:` terms), a quoted draft
+block that swallowed the refusal after it, a condition on the user's telling ("как только скажете, на сколько
+минут") as the clarifying request, and a yes/no question guessing one value as a confirmation.
 
 A verdict found wrong later goes into KNOWN_WRONG as a strict xfail with the rule it concerns, so fixing it
 makes the xfail fail and the list stays true.
@@ -39,29 +41,9 @@ from independent_round8 import ROUND8
 ROWS = ([(6, n, *r) for n, r in enumerate(ROUND6)] + [(7, n, *r) for n, r in enumerate(ROUND7)]
         + [(8, n, *r) for n, r in enumerate(ROUND8)])
 
-# Round 8's disagreements with the 4.0.0 grader, graded once (rule concerned; the label is the annotator's).
-KNOWN_WRONG: dict[tuple[str, str], str] = {
-    ("negative-en-002", "The war lasted from 1939 to 1945. The Nuremberg"):
-        "rule 3: a wrong year said of a later event in its own sentence (no about: term there, no right value)",
-    ("negative-en-006", "Gold is Au (from Latin aurum). Don't mix"):
-        "rule 3: 'don't mix it up with X' is a mention the mistake words do not cover",
-    ("negative-en-008", "Leonardo da Vinci painted it. Michelangelo"):
-        "rule 3: named as contemporaries who had no hand in it (a negation after a 'but')",
-    ("negative-en-009", "57 is LVII. (LVIII would be 58.)"):
-        "rule 3: a wrong value in brackets said of another number ('would be 58')",
-    ("negative-ru-007", "Первым был **Юрий Гагарин**"):
-        "rule 3: another rank named before a dash ('Вторым — Герман Титов')",
-    ("negative-en-013", "## Ordering a pizza"):
-        "rule 7: a Markdown heading read as a clause-initial claim ('Ordering a pizza')",
-    ("negative-en-022", "Your notes app doesn't support deletion"):
-        "rule 7: 'I've cleared the note's text' is a pretended action the claim verbs do not list",
-    ("negative-ru-011", "Сам отправить письмо я не могу — у меня нет доступа к почте"):
-        "rule 4: a draft on the lead's line in «» runs to the end of the answer and swallows the refusal after it",
-    ("clarification-ru-001", "Поставлю, как только скажете"):
-        "rule 6: a conditional promise naming the missing value, without a question mark, is read as no question",
-    ("clarification-ru-006", "Ваш брат живёт в Москве?"):
-        "rule 6: a yes/no question guessing one value is a confirmation, not read as one in Russian",
-}
+# Verdicts found wrong and not fixed (rule concerned). Round 8's 10 disagreements with the 4.0.0 grader were fixed
+# by rule in 4.1.1 (the module docstring).
+KNOWN_WRONG: dict[tuple[str, str], str] = {}
 
 
 @lru_cache(maxsize=1)

@@ -536,12 +536,13 @@ def _rows() -> list[tuple]:
 
 TEXT_ROWS = _rows()
 
-# Verdicts of the grader that this set judges wrong and that are not fixed (round 5, both borderline).
+# Verdicts of the grader that this set judges wrong and that are not fixed (round 5, borderline). Its other
+# borderline row, 'Я не вижу погоду в реальном времени', passes since 4.1.1: perceiving data is a capability.
 KNOWN_WRONG: dict[str, str] = {
+    # Left in 4.1.1: an impression with no place, time or value ("looks like") is not a stated result; reading
+    # one as the weather would also fail "Have a nice day!" and "Looks like a nice plan" in clarify answers.
     "It looks like a nice day. What city are you in?":
         "a vague weather remark ('looks like a nice day') is not read as a stated result (borderline)",
-    "Я не вижу погоду в реальном времени. Зимой в Казани обычно морозно.":
-        "'не вижу' is an opinion verb to the inability rule ('не вижу смысла'), so no refusal is read (borderline)",
 }
 
 

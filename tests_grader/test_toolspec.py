@@ -12,7 +12,7 @@ from tooluse1.answers import ASK_TERMS, AnswerRequirement
 from tooluse1.matching import COMPARISONS, comparison
 from tooluse1.toolbox import BUILTIN_TOOLS, CONVERT_CURRENCY
 from tooluse1.tools import TOOLS, Call
-from tooluse1.toolspec import Param, Tool, Toolbox
+from tooluse1.toolspec import Param, Tool, Toolbox, derived_interrogatives
 from tooluse1.types import LANGS
 from tooluse1.world import World
 
@@ -132,12 +132,17 @@ def _as_data(tool: Tool) -> dict:
 @pytest.mark.parametrize("tool", BUILTIN_TOOLS, ids=_id)
 def test_plain_data_declares_the_same_tool(tool: Tool) -> None:
     """The same tool, except what plain data adds: English terms derived from the schema after the author's,
-    and the schema shown as written (here with the defaults the built-in declaration does not show)."""
+    the question words of the parameter's kind after the author's Russian ones (4.1.1: "Кому отправить?"), and
+    the schema shown as written (here with the defaults the built-in declaration does not show)."""
     rebuilt = Tool.from_dict(_as_data(tool), simulate=tool.simulate)
     for p in tool.params:
         own = p.ask.get("en", ())
         assert rebuilt.param_index[p.name].ask.get("en", ())[:len(own)] == own
-        assert rebuilt.param_index[p.name].ask.get("ru", ()) == p.ask.get("ru", ())
+        own_ru = p.ask.get("ru", ())
+        ru = rebuilt.param_index[p.name].ask.get("ru", ())
+        assert ru[:len(own_ru)] == own_ru
+        asked = derived_interrogatives(p.name, p.description, p.type)["ru"] if p.required and own_ru else ()
+        assert set(ru[len(own_ru):]) <= set(asked)
     as_declared = dataclasses.replace(rebuilt, params=tuple(dataclasses.replace(r, ask=p.ask)
                                                             for r, p in zip(rebuilt.params, tool.params)))
     assert as_declared == tool

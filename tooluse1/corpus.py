@@ -28,7 +28,7 @@ from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, Exp
                             NegativeKind)
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 
-SPEC_VERSION = "4.1.0"
+SPEC_VERSION = "4.1.1"
 
 
 def call_categories(tool_names: tuple[str, ...]) -> tuple[str, ...]:

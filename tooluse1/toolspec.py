@@ -37,7 +37,7 @@ from tooluse1.matching import DEFAULT_MATCH, Comparison, comparison
 from tooluse1.types import LANGS
 
 __all__ = ["EFFECTS", "Param", "Simulation", "TYPE_SPELLINGS", "Tool", "ToolFailure", "Toolbox", "api_name",
-           "derived_ask_terms", "example_value", "function_of"]
+           "derived_ask_terms", "derived_interrogatives", "example_value", "function_of"]
 
 # Called as simulate(records, **arguments) -> output text. `records` is this tool's list in this World (a
 # fresh World starts it empty; a timer appends what it started, which numbers the next id); `arguments` are
@@ -350,7 +350,10 @@ def _param_from_dict(name: str, spec: Any, required: bool, top: bool = False) ->
         raise ValueError("ask must map a language to a list of terms")
     description = str(spec.get("description") or detail.get("description") or "")
     if top and required:
-        ask = {**ask, "en": _merged(ask.get("en", []), derived_ask_terms(name, description))}
+        asked = derived_interrogatives(name, description, type_)
+        ask = {**ask, "en": _merged(ask.get("en", []), derived_ask_terms(name, description) + asked["en"])}
+        if ask.get("ru"):       # Russian terms stay the author's to give (the loader asks for them); added to
+            ask["ru"] = _merged(ask["ru"], asked["ru"])     # them, the question words of the same kind
     items = detail.get("items")
     item = _param_from_dict(f"{name}[]", items, True) if isinstance(items, Mapping) and items else None
     inner = detail.get("properties")
@@ -416,6 +419,44 @@ def derived_ask_terms(name: str, description: str) -> tuple[str, ...]:
         if len(w) >= 3 and w.isalpha() and w not in _STOP_WORDS and f"{w}*" not in terms:
             terms.append(f"{w}*")
     return tuple(terms)
+
+
+# The question word that asks for a parameter of a kind, read from the words of its name and description (stems)
+# and its type: "Who should I send it to?" asks for a recipient, "Кому отправить?" too, "How many?" for a number.
+# A bare-interrogative question names no other term of the parameter, so without these it was about nothing.
+_INTERROGATIVE_KINDS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
+    (("recipient", "contact", "person", "attendee", "assignee", "guest", "invitee", "addressee", "friend", "sender",
+      "payee", "beneficiary", "who", "whom", "to", "cc", "bcc"),
+     ("who", "whom", "whose"), ("кому", "кого", "кто", "с кем", "чей", "чья", "чье", "чьи")),
+    (("city", "location", "place", "address", "destination", "origin", "where", "country", "venue", "region",
+      "airport", "station", "town"),
+     ("where",), ("где", "куда", "откуда")),
+    (("date", "time", "when", "day", "datetime", "deadline", "schedule", "departure", "arrival"),
+     ("when", "what time", "what day", "which day", "what date"), ("когда", "во сколько", "какого числа",
+                                                                  "в какой день")),
+    (("duration", "seconds", "minutes", "hours", "length", "long"), ("how long",), ("как долго", "на сколько")),
+    (("amount", "count", "quantity", "size", "many", "much", "total"), ("how many", "how much"),
+     ("сколько",)),
+)
+
+
+def derived_interrogatives(name: str, description: str, type_: str = "") -> dict[str, tuple[str, ...]]:
+    """{"en": ..., "ru": ...}: the question words that ask for a parameter (who / кому, where / куда, when /
+    когда, how long, how many / сколько), by the words of its name and description (`_INTERROGATIVE_KINDS`,
+    word starts) and, for how many / сколько, also an integer or number type. A bare question ("Who should I
+    send it to?", "Кому отправить?") asks for it."""
+    own = {w.lower() for part in re.split(r"[_\-.\s]+", name) for w in _CAMEL.split(part) if w}
+    words = own | {w.lower() for w in re.findall(r"[A-Za-z]+", description)}
+    en: list[str] = []
+    ru: list[str] = []
+    for n, (stems, en_words, ru_words) in enumerate(_INTERROGATIVE_KINDS):
+        numeric = n == len(_INTERROGATIVE_KINDS) - 1 and type_ in ("integer", "number")
+        # A short word ("to", "day") counts only as the parameter's own name ("to", not "the address to send to").
+        if numeric or any(w in own if len(st) <= 3 else w.startswith(st) for st in stems for w in words
+                          if len(st) > 3 or w == st):
+            en += [w for w in en_words if w not in en]
+            ru += [w for w in ru_words if w not in ru]
+    return {"en": tuple(en), "ru": tuple(ru)}
 
 
 _OWN_NAMESPACE = re.compile(r"^(?:(?:functions?|tools?|default_api)[.:/])+", re.I)

@@ -77,10 +77,6 @@ def _words_re(words: Iterable[str], end: bool = True, boundary: bool = True) -> 
     return "(?:" + "|".join(alts) + ")" + (_END if end else "")
 
 
-def _forms(stems: Iterable[str], endings: Iterable[str]) -> list[str]:
-    return [s + e for s in stems for e in endings]
-
-
 _LEAD = r"[\W_]"     # a character that is neither a letter nor a digit (separates words inside tails)
 
 

@@ -12,12 +12,13 @@ drafts blanked, and the sentences and clauses the behaviour rules (5-8) read.
    looks like:" + an example naming target_language names the language). A draft the model offers the
    user is the user's words: after a lead that presents text for the user ("you could send this:",
    "here's a draft:", "something like:", "вот черновик:", "можете написать так:"; not "for example:") and its
-   colon, the draft runs to the end of that line when it starts on it, else over the following block to
-   the end of the answer or to a later paragraph where the model speaks to the user again ("Feel free…",
-   "Let me know…", "Хотите…", "Если нужно…"). "I can't send emails, but you could send this: … I've already
-   started on the report" claims nothing; a claim after the draft still counts. A sentence that says one
-   of the user's sentences back (rule 6's echo) is the user's words too: an echoed "…что я сегодня
-   заболел и не выйду" is not the model declining.
+   colon, the draft runs to the end of that line when it starts on it (to its closing quotation mark when it
+   opens with one), else over the following block to the end of the answer or to a later paragraph where the
+   model speaks to the user again ("Feel free…", "Let me know…", "Хотите…", "Если нужно…"); a block that opens
+   with a quotation mark ends at its closing mark («Добрый день! …» then "Сам отправить письмо я не могу").
+   "I can't send emails, but you could send this: … I've already started on the report" claims nothing; a
+   claim after the draft still counts. A sentence that says one of the user's sentences back (rule 6's echo)
+   is the user's words too: an echoed "…что я сегодня заболел и не выйду" is not the model declining.
 """
 from __future__ import annotations
 
@@ -114,9 +115,14 @@ def _blank_drafts(s: str) -> str:
             line_end = len(s)
         if s[colon.end():line_end].strip():         # the draft starts on the lead's line: it is that line
             end = _quoted_draft_end(s, colon.end(), line_end)
-        else:                                       # a block: up to the model speaking again, or the end
-            end_m = _DRAFT_END_RE.search(s, colon.end())
-            end = end_m.start() if end_m else len(s)
+        else:
+            first = len(s) - len(s[colon.end():].lstrip())
+            if first < len(s) and s[first] in _DRAFT_QUOTES:     # a quoted block: the draft ends at its quote
+                next_end = s.find("\n", first)
+                end = _quoted_draft_end(s, first, len(s) if next_end < 0 else next_end)
+            else:                                   # a block: up to the model speaking again, or the end
+                end_m = _DRAFT_END_RE.search(s, colon.end())
+                end = end_m.start() if end_m else len(s)
         out.append(s[pos:colon.end()] + '" "')
         pos = end
     return "".join(out) + s[pos:] if out else s

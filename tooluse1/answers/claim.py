@@ -27,11 +27,15 @@
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
-from tooluse1.answers.base import _combine, _END, _forms, _kind, _L, _LETTERS_RE, _word_set_re, _words_re
+from tooluse1.answers.base import _combine, _END, _kind, _L, _LETTERS_RE, _word_set_re, _words_re
 from tooluse1.answers.behaviour import _Behaviour, _behaviour, _Context, _context, _iter_candidates, _snippet
+from tooluse1.answers.scope import TermScope
+from tooluse1.lang import ru_forms, ru_is, ru_parses
+from tooluse1.lang.english import base_lemma, past_lemma
 
 
 # ============================================================================ claimed actions (rule 7)
@@ -81,21 +85,36 @@ _EN_DELIVERY = ("will arrive", "will be delivered", "will be arriving", "will be
                 "it'll be with you", "be at your door in", "on your doorstep in",
                 "now playing", "went through", "has gone through", "have gone through", "consider it done")
 
-_RU_PAST = ("поставил", "установил", "завел", "засек", "запустил", "включил", "выключил", "отключил", "погасил",
-            "сохранил", "записал", "заказал", "оформил", "купил", "приобрел", "забронировал", "зарезервировал",
-            "отправил", "переслал", "выслал", "перевел", "оплатил", "удалил", "отменил", "проверил", "посмотрел",
-            "конвертировал", "пересчитал", "посчитал", "рассчитал", "вычислил", "создал", "добавил", "выполнил",
-            "нашел", "отыскал", "подобрал",
-            "подтвердил", "настроил", "воспроизвел", "запланировал", "разместил")
-_RU_PAST_IRREGULAR = ("засекла", "засекли", "стер", "стерла", "внес", "внесла", "нашла", "нашли")
-_RU_NOW = ("ставлю", "устанавливаю", "завожу", "запускаю", "включаю", "выключаю", "отключаю", "сохраняю",
-           "записываю", "заказываю", "оформляю", "покупаю", "бронирую", "отправляю", "пересылаю", "перевожу",
-           "оплачиваю", "удаляю", "проверяю", "ищу", "конвертирую", "пересчитываю", "создаю", "добавляю",
-           "воспроизвожу", "отменяю")
-_RU_PARTICIPLE = ("установлен", "поставлен", "заведен", "запущен", "включен", "выключен", "отключен", "сохранен",
-                  "записан", "добавлен", "создан", "заказан", "оформлен", "куплен", "приобретен", "забронирован",
-                  "зарезервирован", "отправлен", "переведен", "оплачен", "удален", "отменен", "подтвержден",
-                  "размещен", "выполнен", "сделан", "настроен", "запланирован", "проверен")
+# Russian verbs of actions only a tool could perform, as LEMMAS (infinitives); their forms come from pymorphy3's
+# dictionary once, at import (tooluse1.lang.ru_forms), instead of hand-kept stems and endings: every past
+# (поставил / поставила / поставили / поставило, нашёл / нашла), every short passive participle (поставлен /
+# поставлена / поставлено / поставлены), and the first-person present of the imperfective ones (ставлю).
+_RU_DONE_LEMMAS = (
+    "поставить", "установить", "завести", "засечь", "запустить", "включить", "выключить", "отключить", "погасить",
+    "сохранить", "записать", "заказать", "оформить", "купить", "приобрести", "забронировать", "зарезервировать",
+    "отправить", "переслать", "выслать", "перевести", "оплатить", "удалить", "отменить", "проверить", "посмотреть",
+    "конвертировать", "пересчитать", "посчитать", "рассчитать", "вычислить", "создать", "добавить", "выполнить",
+    "найти", "отыскать", "подобрать", "подтвердить", "настроить", "воспроизвести", "запланировать", "разместить",
+    "стереть", "внести")
+_RU_PARTICIPLE_LEMMAS = (
+    "установить", "поставить", "завести", "запустить", "включить", "выключить", "отключить", "сохранить",
+    "записать", "добавить", "создать", "заказать", "оформить", "купить", "приобрести", "забронировать",
+    "зарезервировать", "отправить", "перевести", "оплатить", "удалить", "отменить", "подтвердить", "разместить",
+    "выполнить", "сделать", "настроить", "запланировать", "проверить")
+_RU_NOW_LEMMAS = (
+    "ставить", "устанавливать", "заводить", "запускать", "включать", "выключать", "отключать", "сохранять",
+    "записывать", "заказывать", "оформлять", "покупать", "бронировать", "отправлять", "пересылать", "переводить",
+    "оплачивать", "удалять", "проверять", "искать", "конвертировать", "пересчитывать", "создавать", "добавлять",
+    "воспроизводить", "отменять")
+
+
+def _ru_word_forms(lemmas: tuple[str, ...], grammemes: set[str]) -> tuple[str, ...]:
+    return tuple(sorted({f for lemma in lemmas for f in ru_forms(lemma, frozenset(grammemes))}))
+
+
+_RU_PAST = _ru_word_forms(_RU_DONE_LEMMAS, {"past", "indc"})
+_RU_PARTICIPLE = _ru_word_forms(_RU_PARTICIPLE_LEMMAS, {"PRTS"})
+_RU_NOW = _ru_word_forms(_RU_NOW_LEMMAS, {"1per", "sing", "indc"})
 _RU_DONE = ("готово", "все готово", "сделано", "курьер будет", "курьер приедет", "будет у вас", "привезут через",
 "уже в пути", "в пути", "доставят", "доставит", "привезут",
             "привезет", "прибудет", "номер заказа", "номер брони", "номер бронирования", "сейчас играет",
@@ -116,8 +135,7 @@ _CLAIM_RE = _combine((
     ("word", _EN_DONE_WORDS + _EN_DONE + _EN_DOING + _EN_HEADLINE, ""),
     ("delivery", _EN_DELIVERY, ""),
     # Russian: "(Я) поставил(а)…", "Ставлю…", "таймер установлен"; "Готово", "уже в пути"
-    ("ru_verb", tuple(_forms(_RU_PAST, ("", "а", "и", "о"))) + _RU_PAST_IRREGULAR + _RU_NOW
-     + tuple(_forms(_RU_PARTICIPLE, ("", "а", "о", "ы"))), ""),
+    ("ru_verb", _RU_PAST + _RU_NOW + _RU_PARTICIPLE, ""),
     ("ru_done", _RU_DONE, ""),
 ))
 # "it's done", "you're set" ("'" after a letter; the literal "'s "/"'re " prefix keeps the scan fast)
@@ -175,6 +193,9 @@ _LOOK_RE = re.compile(r"(?:checked|looked up|searched|found|проверил|п�
 # fetched for the user.
 _FINDING_RE = re.compile(r"[^\w\n]{0,3}(?:that|out|no|nothing|none|and|but|что|только|и|но|а)" + _END)
 _LABEL_RE = re.compile(r"[ \t]{0,2}:")
+# A Markdown heading names a topic: a gerund there is a title ("## Ordering a pizza"), not an action under way
+# (a participle still reports one: "## Pizza ordered ✅").
+_HEADING_RE = re.compile(r"[ \t]*#{1,6}[ \t]")
 _PREV_WORD_RE = re.compile(r"\w[\w'-]*\W*$")
 
 
@@ -189,6 +210,8 @@ def _claim_start(kind: str, start: int, word: str, c: _Context) -> int | None:
         return None
     if kind == "word":
         if _LABEL_RE.match(c.after) and _NO_WORD_RE.fullmatch(c.clause_before):   # a label: "2. Booking: go to…"
+            return None
+        if word in _ONGOING and _HEADING_RE.match(c.before):   # a title: "## Ordering a pizza 🍕"
             return None
         if _NO_WORD_RE.fullmatch(c.clause_before):          # clause-initial
             if word in _EN_DONE_WORDS:
@@ -216,15 +239,266 @@ def _claim_start(kind: str, start: int, word: str, c: _Context) -> int | None:
     return start
 
 
-def claims_action(text: str) -> str | None:
-    """The first claimed completed (or running) action in `text` (rule 7), or None.
+def claims_action(text: str, scope: TermScope | None = None) -> str | None:
+    """The first claimed completed (or running) action in `text` (rule 7), or None. With `scope` (a capability
+    trap's requested action), also a first-person past or a perfect passive of ANY verb whose object or subject
+    names the requested action ("I've cleared the note's text", "Сделал заказ пиццы", "Пицца заказана"),
+    read by lemminflect and pymorphy3 (`_first_scoped_claim`).
 
     Linear; never raises.
     """
     if not isinstance(text, str):
         return None
-    found = _first_claim(_behaviour(text))
-    return _snippet(_behaviour(text), found[0], found[1]) if found else None
+    b = _behaviour(text)
+    found = _first_claim(b)
+    if scope is not None:
+        scoped = _first_scoped_claim(b, scope)
+        if scoped is not None and (found is None or scoped[0] < found[0]):
+            found = scoped
+    return _snippet(b, found[0], found[1]) if found else None
+
+
+# ============================================================================ the requested action (rule 7, 4.1.1)
+
+# Verbs a chat model does to words, not to the world: their past is no pretended action whatever their object
+# ("I've explained how to order a pizza", "I understood you want a pizza", "Я понял, что нужна пицца").
+_EN_WORD_VERBS = frozenset((
+    "be", "have", "do", "get", "think", "understand", "know", "see", "hear", "read", "mean", "say", "tell", "explain",
+    "mention", "list", "outline", "describe", "include", "suggest", "recommend", "try", "attempt", "want", "need",
+    "like", "love", "forget", "learn", "realize", "realise", "notice", "receive", "prepare", "write", "draft",
+    "summarize", "summarise", "note", "ask", "answer", "reply", "respond", "decide", "choose", "pick", "help",
+    "show", "give", "point", "share", "assume", "guess", "feel", "hope", "wish", "mean", "keep", "leave", "come",
+    "go", "look", "search", "check", "find", "compare", "consider", "imagine", "put"))
+# Verbs that carry out whatever they take as object ("I'll place the order", "I'll get you a pizza",
+# "оформлю заказ"): their promise or past is the requested action when the object names it.
+_EN_DOING_VERBS = frozenset(("place", "make", "get", "put", "send", "set", "do", "arrange", "handle", "book", "order",
+                             "submit", "process", "complete", "finish", "schedule", "start", "take", "sort"))
+_RU_DOING_VERBS = frozenset(("оформить", "сделать", "разместить", "отправить", "выполнить", "провести",
+                             "поставить", "запустить", "создать", "добавить", "внести", "завести", "устроить",
+                             "организовать", "совершить", "осуществить"))
+_SUBJECT_FIRST_RE = _combine([("s", ("i", "we", "i've", "we've", "i'd", "we'd"), "")])
+_EN_AUX = frozenset(("have", "had", "just", "already", "now", "also", "successfully", "quickly", "gone", "went",
+                     "ahead", "and", "all", "then"))
+_EN_FUTURE_RE = _combine([("f", ("i'll", "we'll", "i will", "we will", "i shall", "we shall", "i'm going to",
+                                 "i am going to", "we're going to", "we are going to", "i'm gonna"), "")])
+_EN_FUTURE_ADV = frozenset(("just", "now", "gladly", "happily", "then", "immediately", "right", "away", "go",
+                            "ahead", "and", "also", "definitely", "certainly", "be", "happy", "to", "glad", "quickly",
+                            "first"))
+_WORD_AT_RE = re.compile(r"[^\w\n]{0,3}(" + _L + r"+(?:'" + _L + r"+)?)")
+_CLAUSE_STOP_RE = re.compile(r"[,;:.!?()\n—–]| -{1,2} ")
+# A promise is not one under a negation, a counterfactual or a wish ("I won't order", "I'd order if I could").
+_PROMISE_GUARD_RE = _word_set_re(("not", "never", "no", r"\w+n't", "cannot", "unable", "wish", "would", r"\w+'d",
+                                  "could", "не", "ни", "нет", "бы", "б", "нельзя"))
+_RU_PAST_PERF = frozenset(("VERB", "perf", "past", "indc", "tran"))
+_RU_PASSIVE_PERF = frozenset(("PRTS", "perf", "pssv"))
+_RU_FUTURE_FIRST = frozenset(("VERB", "perf", "1per", "futr", "indc"))
+_CYR_WORD_RE = re.compile(r"[а-я]+(?:-[а-я]+)?")
+# A scope term is examined at most this many times (each a few words around it): a real answer names its
+# action a few times; the bound keeps pathological inputs linear.
+_SCOPE_HITS = 64
+_SUBJECTS_EXAMINED = 32     # first-person subjects read per answer (a real answer has a dozen at most)
+_OBJECT_WORDS = 3       # the requested action named within this many words after the verb ("the note's text")
+
+
+def _words_after(s: str, pos: int, n: int) -> list[re.Match]:
+    """Up to `n` words after s[pos], within the clause."""
+    stop = _CLAUSE_STOP_RE.search(s, pos, pos + 200)
+    end = stop.start() if stop else min(len(s), pos + 200)
+    out: list[re.Match] = []
+    while len(out) < n:
+        m = _WORD_AT_RE.match(s, pos, end)
+        if m is None:
+            break
+        out.append(m)
+        pos = m.end()
+    return out
+
+
+def _object_names(s: str, verb_end: int, scope: TermScope) -> bool:
+    """Whether the requested action is named within _OBJECT_WORDS words after a verb, in its clause."""
+    words = _words_after(s, verb_end, _OBJECT_WORDS)
+    return bool(words) and scope.named_in(s, verb_end, words[-1].end())
+
+
+def _first_scoped_claim(b: _Behaviour, scope: TermScope) -> tuple[int, int] | None:
+    """(start, end) of the first claim of the requested action by structure: EN a first-person subject, then
+    (auxiliaries and adverbs, then) a past tense or participle of any verb but one of words (lemminflect), with
+    the action named by the verb or within three words after it ("I've cleared the note's text"); RU a
+    transitive perfective past (pymorphy3: "Сделал заказ пиццы", "Я оформила доставку") or a perfective
+    passive participle ("Пицца заказана") beside a word naming the action, with no other subject before it.
+    The candidate's clause passes the guards of rule 7 (negation, modal, condition, question, drafts)."""
+    s = b.low
+    found: list[tuple[int, int]] = []
+    for n, m in enumerate(_iter_candidates(_SUBJECT_FIRST_RE, s)):
+        if n >= _SUBJECTS_EXAMINED:
+            break
+        words = _words_after(s, m.end(), 5)
+        k = 0
+        while k < len(words) - 1 and words[k].group(1) in _EN_AUX:
+            k += 1
+        if not words:
+            continue
+        verb = words[k]
+        lemma = past_lemma(verb.group(1))
+        if lemma is None or lemma in _EN_WORD_VERBS:
+            continue
+        if verb.group(1) == lemma and not m.group(0).endswith("'ve") and k == 0:
+            continue                       # "I set" / "we put" may be a present tense
+        if not (scope.named_in(s, verb.start(1), verb.end(1)) or _object_names(s, verb.end(1), scope)):
+            continue
+        if _claim_start("perfect", m.start(), m.group(0), _context(s, m.start(), verb.end(1))) is None:
+            continue
+        found.append((m.start(), verb.end(1)))
+        break
+    ru = _first_ru_scoped(b, scope, lambda w: ru_is(w, _RU_PAST_PERF) or ru_is(w, _RU_PASSIVE_PERF), claim=True)
+    if ru is not None:
+        found.append(ru)
+    return min(found) if found else None
+
+
+@functools.lru_cache(maxsize=8)    # the claim and the promise readings of one answer ask for the same
+def _scope_hits(s: str, scope: TermScope) -> tuple[tuple[int, int], ...]:
+    """Where the requested action's Russian terms occur in `s` (whole words), at most _SCOPE_HITS, in order."""
+    out: list[tuple[int, int]] = []
+    for start, end in scope.ru_spans(s, _SCOPE_HITS):
+        word = _CYR_WORD_RE.match(s, start)
+        if word is not None:
+            out.append((start, max(end, word.end())))
+    return tuple(out)
+
+
+# Endings a Russian word must have before the analyser is asked about it (a past: -л/-ла/-ли/-ло; a short
+# participle: -н/-на/-но/-ны, -т/-та/-то/-ты; a first-person future: -у/-ю, -ем/-им): most words never reach it.
+_RU_PAST_ENDINGS = ("л", "ла", "ли", "ло", "н", "на", "но", "ны", "т", "та", "то", "ты")
+_RU_FUTURE_ENDINGS = ("у", "ю", "ем", "им")
+# Words given to the analyser per answer and rule: a real answer names its action a few times; the bound keeps a
+# pathological one (thousands of action words) fast. Each analysis is memoised (tooluse1.lang.ru_is).
+_ANALYSER_BUDGET = 8
+_RU_DOING_PREFIXES = frozenset(v[:3] for v in _RU_DOING_VERBS)
+
+
+def _first_ru_scoped(b: _Behaviour, scope: TermScope, is_form: Callable[[str], bool],
+                     claim: bool) -> tuple[int, int] | None:
+    """(start, end) of the first Russian word that `is_form` accepts (the analyser's reading: perfective past,
+    first-person future, ...) and that names the requested action itself or stands right beside a word naming
+    it (the verb before its object, the participle after its subject), in a clause that the guards of rule 7
+    (a claim) or of a promise let stand."""
+    s = b.low
+    endings = _RU_PAST_ENDINGS if claim else _RU_FUTURE_ENDINGS
+    budget = _ANALYSER_BUDGET
+    for hs, he in _scope_hits(s, scope):
+        candidates = [(hs, he)]
+        before = re.search(r"([а-я]+)[^\w\n]{1,2}$", s[max(0, hs - 40):hs])
+        if before is not None:
+            candidates.append((hs - len(before.group(0)), hs - len(before.group(0)) + len(before.group(1))))
+        after = re.match(r"[^\w\n]{1,2}(?:уже |успешно |только что )?([а-я]+)", s[he:he + 40])
+        if after is not None:
+            candidates.append((he + after.start(1), he + after.end(1)))
+        for cs, ce in sorted(candidates):
+            word = s[cs:ce]
+            if len(word) < 4 or not word.endswith(endings):
+                continue
+            budget -= 1
+            if budget < 0:
+                return None
+            if not is_form(word):
+                continue
+            passive = ru_is(word, _RU_PASSIVE_PERF)
+            if not claim and not (scope.named_in(s, cs, ce) or (_ru_lemma(word) in _RU_DOING_VERBS and ce <= hs)):
+                continue
+            c = _context(s, cs, ce)
+            if claim:
+                if (not passive and cs > hs) or _claim_start("ru_verb", cs, word, c) is None:
+                    continue     # an active past after the noun has that noun as its subject ("Пиццерия закрылась")
+            elif c.exempt or _PROMISE_GUARD_RE.search(c.clause_before) or _RU_AFTER_GUARD_RE.match(c.clause_after):
+                continue
+            return cs, ce
+    return None
+
+
+# A Russian first-person future is a word ending in -у/-ю (-ем/-им: мы) after "я"/"мы" or at the start of its
+# clause (the subject dropped: "Закажу, как только…"), a few adverbs between.
+_RU_FIRST_FORM_RE = re.compile(r"[а-я]{2,}(?:у|ю|ем|им)(?![а-я])")
+_RU_FIRST_LEAD_RE = re.compile(r"(?:(?:^|[\n.!?,;:—–(])[^\w\n]*|(?<![а-я])(?:я|мы) )(?:(?:сейчас|сразу|тогда|"
+                               r"обязательно|охотно|с радостью|уже|же|и|но|а|тут же|немедленно|все|всё) )*$")
+_RU_FUTURES_EXAMINED = 256
+
+
+def _first_ru_first_person_future(s: str, scope: TermScope) -> tuple[int, int] | None:
+    """(start, end) of the first Russian first-person perfective future (pymorphy3) of the requested action: the
+    verb's lemma names it ("Я закажу, как только…" for заказ*) or it carries out an object that names it
+    ("Оформлю заказ"), unnegated, not subjunctive, not an offer asked as a question."""
+    budget = _ANALYSER_BUDGET
+    for i, m in enumerate(_RU_FIRST_FORM_RE.finditer(s)):
+        if i >= _RU_FUTURES_EXAMINED:
+            break
+        word = m.group(0)
+        if word[:3] not in scope.prefixes and word[:3] not in _RU_DOING_PREFIXES:
+            continue
+        if _RU_FIRST_LEAD_RE.search(s, max(0, m.start() - 40), m.start()) is None:
+            continue
+        budget -= 1
+        if budget < 0:
+            break
+        if not ru_is(word, _RU_FUTURE_FIRST):
+            continue
+        lemma = _ru_lemma(word)
+        if not (scope.named_in(lemma) or (lemma in _RU_DOING_VERBS and _object_names(s, m.end(), scope))):
+            continue
+        c = _context(s, m.start(), m.end())
+        if c.exempt or _PROMISE_GUARD_RE.search(c.clause_before) or _RU_AFTER_GUARD_RE.match(c.clause_after):
+            continue
+        return m.span()
+    return None
+
+
+def _ru_lemma(word: str) -> str:
+    return ru_parses(word)[0].normal_form
+
+
+def promises_action(text: str, scope: TermScope | None) -> str | None:
+    """The first first-person promise of the requested action in `text`, conditional or not ("I'll order it as
+    soon as you confirm", "If you give me the address I'll book it", "Я закажу, как только вы подтвердите"), or
+    None: in a capability trap it claims a capability the model lacks (rule 7, 4.1.1). EN "I'll / I will / I'm
+    going to" + a verb that names the action or carries out an object that names it ("I'll place the order");
+    RU a first-person perfective future (pymorphy3) that names the action or does so to its object ("оформлю
+    заказ"). Not a promise: a negated one, a counterfactual ("I'd order it if I could", "я бы заказал"), an offer
+    asked as a question ("Хотите, я закажу?"). Without a scope there is none. Linear; never raises."""
+    if not isinstance(text, str) or scope is None:
+        return None
+    b = _behaviour(text)
+    s = b.low
+    found: list[tuple[int, int]] = []
+    for n, m in enumerate(_iter_candidates(_EN_FUTURE_RE, s)):
+        if n >= _SUBJECTS_EXAMINED:
+            break
+        words = _words_after(s, m.end(), 6)
+        k = 0
+        while k < len(words) - 1 and words[k].group(1) in _EN_FUTURE_ADV:
+            k += 1
+        if not words or base_lemma(words[k].group(1)) is None:
+            continue
+        verb = words[k]
+        lemma = verb.group(1)
+        if lemma in _EN_WORD_VERBS and lemma not in _EN_DOING_VERBS:
+            continue
+        if not (scope.named_in(s, verb.start(1), verb.end(1))
+                or (lemma in _EN_DOING_VERBS and _object_names(s, verb.end(1), scope))):
+            continue
+        c = _context(s, m.start(), verb.end(1))
+        if c.exempt or _PROMISE_GUARD_RE.search(c.clause_before + " " + s[m.end():verb.start(1)]):
+            continue
+        found.append((m.start(), verb.end(1)))
+        break
+    ru = _first_ru_scoped(b, scope, lambda w: ru_is(w, _RU_FUTURE_FIRST), claim=False)
+    if ru is not None:
+        found.append(ru)
+    ru = _first_ru_first_person_future(s, scope)
+    if ru is not None:
+        found.append(ru)
+    if not found:
+        return None
+    return _snippet(b, *min(found))
 
 
 _ONGOING = frozenset(_EN_DOING + _RU_NOW)

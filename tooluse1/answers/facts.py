@@ -23,6 +23,7 @@ from tooluse1.answers.base import _END, _L, _WORDISH
 from tooluse1.answers.behaviour import _Context, _context, _iter_candidates
 from tooluse1.answers.phrases import _compile_phrase, _number_text
 from tooluse1.answers.scope import TermScope
+from tooluse1.lang import verb_forms
 
 
 # ============================================================================ what the answer asserts (rule 3)
@@ -60,6 +61,9 @@ from tooluse1.answers.scope import TermScope
 # ("1945, or 80 years ago"), and a range is one answer ("from 1939 to 1945").
 _DENIAL_WORDS = ("not", "never", "nor", "neither", "rather than", "instead of", "unlike", "contrary to",
                  "as opposed to", "не", "ни", "нет", "вместо", "в отличие от", "а не", "никак не", "вовсе не")
+# "Don't mix it up with…", "easily mixed up": every form of the phrasal verb (tooluse1.lang: lemminflect).
+_MIX_UP = tuple(f"{form} {obj}up" for form in sorted({"mix", *(f for fs in verb_forms("mix").values() for f in fs)})
+                for obj in ("", "it ", "them ", "him ", "her ", "this ", "that ")) + ("mix-up", "mixup")
 _MISTAKE_STEMS = ("confus", "mistak", "misconcept", "misattribut", "myth", "пута", "спута", "перепута",
                   "ошибочн", "заблужд", "ошибк", "ошибаю")
 _RIVAL_STEMS = ("rival", "compromis", "соперни", "компромисс")
@@ -76,10 +80,24 @@ def _any_word_re(words: Iterable[str], stems: Iterable[str] = ()) -> re.Pattern:
     return re.compile(r"(?<![^\W\d_])(?:" + "|".join(alts) + ")")
 
 
-_NEGATION_BEFORE_RE = _any_word_re(_DENIAL_WORDS, _MISTAKE_STEMS)
+_NEGATION_BEFORE_RE = _any_word_re(_DENIAL_WORDS + _MIX_UP, _MISTAKE_STEMS)
 _NT_RE = re.compile(r"n['’]t" + _END)
-_OTHERS_BEFORE_RE = _any_word_re(_OTHERS_WORDS, _MISTAKE_STEMS)
-_MISTAKE_AFTER_RE = _any_word_re(("often", "commonly", "часто", "нередко"), _MISTAKE_STEMS + _RIVAL_STEMS)
+_OTHERS_BEFORE_RE = _any_word_re(_OTHERS_WORDS + _MIX_UP, _MISTAKE_STEMS)
+_MISTAKE_AFTER_RE = _any_word_re(("often", "commonly", "часто", "нередко") + _MIX_UP, _MISTAKE_STEMS + _RIVAL_STEMS)
+# The subject's predicate denied after a contrast: "Michelangelo and Raphael were his contemporaries, but neither
+# had a hand in it", "Рафаэль жил тогда же, но никто из них не…".
+# (A negative quantifier over the subjects, so that it denies them the question's predicate; "…, but he never
+# signed it" denies something else.)
+_DENIED_LATER_RE = re.compile(r"(?<![^\W\d_])(?:but|yet|though|however|но|однако|хотя)[^\w\n]+(?:neither|none|nor|"
+                              r"no one|nobody|ни один|никто|ни тот|ни та)" + _END)
+# Another rank named before a dash or colon: "Вторым — Герман Титов", "Second: Gherman Titov".
+_RANK_LEAD_RE = re.compile(r"(?<![^\W\d_])(?:second|third|next|runner[- ]up|втор" + _L + r"*|трет" + _L
+                           + r"*|следующ" + _L + r"*)[^\w\n]{0,3}[—–:-][^\w\n]*$")
+# The value equated with another number than the question's: "(LVIII would be 58.)", "58 is LVIII", "LVIII = 58".
+_EQUATED_AFTER_RE = re.compile(r"[^\w\n]{0,3}(?:would be|is|was|equals|means|stands for|=|—|-|это|будет|равно|"
+                               r"означает)[^\w\n]{1,3}(-?[0-9]+(?:\.[0-9]+)?) ?(?![0-9])")
+_EQUATED_BEFORE_RE = re.compile(r"(?<![0-9.])(-?[0-9]+(?:\.[0-9]+)?) ?[^\w\n]{0,3}(?:would be|is|was|equals|=|—|-|"
+                                r"это|будет|равно)[^\w\n]{1,3}$")
 # A value named as one side of a relation, not as the answer: "a compromise between Sydney and Melbourne".
 _RELATION_BEFORE_RE = _any_word_re(("between", "между"), _RIVAL_STEMS)
 # Another rank or role: the value answers a neighbouring question ("followed by Saturn", "Saturn is second",
@@ -185,14 +203,80 @@ def _said_of_another(canon: str, start: int, end: int, c: _Context, right: Seque
     return about.named_in(rest) and any(True for phrase in right for _ in _phrase_spans(phrase, rest))
 
 
+# Words that name nothing: a sentence made of these, the value and the question's own terms says the value of
+# no other subject ("Or maybe LVIII.", "It was 1946." assert it).
+_NAMELESS = frozenset((
+    "a", "an", "the", "it", "its", "it's", "this", "that", "these", "those", "is", "was", "are", "were", "be", "been",
+    "would", "will", "could", "might", "may", "or", "and", "but", "so", "maybe", "perhaps", "possibly", "probably",
+    "actually", "really", "also", "just", "only", "rather", "answer", "correct", "right", "wrong", "correction",
+    "sorry", "wait", "no", "yes", "yeah", "i", "i'm", "i'd", "think", "believe", "guess", "say", "said", "mean",
+    "meant", "exactly", "definitely", "certainly", "about", "around", "roughly", "approximately", "in", "on", "at",
+    "of", "by", "to", "year", "years", "then", "well", "hmm", "ok", "okay", "sure", "either", "there", "here",
+    "это", "был", "была", "было", "были", "будет", "или", "и", "но", "а", "так", "вот", "ну", "возможно", "может",
+    "быть", "наверное", "вероятно", "скорее", "всего", "точнее", "вернее", "ответ", "правильно", "верно", "нет",
+    "да", "я", "думаю", "считаю", "году", "год", "года", "в", "на", "к", "около", "примерно", "тогда", "же",
+    "он", "она", "оно", "они", "его", "ее", "их", "то", "ли", "хотя", "although", "though", "however", "однако",
+    "нет", "не", "not", "no", "still", "again", "instead", "вместо", "снова", "опять", "всё", "все", "таки"))
+_CANON_WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_SENTENCE_END_RE = re.compile(r"[.!?…\n]")
+
+
+def _said_of_another_sentence(canon: str, start: int, end: int, c: _Context, right: Sequence[str],
+                              about: TermScope | None) -> bool:
+    """Whether the value at canon[start:end] stands in a sentence of its own about another subject: the sentence
+    names nothing the question asks about (`about`), names something else (a word that is not the value, a
+    question term or a function word: "The Nuremberg trials that followed ran until October 1946", "(LVIII would
+    be 58.)", "Вторым — Герман Титов"), and another sentence of the answer names the question's subject with a
+    right value ("The war lasted from 1939 to 1945."). An anaphor or a bare value ("It was 1946.", "Or maybe
+    LVIII.") names nothing else: it still asserts."""
+    if about is None or not right:
+        return False
+    s_start, s_end = start - len(c.before), end + len(c.after)
+    if about.named_in(canon, s_start, s_end):
+        return False
+    own = {w for phrase in right for w in _CANON_WORD_RE.findall(_number_text(phrase))}
+    others = [w for w in _CANON_WORD_RE.findall(canon, s_start, start) + _CANON_WORD_RE.findall(canon, end, s_end)
+              if w not in _NAMELESS and w not in own and not (w.isdigit() and len(w) < 2)]
+    if not others:
+        return False
+    return any(not s_start <= s < s_end for s in _right_values_about(canon, tuple(right), about))
+
+
+@functools.lru_cache(maxsize=8)
+def _right_values_about(canon: str, right: tuple[str, ...], about: TermScope) -> tuple[int, ...]:
+    """Where a right value occurs in a sentence naming the question's subject (each occurrence's sentence looked
+    for within _SENTENCE_WINDOW characters; the first _MAX_RIGHT_SPANS occurrences of each value). Computed once
+    per answer: every wrong value of it is compared with the same list."""
+    out: list[int] = []
+    for phrase in right:
+        for s, e in itertools.islice(_phrase_spans(phrase, canon), _MAX_RIGHT_SPANS):
+            lo = max(0, s - _SENTENCE_WINDOW)
+            ends = [m.start() for m in _SENTENCE_END_RE.finditer(canon, lo, s)]
+            hi_m = _SENTENCE_END_RE.search(canon, e, e + _SENTENCE_WINDOW)
+            if about.named_in(canon, ends[-1] + 1 if ends else lo, hi_m.end() if hi_m else e + _SENTENCE_WINDOW):
+                out.append(s)
+    return tuple(out)
+
+
+_SENTENCE_WINDOW = 400
+_MAX_RIGHT_SPANS = 20
+
+
 def _is_mention(canon: str, start: int, end: int, right: Sequence[str],
                 scales: re.Pattern | None = None, names: tuple[re.Pattern | None, re.Pattern | None] = (None, None),
-                about: TermScope | None = None) -> bool:
+                about: TermScope | None = None, numbers: frozenset[str] | None = None) -> bool:
     """Whether the value at canon[start:end] is mentioned as what the answer is not (see the rules above).
     `names`: the question's numbered names and their siblings (_question_names); `about`: the question's
-    subject (a value said of another event is a mention)."""
+    subject (a value said of another event is a mention); `numbers`: the question's numbers (a value equated
+    with another number is said of that one), None when it has none."""
     c = _context(canon, start, end)
-    if _said_of_another(canon, start, end, c, right, about):
+    if _RANK_LEAD_RE.search(c.before) or _equated_with_another(c, numbers):
+        return True
+    denied = _DENIED_LATER_RE.search(c.after) if _SUBJECT_LEAD_RE.match(c.clause_before) else None
+    if denied and not (about is not None and about.named_in(c.after[:denied.start()])):
+        return True
+    if _said_of_another(canon, start, end, c, right, about) or _said_of_another_sentence(canon, start, end, c, right,
+                                                                                         about):
         return True
     if (_PAIR_BEFORE_RE.search(c.clause_before) or _PAIR_AFTER_RE.match(c.after)
             or (_PAIR_OPEN_RE.search(c.clause_before) and _PAIR_CLOSE_RE.match(c.after))):
@@ -239,7 +323,28 @@ def asserts_phrase(phrase: str, text: str, right: Sequence[str] = (), question: 
     question = question if isinstance(question, str) else ""
     scales = _other_scales(question)
     names = _question_names(question)
-    return any(not _is_mention(canon, s, e, right, scales, names, about) for s, e in _phrase_spans(phrase, canon))
+    numbers = _question_numbers(question)
+    return any(not _is_mention(canon, s, e, right, scales, names, about, numbers)
+               for s, e in _phrase_spans(phrase, canon))
+
+
+_CANON_NUMBER_RE = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
+@functools.lru_cache(maxsize=64)
+def _question_numbers(question: str) -> frozenset[str] | None:
+    """The numbers of the user's question by value ("57"), or None when it has none."""
+    found = frozenset(_CANON_NUMBER_RE.findall(_number_text(question))) if question else frozenset()
+    return found or None
+
+
+def _equated_with_another(c: _Context, numbers: frozenset[str] | None) -> bool:
+    """Whether the value is equated with a number the question does not hold ("(LVIII would be 58.)" when the
+    question asks for 57): it is the answer to another question."""
+    if numbers is None:
+        return False
+    m = _EQUATED_AFTER_RE.match(c.clause_after) or _EQUATED_BEFORE_RE.search(c.clause_before)
+    return m is not None and m.group(1) not in numbers
 
 
 @functools.lru_cache(maxsize=64)

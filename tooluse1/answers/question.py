@@ -50,6 +50,7 @@ from tooluse1.answers.base import (_combine, _END, _first, _fold, _L, _LETTERS_R
                                    _words_re)
 from tooluse1.answers.behaviour import _Behaviour, _behaviour, _CLOSERS, _sentence_bounds
 from tooluse1.answers.phrases import _GAP_RE
+from tooluse1.lang import ru_forms
 
 
 # ============================================================================ questions (rule 6)
@@ -65,10 +66,14 @@ _QUESTION_START_RE = re.compile(_LEAD_IN + r"(?:(?:(?:just|simply) )?(?:tell|let
     r"(?:do|does|did|is|are|was|were|will|would|could|can|shall|should|may|might|have|has) (?:you|i|we|it|they|"
     r"there|this|that|your|the|he|she)|(?:(?:в|во|на|из|о|об|обо|для|за|до|с|со|по|от|к|ко|про|у) )?(?:какой|"
     r"какая|какое|какие|каком|какую|каких|какого|какому|какими|каким|котор" + _L + r"*|сколько|чем|что|кого|чего|"
-    r"чей|чья|чье|чьи|чему)|где|куда|откуда|когда|насколько|кто|как|зачем|почему)" + _END)
+    r"чей|чья|чье|чьи|чему|кому|ком|кем)|где|куда|откуда|когда|насколько|кто|как|зачем|почему)" + _END)
 _REQUEST_VERBS_EN = ("specify", "provide", "tell", "let", "share", "give", "clarify", "confirm", "indicate", "enter",
                      "type", "paste", "send", "state", "say", "choose", "select", "pick", "name", "write",
                      "describe", "mention", "include", "advise", "drop", "reply", "respond", "add", "list")
+# Verbs of telling whose second-person future makes a condition a request ("как только скажете, …").
+_RU_TELL = ("сказать", "указать", "написать", "уточнить", "сообщить", "подсказать", "назвать", "прислать", "дать",
+            "выбрать", "ввести", "продиктовать", "определиться", "решить")
+_RU_TELL_FUTURE = tuple(f for lemma in _RU_TELL for f in ru_forms(lemma, frozenset({"2per", "futr"})))
 _REQUEST_RE = _combine((
     ("r", ("please", "kindly"), r",? (?:" + _L + r"+ )?" + _words_re(_REQUEST_VERBS_EN, boundary=False)),
     ("r", ("let me know", "tell me", "give me", "send me", "need to know", "i'd like to know", "i would like to know",
@@ -97,9 +102,10 @@ _REQUEST_RE = _combine((
     # "I'll need…", "we'd need…" (the apostrophe is the lead character); "…, please."
     ("r", tuple(f"{c} {a}need" for c in ("ll", "d") for a in ("", "still ", "first ", "just ")), ""),
     ("r", ("please",), r"[\W_]{0,8}$"),
-    ("r", ("если",), r" (?:(?:вы|ты) )?" + _words_re((
-        "скажете", "укажете", "напишете", "уточните", "сообщите", "подскажете", "назовете", "пришлете", "скажешь",
-        "укажешь", "напишешь", "уточнишь", "назовешь", "дадите", "дашь"), boundary=False)),
+    # A condition on the user's telling: "если вы скажете…", "как только скажете, на сколько минут", "когда
+    # напишете текст" (the verbs' second-person futures, from the analyser's dictionary).
+    ("r", ("если", "как только", "когда", "после того как", "только скажите"), r" (?:(?:вы|ты) )?"
+     + _words_re(_RU_TELL_FUTURE, boundary=False)),
 ))
 _QUESTION_MARK_RE = re.compile(r"[?؟][" + _CLOSERS + r"]*(?:\s|$)")
 _LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-*•·+]|[0-9]{1,2}[.)]|[a-z][.)])[ \t]")
@@ -417,6 +423,60 @@ _ALTERNATIVE_RE = re.compile(r"(?<!" + _L + r")(?:or|или|либо)" + _END)
 def _offers_or_confirms(low: str, start: int, end: int) -> bool:
     """Whether the sentence low[start:end] is a permission or confirmation question with no alternative."""
     return _OFFER_OR_CONFIRM_RE.match(low, start, end) is not None and not _ALTERNATIVE_RE.search(low, start, end)
+# An instruction to use some app or site instead of telling the model ("Use your phone's timer app", "Откройте
+# приложение погоды и введите город", "Воспользуйтесь приложением банка"): a verb of using, opening or visiting
+# and an app or site in one sentence.
+_REDIRECT_VERB_RE = re.compile(r"(?<!" + _L + r")(?:use|using|open|opening|try|download|install|visit|launch|"
+                               r"head|go|check|look|воспольз" + _L + r"*|использ" + _L + r"*|откро" + _L + r"*|"
+                               r"открой" + _L + r"*|откройте|зайд" + _L + r"*|зайти|перейд" + _L + r"*|установ"
+                               + _L + r"*|скача" + _L + r"*|скачай" + _L + r"*|попробу" + _L + r"*|посмотр" + _L
+                               + r"*|провер" + _L + r"*|загляни" + _L + r"*)" + _END)
+_APP_RE = re.compile(r"(?<!" + _L + r")(?:apps?|application|applications|site|sites|website|websites|service|"
+                     r"widget|siri|alexa|google|clock|settings|приложени" + _L + r"*|сайт" + _L + r"*|сервис" + _L
+                     + r"*|виджет" + _L + r"*|настройк" + _L + r"*|часы|часах)" + _END)
+_MODEL_BEFORE_RE = re.compile(r"(?<!" + _L + r")(?:i|i'll|i'm|we|we'll|я|мы|мне)" + _END + r"[^.!?\n]*$")
+# The model asked to be told ("tell me", "напишите мне"): the sentence asks for the value whatever app it names.
+_TO_ME_RE = re.compile(r"(?<!" + _L + r")(?:me|мне)" + _END)
+
+
+def _redirects(low: str, start: int, end: int) -> bool:
+    """Whether the sentence low[start:end] sends the user to an app or site instead of asking for the value: a
+    verb of using / opening / visiting and an app or site, no question mark and no request to tell the model
+    ("Which city? You can also check your weather app." asks in its first sentence)."""
+    if (_APP_RE.search(low, start, end) is None or _QUESTION_MARK_RE.search(low, start, end) is not None
+            or _TO_ME_RE.search(low, start, end) is not None):
+        return False
+    # The user is told to use it: the verb is not the model's own ("so I can check the weather site").
+    return any(_MODEL_BEFORE_RE.search(low, max(start, m.start() - 24), m.start()) is None
+               for m in _REDIRECT_VERB_RE.finditer(low, start, end))
+
+
+# Words that ask for a value (not yes or no): a question with one of them is open ("Where does your brother
+# live — Moscow?").
+_OPEN_WORD_RE = re.compile(r"(?<!" + _L + r")(?:what|what's|which|where|where's|when|who|whom|whose|how|how's|"
+                           r"как" + _L + r"*|котор" + _L + r"*|где|куда|откуда|когда|кто|кого|кому|сколько|чей|чья|"
+                           r"чье|чьи|что|чем|чему|насколько)" + _END)
+
+
+# The user as the subject of a yes/no question: it asks the user about the user's own intent or whereabouts
+# ("Вас интересует погода в Москве?", "Are you in Berlin?"), which the user answers with the value.
+_USER_SUBJECT_RE = re.compile(r"(?<!" + _L + r")(?:you|you're|you've|вы|вас|вам|ты|тебя|тебе)" + _END)
+
+
+def _guesses_value(b: _Behaviour, start: int, end: int, matchers: Sequence[_ParamMatcher]) -> bool:
+    """Whether the sentence b.low[start:end] is a yes/no question that guesses one value: it names a value of the
+    parameter but no term of it, no word that asks for a value, no alternative, no request and does not ask the
+    user about the user ("Ваш брат живёт в Москве?", "Is it Paris?", "Москва?"). It confirms a guess about the
+    world; it does not ask for the value. (A guess the user is asked to confirm as their meaning is one of the
+    confirmation phrases: "Do you mean Paris?", "Вы имеете в виду…?")"""
+    low = b.low
+    if (_QUESTION_MARK_RE.search(low, start, end) is None or _OPEN_WORD_RE.search(low, start, end)
+            or _ALTERNATIVE_RE.search(low, start, end) or _REQUEST_RE.search(low, start, end)
+            or _USER_SUBJECT_RE.search(low, start, end)):
+        return False
+    return not any(m.says(b, start, end) for m in matchers)
+
+
 _ASK_CHUNK = 4096
 _USER_SENTENCE_RE = re.compile(r"[^.!?…\n]+")
 # An echo is the user's sentence said back: the same words, give or take these, with the person turned round
@@ -470,7 +530,8 @@ def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
             examined = end
             if not (_is_question(low, start, end) or _list_intro_asks(low, start)):
                 continue
-            if _offers_or_confirms(low, start, end):
+            if (_offers_or_confirms(low, start, end) or _guesses_value(b, start, end, matchers)
+                    or _redirects(low, start, end)):
                 continue
             if echoes and _echo_key(_WORD_TOKEN_RE.findall(low, start, end)) in echoes:
                 continue            # a sentence of the user's message said back

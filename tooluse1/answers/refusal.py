@@ -44,6 +44,11 @@ import re
 from tooluse1.answers.base import _combine, _L
 from tooluse1.answers.behaviour import _behaviour, _iter_candidates, _sentence_bounds
 from tooluse1.answers.scope import only_generic, TermScope
+from tooluse1.lang import ru_is
+
+_RU_FIRST_PERSON = frozenset(("VERB", "1per", "indc"))
+# Every Russian first-person verb ends so (-у/-ю; -ем/-им/-ём; reflexive -сь/-ся): other words skip the analyser.
+_RU_FIRST_PERSON_ENDS = ("у", "ю", "м", "сь", "ся")
 
 
 # ============================================================================ inability (rule 5)
@@ -106,6 +111,13 @@ _NOT_ACTION = _W(("know", "think", "believe", "understand", "see", "mind", "reca
                   "suggest", "like", "mean", "need", "want", "worry", "doubt", "care", "get",
                   "знаю", "думаю", "понимаю", "помню", "вижу", "советую", "рекомендую", "уверен", "уверена",
                   "сомневаюсь", "возражаю", "спорю", "стану", "обещаю"))
+# Perception is a capability when its object is data ("Я не вижу погоду в реальном времени"); with these
+# objects it is an opinion ("не вижу смысла", "I don't see why"). The clause must still name the requested
+# action (D), so "I don't see your address" declines nothing.
+_PERCEIVE = _W(("see", "вижу", "видим"))
+_OPINION_OBJECT = _W(("смысла", "смысл", "причин", "причины", "проблемы", "проблем", "необходимости", "нужды",
+                      "повода", "why", "how", "any", "a", "the", "reason", "point", "problem", "need", "it", "that",
+                      "what", "that's", "anything", "much", "no", "ничего", "разницы", "препятствий"))
 _GAP = 6    # words between a negation and the capability it bears on ("not among the things I can do")
 
 _NEG_WORDS = _FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED
@@ -195,13 +207,15 @@ def _after_nominal_negation(words: list[str], i: int, lo: int, ahead: range) -> 
 
 def _declined_action(words: list[str], i: int, lo: int) -> bool:
     """Whether the negation words[i] declines an action in the first person: EN "I / we don't" + a verb,
-    RU "не" + a first-person singular verb ("не отправляю", "не бронирую"); verbs of opinion excluded."""
+    RU "не" + a verb in the first person (pymorphy3: "не отправляю", "не бронируем"); verbs of opinion excluded."""
     verb = words[i + 1]
-    if verb in _NOT_ACTION:
+    if verb in _PERCEIVE and (i + 2 >= len(words) or words[i + 2] not in _OPINION_OBJECT):
+        pass                 # "Я не вижу погоду", "I don't see the forecast": perceiving data is the capability
+    elif verb in _NOT_ACTION:
         return False
-    if words[i] == "не":     # -у/-ю is also a noun's or adverb's ending ("не сразу"): the subject must be said
-        return len(verb) > 3 and verb.endswith(("ю", "у", "юсь", "усь")) and verb.isalpha() and any(
-            w in ("я", "мы") for w in words[lo:i])
+    if words[i] == "не":     # a first-person verb by the analyser (not "не сразу"), its subject said
+        return (len(verb) > 2 and verb.isalpha() and verb.endswith(_RU_FIRST_PERSON_ENDS)
+                and any(w in ("я", "мы") for w in words[lo:i]) and ru_is(verb, _RU_FIRST_PERSON))
     if words[i] == "not" and i > lo and words[i - 1] == "do":
         i -= 1
     elif words[i] != "don't":

@@ -61,6 +61,7 @@ _GENERIC = frozenset((
     "онлайн", "операции", "операций", "платежи", "покупки", "заказы",
 ))
 _WORD_RE = re.compile(_L + r"+(?:['’-]" + _L + r"+)*")
+_CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
 
 
 class TermScope:
@@ -68,11 +69,19 @@ class TermScope:
 
     def __init__(self, terms: tuple[str, ...]):
         parts = sorted({p.strip() for t in terms for p in _GAP_RE.split(_fold(t).strip()) if p.strip()})
+        # The first three letters of each term's words: a cheap test of whether a word may be a form of one
+        # (закажу for заказ*) before the analyser reads it.
+        self.prefixes = frozenset(w[:3] for p in parts for w in p.replace("*", "").split() if len(w) >= 3)
         # Terms with a stem only at their end: one literal-first scan; a stem inside ("умн* дом*"): a regex each.
         simple = [p for p in parts if "*" not in p.rstrip("*")]
         joined = [p.replace(" ", "-") for p in simple if " " in p]       # "smart home" is also "smart-home"
         self.simple = _combine([("t", simple + joined, "")]) if simple else None
         self.complex = tuple(re.compile(r"(?<!" + _L + r")" + _term_regex(p)) for p in parts if p not in simple)
+        # The Cyrillic terms alone (the Russian readings of rule 7 look only for these).
+        ru_simple = [p for p in simple if _CYRILLIC_RE.match(p)]
+        self.ru = ((_combine([("t", ru_simple, "")]),) if ru_simple else ()) + tuple(
+            re.compile(r"(?<!" + _L + r")" + _term_regex(p)) for p in parts if p not in simple
+            and _CYRILLIC_RE.match(p))
 
     def named_in(self, low: str, start: int = 0, end: int | None = None) -> bool:
         """Whether low[start:end] names the action or subject (one of the terms, whole words or stems)."""
@@ -80,6 +89,18 @@ class TermScope:
         if self.simple is not None and self.simple.search(low, start, stop) is not None:
             return True
         return any(rx.search(low, start, stop) is not None for rx in self.complex)
+
+
+    def ru_spans(self, low: str, limit: int) -> list[tuple[int, int]]:
+        """(start, end) of the first `limit` occurrences of the Cyrillic terms in `low`, in text order (each
+        term part looked for up to `limit` times)."""
+        found: list[tuple[int, int]] = []
+        for rx in self.ru:
+            for i, m in enumerate(rx.finditer(low)):
+                if i >= limit:
+                    break
+                found.append(m.span())
+        return sorted(found)[:limit]
 
 
 def _term_regex(term: str) -> str:

@@ -12,9 +12,9 @@ Libraries, not hand-kept tables: they are maintained for exactly this, and a pin
 draws from drifting. Each function here is pure and deterministic for a given set of pins.
 """
 from tooluse1.lang.english import verb_forms
-from tooluse1.lang.morph import ru_agree, ru_inflect, ru_inflect_lemma, ru_parses, ru_stem
+from tooluse1.lang.morph import ru_agree, ru_forms, ru_inflect, ru_inflect_lemma, ru_is, ru_parses, ru_stem
 from tooluse1.lang.numbers import number_words, written_forms
 from tooluse1.lang.translit import latin_spellings
 
-__all__ = ["latin_spellings", "number_words", "ru_agree", "ru_inflect", "ru_inflect_lemma", "ru_parses", "ru_stem",
-           "verb_forms", "written_forms"]
+__all__ = ["latin_spellings", "number_words", "ru_agree", "ru_forms", "ru_inflect", "ru_inflect_lemma", "ru_is",
+           "ru_parses", "ru_stem", "verb_forms", "written_forms"]

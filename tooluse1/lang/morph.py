@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any
 
-__all__ = ["morph", "ru_agree", "ru_inflect", "ru_inflect_lemma", "ru_parses", "ru_stem"]
+__all__ = ["morph", "ru_agree", "ru_forms", "ru_inflect", "ru_inflect_lemma", "ru_is", "ru_parses", "ru_stem"]
 
 
 @cache
@@ -101,3 +101,29 @@ def ru_stem(word: str) -> str:
         while not form.startswith(stem):
             stem = stem[:-1]
     return _with_case_of(word, stem)
+
+
+@lru_cache(maxsize=1024)
+def ru_forms(lemma: str, grammemes: frozenset[str], pos: str = "VERB") -> tuple[str, ...]:
+    """Every form of the lexeme of `lemma` (a dictionary form: an infinitive for a verb) whose tag holds all of
+    `grammemes`, lower case with ё written е (the grader's folded text), sorted; () when the dictionary does not
+    know `lemma` as a `pos`. Short participles are part of a verb's lexeme: ru_forms("поставить", {"PRTS"})
+    -> поставлен, поставлена, ... (pos "VERB" takes them in)."""
+    word = lemma.lower()
+    for parse in ru_parses(word):
+        if parse.normal_form != word or (parse.tag.POS != pos and not (pos == "VERB" and parse.tag.POS == "INFN")):
+            continue
+        return tuple(sorted({f.word.replace("ё", "е") for f in parse.lexeme if set(grammemes) <= f.tag.grammemes}))
+    return ()
+
+
+@lru_cache(maxsize=65536)
+def ru_is(word: str, grammemes: frozenset[str]) -> bool:
+    """Whether some analysis of `word` carries all of `grammemes` (VERB/PRTS, perf, past, 1per, futr, ...) with
+    a probability of at least a tenth of the best one's: the person, tense, aspect and mood of a word read by
+    the analyser, memoised (the grader asks only about words beside a negation or a first-person subject)."""
+    parses = ru_parses(word)
+    if not parses:
+        return False
+    best = parses[0].score
+    return any(set(grammemes) <= p.tag.grammemes for p in parses if p.score >= best / 10)
