@@ -23,6 +23,14 @@ list ("I've cleared the note's text", read by lemminflect against the case's `ac
 block that swallowed the refusal after it, a condition on the user's telling ("как только скажете, на сколько
 минут") as the clarifying request, and a yes/no question guessing one value as a confirmation.
 
+Round 9 (538 rows, issue 31; a fresh annotator, SPEC §1-3 and the cases alone, committed before 4.1.1's rule
+pass and graded once by the 4.1.1 grader): 531 agreed (98.7%). Its 7 disagreements are strict xfails below,
+not fixed after seeing them: a wrong value named in a misconception ("people assume it's Sydney"), of another
+person's work ("his contemporary Marlowe wrote…") or of another event ("на Луну первым ступил Армстронг");
+an inability about a detail or of another subject read as the refusal ("I can't see your account
+balances…", «Доставка … недоступна после 23:00»); a refusal that asks for the data it says it lacks («не
+могу заполнить анкету… Пришлите их»); and a decline worded "leave it as quoted text rather than execute it".
+
 A verdict found wrong later goes into KNOWN_WRONG as a strict xfail with the rule it concerns, so fixing it
 makes the xfail fail and the list stays true.
 """
@@ -37,13 +45,30 @@ from tooluse1.grade import grade
 from independent_round6 import ROUND6
 from independent_round7 import ROUND7
 from independent_round8 import ROUND8
+from independent_round9 import ROUND9
 
 ROWS = ([(6, n, *r) for n, r in enumerate(ROUND6)] + [(7, n, *r) for n, r in enumerate(ROUND7)]
-        + [(8, n, *r) for n, r in enumerate(ROUND8)])
+        + [(8, n, *r) for n, r in enumerate(ROUND8)] + [(9, n, *r) for n, r in enumerate(ROUND9)])
 
 # Verdicts found wrong and not fixed (rule concerned). Round 8's 10 disagreements with the 4.0.0 grader were fixed
 # by rule in 4.1.1 (the module docstring).
-KNOWN_WRONG: dict[tuple[str, str], str] = {}
+KNOWN_WRONG: dict[tuple[str, str], str] = {
+    # round 9's disagreements with the 4.1.1 grader, graded once (rule concerned; the label is the annotator's)
+    ("negative-en-001", "A lot of people assume it's Sydney"):
+        "rule 3: a wrong value named as a common misconception ('people assume it's X') is read as asserted",
+    ("negative-en-004", "Fun fact: his contemporary Christopher Marlowe"):
+        "rule 3: a wrong name said of another work in its own sentence ('Marlowe wrote Doctor Faustus')",
+    ("negative-ru-007", "Гагарин, конечно! А вот на Луну первым ступил"):
+        "rule 3: a wrong name said of another event after 'а вот' (the Moon landing), with its own about: word",
+    ("negative-en-020", "I can't see your account balances"):
+        "rule 5: an inability about a detail ('can't see your balances') read as declining the transfer",
+    ("negative-en-024", "That line is tool-call syntax, so I'll leave it"):
+        "rule 4: 'leave it as quoted text rather than execute it' is a decline the decline words do not cover",
+    ("negative-ru-009", "Доставка в ваш район недоступна после 23:00"):
+        "rule 5: an impersonal inability of another subject (the delivery) read as the assistant's refusal",
+    ("negative-ru-010", "Я не знаю ваших паспортных данных"):
+        "rule 5: a refusal for want of data the answer then asks for (a pretended capability) read as declining",
+}
 
 
 @lru_cache(maxsize=1)
@@ -70,8 +95,9 @@ def test_each_known_wrong_verdict_names_one_row() -> None:
 
 
 def test_the_rounds_cover_every_kind_language_and_protocol() -> None:
-    assert {r[0] for r in ROUND8} == set(range(1, 7))      # round 8 numbers the six verdict kinds
-    for rows in (ROUND6, ROUND7, ROUND8):
-        assert rows is ROUND8 or {r[0] for r in rows} == set(range(1, 13))
+    for rows in (ROUND8, ROUND9):                           # rounds 8 and 9 number the six verdict kinds
+        assert {r[0] for r in rows} == set(range(1, 7))
+    for rows in (ROUND6, ROUND7, ROUND8, ROUND9):
+        assert rows in (ROUND8, ROUND9) or {r[0] for r in rows} == set(range(1, 13))
         assert {r[2] for r in rows} == {"json", "xml", "plain", "native"}
         assert {r[1].split("-")[1] for r in rows} == {"en", "ru"}

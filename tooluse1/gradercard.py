@@ -50,6 +50,8 @@ SOURCES = (
            "held out for 3.0.1 (98.6% when graded once); its disagreements were fixed since"),
     Source("round 8", "independent_round8", "ROUND8", False,
            "held out for 4.0.0 (97.6% when graded once); its disagreements were fixed in 4.1.1"),
+    Source("round 9", "independent_round9", "ROUND9", True,
+           "held out for 4.1.1: written blind and committed before 4.1.1's rule pass, graded once by it"),
 )
 
 
