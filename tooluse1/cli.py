@@ -100,7 +100,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     from tooluse1.corpus import SPEC_VERSION, corpus_provenance
     from tooluse1.grade import grade_completion
     from tooluse1.metrics import format_summary
-    from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
+    from tooluse1.results import (ItemRecord, ResultsFileError, Sample, build_results, load_results, now_iso,
                                   track_sections, write_json_atomic)
     from tooluse1.draws import GENERATOR_VERSION, DrawError, check_recorded_seed, draw_corpus
     from tooluse1.suite import CasesUnusable, load_session_cases, suite_of
@@ -148,6 +148,10 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     records = []
     for r in old.records:
         case = cases[r.case.id]
+        if r.samples:    # a sampled run: every sample re-graded, none dropped
+            records.append(ItemRecord.of_samples(case, r.protocol, [
+                Sample(s.index, s.completion, *grade_completion(case, s.completion, r.protocol)) for s in r.samples]))
+            continue
         records.append(ItemRecord(case, r.protocol, r.completion, *grade_completion(case, r.completion, r.protocol)))
     original = {"spec_version": prov["spec_version"], "corpus": prov["corpus"]}
     if prov.get("prompt_sha256"):
