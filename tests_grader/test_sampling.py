@@ -18,10 +18,12 @@ import torch
 
 from tooluse1.backends.base import Completion, DecodingConfig
 from tooluse1.backends.fast_decode import RowSampler
+from tooluse1.compare import PairedStats, decoding_differences
 from tooluse1.corpus import load_corpus
 from tooluse1.grade import grade_completion
 from tooluse1.plugin import failure_message, identical_samples_warning, sampling_usage_error
 from tooluse1.results import ItemRecord, ResultsFile, ResultsFileError, Sample, build_results, schema_errors
+from tooluse1.stats import paired_test, paired_test_means
 from tooluse1.sampling import (SampledItem, clustered_mean, pass_at_k, pass_hat_k, sample_item_id, sample_seed,
                                summarise_samples)
 
@@ -227,3 +229,62 @@ def test_a_sampled_scripted_run_resumes_every_sample_and_regrade_keeps_them(tmp_
 def run_pytest(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pytest", "test_tooluse1.py", "-p", "no:cacheprovider", "-q", *args],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+# ----------------------------------------------------------------------------- comparing sampled runs
+
+def test_the_paired_test_of_means_is_the_paired_test_on_pass_fail_and_exact_on_means():
+    rng = np.random.default_rng(1)
+    rows = [(f"c{i // 3}", bool(rng.random() < 0.6), bool(rng.random() < 0.5)) for i in range(30)]
+    plain, means = paired_test(rows), paired_test_means([(c, float(b), float(n)) for c, b, n in rows], 1)
+    assert (means.p_worse, means.p_two_sided, means.diff) == pytest.approx((plain.p_worse, plain.p_two_sided,
+                                                                             plain.diff))
+    # per-item means of 3 samples: the one-sided p is the exact sign-flip distribution of the case sums
+    items = [("a", 1.0, 1 / 3), ("a", 2 / 3, 2 / 3), ("b", 1.0, 2 / 3), ("c", 1 / 3, 0.0), ("d", 0.0, 1 / 3)]
+    t = paired_test_means(items, 3)
+    sums = [-2 + 0, -1, -1, 1]                          # case sums of 3 x (new - base)
+    flips = [sum(s * x for s, x in zip(signs, sums)) for signs in itertools.product((1, -1), repeat=4)]
+    assert t.p_worse == pytest.approx(sum(f <= sum(sums) for f in flips) / 16)
+    assert t.diff == pytest.approx(sum(n - b for _, b, n in items) / 5) and t.ci95[0] <= t.diff <= t.ci95[1]
+    assert (t.worse, t.better, t.n_clusters) == (3, 1, 4)
+    with pytest.raises(ValueError, match="not a multiple of 1/3"):
+        paired_test_means([("a", 0.5, 1.0)], 3)
+
+
+def test_a_sampled_comparison_scores_items_by_their_mean():
+    stats = PairedStats.of([("a", True, (True, False, True)), ("b", False, (True, True, True)),
+                            ("c", True, (True, True, True)), ("d", False, (False, False, False))])
+    assert stats.sampled and stats.n == 4 and (stats.worse, stats.better, stats.both, stats.neither) == (1, 1, 1, 1)
+    assert stats.diff == pytest.approx((-1 / 3 + 1) / 4)
+    assert stats.new_rate.value == pytest.approx((2 / 3 + 1 + 1 + 0) / 4) and stats.base_rate.value == 0.5
+    assert not PairedStats.of([("a", True, False)]).sampled
+
+
+def test_decoding_changes_are_named_and_a_sample_count_alone_is_none():
+    greedy = DecodingConfig().as_dict()
+    assert decoding_differences(greedy, DecodingConfig(samples=3, temperature=0.7).as_dict()) == (
+        "decoding (greedy vs 3 samples at temperature 0.7, top-p 1; pass --allow-decoding-change to compare them)")
+    assert decoding_differences(greedy, DecodingConfig(samples=3).as_dict()) is not None      # N > 1 at T 0
+    assert decoding_differences(DecodingConfig(samples=3, temperature=0.7).as_dict(),
+                                DecodingConfig(samples=5, temperature=0.7).as_dict()) is None
+    assert decoding_differences(DecodingConfig(samples=3, temperature=0.7).as_dict(),
+                                DecodingConfig(samples=3, temperature=0.7, top_p=0.9).as_dict()) is not None
+    assert decoding_differences(greedy, {"max_new_tokens": 256, "temperature": 0.0, "do_sample": False}) is None
+
+
+def test_compare_refuses_a_greedy_baseline_against_a_sampled_run_unless_allowed(tmp_path):
+    greedy, sampled = tmp_path / "g.json", tmp_path / "s.json"
+    common = ("--model", "oracle", "--protocol", "json", "-k", "calculator-en-00")
+    assert run_pytest(*common, "--results", str(greedy)).returncode == 0
+    assert run_pytest(*common, "--samples", "2", "--temperature", "0.5", "--results", str(sampled)).returncode == 0
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "tooluse1", "compare", *args], cwd=ROOT, capture_output=True,
+                              text=True, timeout=300)
+    refused = cli(str(greedy), str(sampled))
+    assert refused.returncode == 2 and "--allow-decoding-change" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    allowed = cli(str(greedy), str(sampled), "--allow-decoding-change")
+    assert allowed.returncode == 0 and "compared as asked (--allow-decoding-change)" in allowed.stdout
+    gate = run_pytest(*common, "--samples", "2", "--temperature", "0.5", "--baseline", str(greedy))
+    assert gate.returncode == 4 and "--allow-decoding-change" in gate.stderr

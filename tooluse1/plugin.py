@@ -127,6 +127,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--max-drop", default=None, help="--baseline: also fail when the score drops by more than this")
     g.addoption("--allow-different-prompts", action="store_true",
                 help="--baseline: compare although the prompt digests differ (a deliberate prompt study)")
+    g.addoption("--allow-decoding-change", action="store_true",
+                help="--baseline: compare although the runs decode differently (greedy vs sampled, another "
+                     "temperature or top-p)")
 
 
 def _config(config: pytest.Config) -> RunConfig | None:
@@ -180,12 +183,13 @@ class _Gate:
     alpha: float
     max_drop: float | None
     allow_different_prompts: bool
+    allow_decoding_change: bool = False
 
 
-def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
+def _baseline_gate(config: pytest.Config, manifest: dict, run_config: RunConfig | None = None) -> "_Gate | None":
     """--baseline and its options, checked now so that a bad file or flag stops the session before any
     generation (pytest.UsageError naming the flag and the file)."""
-    from tooluse1.compare import DEFAULT_ALPHA, parse_fraction, provenance_differences
+    from tooluse1.compare import DEFAULT_ALPHA, decoding_differences, parse_fraction, provenance_differences
     from tooluse1.corpus import SPEC_VERSION, corpus_provenance
     opt = config.getoption
     path = opt("--baseline")
@@ -204,9 +208,14 @@ def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
     # The prompt digest is known only once the run has rendered its prompts: checked at session end.
     diffs, _ = provenance_differences(baseline.provenance, {"spec_version": SPEC_VERSION,
                                                             "corpus": corpus_provenance(manifest)})
+    if run_config is not None and not opt("--allow-decoding-change"):
+        decoding = decoding_differences(baseline.provenance.get("decoding") or {}, run_config.decoding.as_dict())
+        if decoding:
+            diffs.append(decoding)
     if diffs:
         raise pytest.UsageError(f"--baseline {path} is not comparable with this run: it differs in {'; '.join(diffs)}")
-    return _Gate(baseline, alpha, max_drop, bool(opt("--allow-different-prompts")))
+    return _Gate(baseline, alpha, max_drop, bool(opt("--allow-different-prompts")),
+                 bool(opt("--allow-decoding-change")))
 
 
 def _corpus(config: pytest.Config) -> "tuple[Sequence[Case], dict]":
@@ -254,7 +263,7 @@ def pytest_configure(config: pytest.Config) -> None:
     run = BenchmarkRun(run_config, {c.id: c for c in cases}, manifest)
     config.stash[_RUN] = run
     if not _is_xdist_worker(config):
-        gate = _baseline_gate(config, manifest)
+        gate = _baseline_gate(config, manifest, run_config)
         html = config.getoption("tooluse1_html")
         config.pluginmanager.register(_Reporter(config, run, gate, Path(html) if html else None), "tooluse1-reporter")
     config.hook.pytest_tooluse1_configure(config=config, run=run)
@@ -475,7 +484,8 @@ class _Reporter:
         if self.html is not None and results is not None:
             from tooluse1.report import write_report
             options = {"alpha": self.gate.alpha, "max_drop": self.gate.max_drop,
-                       "allow_different_prompts": self.gate.allow_different_prompts} if self.gate else {}
+                       "allow_different_prompts": self.gate.allow_different_prompts,
+                       "allow_decoding_change": self.gate.allow_decoding_change} if self.gate else {}
             write_report(self.html, results, self.gate.baseline if self.gate else None, self.comparison, **options)
             self.messages.append((f"HTML report: {self.html}", False))
         if gated and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -498,7 +508,8 @@ class _Reporter:
         if self.gate is not None and results is not None:
             from tooluse1.compare import IncomparableError, compare, gate as baseline_gate
             try:
-                comparison = compare(self.gate.baseline, results, self.gate.allow_different_prompts)
+                comparison = compare(self.gate.baseline, results, self.gate.allow_different_prompts,
+                                     self.gate.allow_decoding_change)
             except IncomparableError as e:
                 self.messages.append((f"GATE ERROR: --baseline: {e}", True))
                 return pytest.ExitCode.USAGE_ERROR
