@@ -12,6 +12,7 @@ import pytest
 from test_openai_backend import FakeServer
 
 from tooluse1.cost import format_cost, percentiles, run_cost
+from tooluse1.recordschema import RESULTS_FORMAT_VERSION
 from tooluse1.report import _cost_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +82,7 @@ def test_a_priced_streamed_run_reports_its_cost(tmp_path):
     cost = doc["cost"]
     assert (cost["n_items"], cost["prompt_tokens"], cost["completion_tokens"]) == (n, 7 * n, 12 * n)
     assert cost["cost"] == pytest.approx(n * (7 * 3 + 12 * 15) / 1e6)
-    assert cost["ttft_s"]["p99"] <= cost["latency_s"]["p99"] and doc["format_version"] == 4
+    assert cost["ttft_s"]["p99"] <= cost["latency_s"]["p99"] and doc["format_version"] == RESULTS_FORMAT_VERSION
     assert f"cost: {7 * n:,} prompt + {12 * n:,} completion tokens" in proc.stdout
     assert f"cost {cost['cost']:.4f} (at 3 in / 15 out per M tokens)" in proc.stdout
 

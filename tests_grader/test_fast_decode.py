@@ -7,6 +7,8 @@ share a smaller tool set, and two cases whose tool sets are unique (groups of on
 """
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import torch
 
@@ -20,6 +22,7 @@ from tooluse1.corpus import load_corpus
 from tooluse1.harness import RunConfig, open_backend
 from tooluse1.models import resolve_model
 from tooluse1.prompts import PROTOCOLS, Prompt, render
+from tooluse1.sampling import sample_item_id, sample_seed
 
 BIG = ("multi_step-en-001", "negative-en-001")                                # all 9 tools offered
 PAIRS = ("calculator-en-009", "calculator-ru-004", "clarification-ru-005", "save_note-en-002",
@@ -464,3 +467,33 @@ def test_unsupported_models_are_named():
     assert unsupported_reason(Model()) is None
     Model.config._attn_implementation = "flash_attention_2"
     assert "flash_attention_2" in unsupported_reason(Model())
+
+
+# --- sampling ---------------------------------------------------------------------------------------------------
+
+def _samples(prompts: list[Prompt], n: int, seed: int) -> list[Prompt]:
+    return [dataclasses.replace(p, item_id=sample_item_id(p.item_id, j), sample=j, seed=sample_seed(seed, p.item_id, j))
+            for p in prompts for j in range(n)]
+
+
+@pytest.mark.model
+def test_sampled_rows_are_reproducible_and_do_not_depend_on_their_neighbours(fast_backend, prompts):
+    """At a fixed batch size (SLOTS), a sampled row's text is a function of its prompt and its seed: the samples
+    of two items come out the same alone, again, and beside four other items' samples. The samples of one item
+    share its prefill (one suffix row per item), drafts are off, and sampling does sample."""
+    config = DecodingConfig(max_new_tokens=24, temperature=0.9, top_p=0.95, samples=3, sample_seed=5)
+    mine = _samples([prompts[0], prompts[3]], 3, seed=5)
+    alone = {c.item_id: c.text for c in fast_backend.generate(mine, config)}
+    stats = fast_backend.last_fast_stats
+    # one group (both offer all 9 tools): its prefix once, then each item's suffix once for its 3 samples
+    ids = [fast_backend._encode(p) for p in (prompts[0], prompts[3])]
+    lp = min(common_prefix_len(ids), min(map(len, ids)) - 1)
+    assert (stats.groups, stats.prefix_prefills, stats.admissions) == (1, 1, 6)
+    assert stats.suffix_tokens == sum(len(i) - lp for i in ids) and stats.draft_tokens == 0
+    again = {c.item_id: c.text for c in fast_backend.generate(mine, config)}
+    crowd = _samples([prompts[6], prompts[0], prompts[9], prompts[3]], 3, seed=5)
+    beside = {c.item_id: c.text for c in fast_backend.generate(crowd, config)}
+    assert alone == again == {k: beside[k] for k in alone}
+    assert len(set(alone.values())) > 2                                      # not one greedy answer repeated
+    completions = fast_backend.generate(mine[:1], config)
+    assert completions[0].seed == mine[0].seed and completions[0].text == alone[mine[0].item_id]

@@ -10,6 +10,7 @@ Three layers:
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import random
@@ -77,9 +78,13 @@ class FakeServer:
     end of stream, but no chunk carried a finish_reason).
     """
 
-    def __init__(self, script: dict[str, list[str]] | None = None, hang_s: float = 3.0):
+    def __init__(self, script: dict[str, list[str]] | None = None, hang_s: float = 3.0,
+                 transformers_serve: bool = False):
         self.script = script or {}
         self.hang_s = hang_s
+        self.bodies: list[dict] = []      # every request body, in arrival order
+        # list its model as transformers serve 5.x does (a `status` object): the backend detects it by that
+        status = {"status": {"value": "loaded"}} if transformers_serve else {}
         self.attempts: list[tuple[str, float, str]] = []   # (key, time, action)
         self.lock = threading.Lock()
         self.in_flight = 0
@@ -105,7 +110,7 @@ class FakeServer:
             def do_GET(self):
                 if self.path.rstrip("/") == "/v1/models":
                     self._send(200, {"object": "list", "data": [{"id": "fake-model-v1", "object": "model",
-                                                                 "created": 0, "owned_by": "test"}]})
+                                                                 "created": 0, "owned_by": "test", **status}]})
                 else:
                     self._send(404, {"error": {"message": "no such route"}})
 
@@ -113,6 +118,7 @@ class FakeServer:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])) or b"{}")
                 key = body["messages"][-1]["content"]
                 with fake.lock:
+                    fake.bodies.append(body)
                     n = sum(1 for k, _, _ in fake.attempts if k == key)
                     actions = fake.script.get(key, ["ok"])
                     action = actions[min(n, len(actions) - 1)]
@@ -161,6 +167,7 @@ class FakeServer:
                         time.sleep(float(arg))
                     self._send(200, {
                         "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "fake-model-v1",
+                        "system_fingerprint": f"fp-{body.get('seed', 'none')}",
                         "choices": [{"index": 0, "finish_reason": "stop",
                                      "message": {"role": "assistant", "content": f"echo:{key}"}}],
                         "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}})
@@ -338,6 +345,50 @@ def test_on_complete_exception_propagates_and_stops_the_run(fake):
         assert time.monotonic() - t0 < 1.0
     time.sleep(0.2)
     assert len(fake.attempts) < 20      # queued items were dropped
+
+
+def _seeded(keys: list[str], n: int, seed: int = 5) -> list[Prompt]:
+    from tooluse1.sampling import sample_item_id, sample_seed
+    return [dataclasses.replace(p, item_id=sample_item_id(p.item_id, j), sample=j, seed=sample_seed(seed, p.item_id, j))
+            for p in map(prompt, keys) for j in range(n)]
+
+
+def test_sampled_requests_carry_their_seeds_and_record_the_fingerprints(fake):
+    """Each sample is its own request with its own seed (never `n`), top_p at a temperature > 0, no
+    generation_config for a server that is not transformers serve; the Completion keeps the seed sent and
+    the fingerprint returned. At temperature 0 the N requests are still sent, seeded, without top_p."""
+    prompts = _seeded(["a", "b"], 2)
+    with backend_for(fake) as be:
+        be.check()
+        out = be.generate(prompts, DecodingConfig(max_new_tokens=8, temperature=0.7, top_p=0.9, samples=2))
+        assert be.transformers_serve is False
+    by_seed = {b["seed"]: b for b in fake.bodies}
+    assert sorted(by_seed) == sorted(p.seed for p in prompts) and len(fake.bodies) == 4
+    for b in fake.bodies:
+        assert (b["temperature"], b["top_p"]) == (0.7, 0.9) and "n" not in b and "generation_config" not in b
+    assert [(c.seed, c.system_fingerprint) for c in out] == [(p.seed, f"fp-{p.seed}") for p in prompts]
+    fake.bodies.clear()
+    with backend_for(fake) as be:
+        be.generate(_seeded(["a"], 3), DecodingConfig(max_new_tokens=8, samples=3))
+        be.generate([prompt("greedy")], DecodingConfig(max_new_tokens=8))
+    assert [("seed" in b, "top_p" in b) for b in fake.bodies] == [(True, False)] * 3 + [(False, False)]
+
+
+def test_transformers_serve_gets_sampling_switched_on_and_one_request_at_a_time():
+    """A server listed as transformers serve lists itself (check() detects it): sampled requests carry the
+    generation_config that switches sampling on, and go one at a time (it seeds one global generator)."""
+    with FakeServer({k: ["ok:0.05"] for k in "abc"}, transformers_serve=True) as srv:
+        with backend_for(srv) as be:
+            be.check()
+            assert be.transformers_serve is True and be.provenance()["transformers_serve"] is True
+            be.generate(_seeded(["a", "b", "c"], 2), DecodingConfig(max_new_tokens=8, temperature=0.6, top_p=0.95,
+                                                                    samples=2))
+            assert srv.max_in_flight == 1 and len(srv.bodies) == 6
+            assert all(json.loads(b["generation_config"]) == {"do_sample": True, "temperature": 0.6, "top_p": 0.95,
+                                                              "top_k": 0} for b in srv.bodies)
+            srv.max_in_flight = 0
+            be.generate([prompt(k) for k in "abc"], DecodingConfig(max_new_tokens=8))   # greedy: concurrent
+            assert srv.max_in_flight > 1 and "generation_config" not in srv.bodies[-1]
 
 
 def test_check_passes_and_returns_listed_models(fake):
@@ -646,6 +697,24 @@ def test_streamed_answers_equal_the_whole_ones_through_transformers_serve(transf
             grade_completion(cases[case_id], whole, protocol)[1]
         assert 0 < streamed.ttft_s < streamed.extra["last_attempt_s"] and whole.ttft_s is None
     assert any(c.text.strip() for c in runs[True])
+
+
+@pytest.mark.server
+def test_seeded_sampling_through_transformers_serve_is_switched_on_and_reproducible(transformers_server):
+    """Two chats x 2 samples at temperature 1.0, twice: transformers serve (detected) samples (the samples of
+    a chat differ: generation_config switched sampling on) and gives the same texts for the same seeds."""
+    srv = transformers_server
+    config = DecodingConfig(max_new_tokens=12, temperature=1.0, samples=2, sample_seed=3)
+    prompts = _seeded(CHATS[:2], 2, seed=3)
+    runs = []
+    for _ in range(2):
+        with OpenAIBackend(srv.base_url, srv.model, concurrency=4, request_timeout=300, max_retries=0) as be:
+            be.check()
+            assert be.transformers_serve is True
+            runs.append(be.generate(prompts, config))
+    first, second = ([c.text for c in run] for run in runs)
+    assert all(c.error is None for run in runs for c in run)
+    assert first == second and (first[0] != first[1] or first[2] != first[3])
 
 
 def _group_alive(pid: int) -> bool:

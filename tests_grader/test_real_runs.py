@@ -128,3 +128,32 @@ def test_server_killed_mid_run_then_resume_completes(tmp_path, small_model_dir):
     lines = resume.read_text(encoding="utf-8").splitlines()[1:]
     ids = [json.loads(line)["item_id"] for line in lines]
     assert len(ids) == len(set(ids)) == 9
+
+
+@pytest.mark.model
+def test_sampled_small_model_run_writes_every_sample_and_a_second_run_repeats_it(tmp_path):
+    """The issue's command on four of its items (`pytest --model smollm2 --samples 3 --temperature 0.7
+    --sample-seed 5 -k "calculator and en and json"`, with a 32-token cap): three samples per item with their
+    seeds, pass^k and the flip rate in the file and the terminal, and a second run gives the same outputs."""
+    docs, outs = [], []
+    for name in ("a", "b"):
+        results = tmp_path / f"{name}.json"
+        out = bench("--model", "smollm2", "--samples", "3", "--temperature", "0.7", "--sample-seed", "5",
+                    "-k", "calculator and en and json and (001 or 002 or 003 or 004)", "--max-new-tokens", "32",
+                    "--threads", "1", "--results", str(results))
+        assert out.returncode in (0, 1), out.stdout[-3000:] + out.stderr[-3000:]
+        docs.append(json.loads(results.read_text(encoding="utf-8")))
+        outs.append(out.stdout)
+    first, second = docs
+    assert len(first["records"]) == 4
+    for r in first["records"]:
+        assert [s["sample"] for s in r["samples"]] == [0, 1, 2] and len({s["seed"] for s in r["samples"]}) == 3
+        assert r["passed"] == all(s["passed"] for s in r["samples"])
+        assert r["pass_rate"] == sum(s["passed"] for s in r["samples"]) / 3
+    outputs = [[s["output"] for s in r["samples"]] for r in first["records"]]
+    assert outputs == [[s["output"] for s in r["samples"]] for r in second["records"]]
+    assert any(len(set(o)) > 1 for o in outputs)                             # it sampled
+    samples = first["summary"]["samples"]
+    assert set(samples["pass_hat_k"]) == {"1", "2", "3"} and samples["flip_rate"]["n"] == 4
+    assert "pass^k" in outs[0] and "flip rate" in outs[0] and "WARNING" not in outs[0]
+    assert first["provenance"]["backend"]["fast"] is True

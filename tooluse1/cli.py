@@ -101,7 +101,7 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     from tooluse1.corpus import SPEC_VERSION, corpus_provenance
     from tooluse1.grade import grade_completion
     from tooluse1.metrics import format_summary
-    from tooluse1.results import (ItemRecord, ResultsFileError, build_results, load_results, now_iso,
+    from tooluse1.results import (ItemRecord, ResultsFileError, Sample, build_results, load_results, now_iso,
                                   track_sections, write_json_atomic)
     from tooluse1.draws import GENERATOR_VERSION, DrawError, check_recorded_seed, draw_corpus
     from tooluse1.suite import CasesUnusable, load_session_cases, suite_of
@@ -149,6 +149,10 @@ def _cmd_regrade(args: argparse.Namespace) -> int:
     records = []
     for r in old.records:
         case = cases[r.case.id]
+        if r.samples:    # a sampled run: every sample re-graded, none dropped
+            records.append(ItemRecord.of_samples(case, r.protocol, [
+                Sample(s.index, s.completion, *grade_completion(case, s.completion, r.protocol)) for s in r.samples]))
+            continue
         records.append(ItemRecord(case, r.protocol, r.completion, *grade_completion(case, r.completion, r.protocol)))
     original = {"spec_version": prov["spec_version"], "corpus": prov["corpus"]}
     if prov.get("prompt_sha256"):
@@ -210,7 +214,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         alpha = parse_fraction(args.alpha, "--alpha", open_low=True) if args.alpha is not None else DEFAULT_ALPHA
         max_drop = parse_fraction(args.max_drop, "--max-drop") if args.max_drop is not None else None
         base, new = load_results(args.base), load_results(args.new)
-        cmp = compare(base, new, allow_different_prompts=args.allow_different_prompts)
+        cmp = compare(base, new, allow_different_prompts=args.allow_different_prompts,
+                      allow_decoding_change=args.allow_decoding_change)
     except (ValueError, ResultsFileError, IncomparableError) as e:
         return _usage_error(str(e))
     decision = gate(cmp, alpha=alpha, max_drop=max_drop)
@@ -255,7 +260,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         results = load_results(args.results)
         baseline = load_results(args.baseline) if args.baseline else None
         write_report(Path(args.output), results, baseline, allow_different_prompts=args.allow_different_prompts,
-                     strict=True)
+                     allow_decoding_change=args.allow_decoding_change, strict=True)
     except (ResultsFileError, IncomparableError) as e:
         return _usage_error(str(e))
     except OSError as e:
@@ -367,6 +372,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmp.add_argument("--max-drop", default=None, help="also fail when the overall score drops by more than this")
     cmp.add_argument("--allow-different-prompts", action="store_true",
                      help="compare although the prompt digests differ (a deliberate prompt study)")
+    cmp.add_argument("--allow-decoding-change", action="store_true",
+                     help="compare although the runs decode differently (greedy vs sampled, another temperature "
+                          "or top-p)")
     cmp.add_argument("--max-flips", type=int, default=20, help="flipped items to print (default 20)")
     cmp.add_argument("--by-case", action="store_true",
                      help="BASE is a run of the public cases, NEW one of their seeded draws (--draws K): print the "
@@ -379,6 +387,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rep.add_argument("-o", "--output", default="report.html", help="the HTML file to write (default report.html)")
     rep.add_argument("--allow-different-prompts", action="store_true",
                      help="with BASE.json: compare although the prompt digests differ")
+    rep.add_argument("--allow-decoding-change", action="store_true",
+                     help="with BASE.json: compare although the runs decode differently")
     rep.set_defaults(fn=_cmd_report)
     board = sub.add_parser("leaderboard", help="rank several runs of the same items (text table, HTML with -o)",
                            description="Ranks runs by their json+xml+plain score (95% CI clustered by case), with "

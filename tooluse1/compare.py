@@ -28,7 +28,14 @@ from tooluse1.prompts import PROTOCOLS
 from tooluse1.results import ItemRecord, ResultsFile
 # The unclustered statistics live in tooluse1.stats; imported here under their old home as well.
 from tooluse1.stats import (DEFAULT_ALPHA, Z95, PairedTest, mcnemar_exact, newcombe_paired,  # noqa: F401
-                            paired_test, square_and_add, wilson)
+                            paired_test, paired_test_means, square_and_add, wilson)
+
+# An item's outcome in a comparison: passed, or in a sampled run the verdicts of its samples (scored by their mean).
+Outcome = bool | tuple[bool, ...]
+
+
+def _score(outcome: Outcome) -> float:
+    return sum(outcome) / len(outcome) if isinstance(outcome, tuple) else float(outcome)
 
 
 class IncomparableError(ToolUse1Error, ValueError):
@@ -50,19 +57,36 @@ class PairedStats:
     test: PairedTest | None          # None only without pairs
     base_rate: Rate                  # BASE's score on these items, clustered by case where cases repeat
     new_rate: Rate
+    sampled: bool = False            # some item is a sampled one: scores are per-item means (paired_test_means)
 
     @classmethod
-    def of(cls, pairs: Iterable[tuple[bool, bool] | tuple[str, bool, bool]]) -> "PairedStats":
-        """From (case id, base passed, new passed) triples; plain (base passed, new passed) pairs count each
-        item as its own case (independent items)."""
+    def of(cls, pairs: Iterable[tuple[Outcome, Outcome] | tuple[str, Outcome, Outcome]]) -> "PairedStats":
+        """From (case id, base outcome, new outcome) triples; plain (base, new) pairs count each item as its
+        own case (independent items). An outcome is passed, or a sampled item's sample verdicts: then every
+        item is scored by its mean (the share of its samples that passed), the test is on per-case sums of
+        per-item means (`stats.paired_test_means`), the rates count samples (a mean over samples, clustered
+        by case), and worse / better / both / neither count the items whose mean dropped / rose / stayed at
+        a value above 0 / stayed at 0."""
         triples = [t if len(t) == 3 else (i, *t) for i, t in enumerate(pairs)]
-        counts = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
-        for _, b, n in triples:
-            counts[(bool(b), bool(n))] += 1
-        test = paired_test(triples) if triples else None
-        return cls(len(triples), counts[(True, True)], counts[(True, False)], counts[(False, True)],
-                   counts[(False, False)], test,
-                   rate_of([(c, b) for c, b, _ in triples]), rate_of([(c, n) for c, _, n in triples]))
+        if not any(isinstance(b, tuple) or isinstance(n, tuple) for _, b, n in triples):
+            counts = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
+            for _, b, n in triples:
+                counts[(bool(b), bool(n))] += 1
+            test = paired_test([(c, bool(b), bool(n)) for c, b, n in triples]) if triples else None
+            return cls(len(triples), counts[(True, True)], counts[(True, False)], counts[(False, True)],
+                       counts[(False, False)], test,
+                       rate_of([(c, bool(b)) for c, b, _ in triples]), rate_of([(c, bool(n)) for c, _, n in triples]))
+        sizes = {len(o) if isinstance(o, tuple) else 1 for _, b, n in triples for o in (b, n)}
+        denominator = math.lcm(*sizes)
+        means = [(c, _score(b), _score(n)) for c, b, n in triples]
+        test = paired_test_means(means, denominator)
+
+        def samples(outcome: Outcome) -> tuple[bool, ...]:
+            return outcome if isinstance(outcome, tuple) else (bool(outcome),)
+        return cls(len(triples), sum(1 for _, b, n in means if b == n > 0), test.worse, test.better,
+                   sum(1 for _, b, n in means if b == n == 0), test,
+                   rate_of([(c, o) for c, b, _ in triples for o in samples(b)]),
+                   rate_of([(c, o) for c, _, n in triples for o in samples(n)]), sampled=True)
 
     @property
     def paired(self) -> PairedTest:
@@ -81,7 +105,9 @@ class PairedStats:
 
     @property
     def diff(self) -> float | None:
-        """NEW rate - BASE rate (None without pairs)."""
+        """NEW rate - BASE rate (None without pairs); sampled: the mean of the per-item mean differences."""
+        if self.sampled and self.test is not None:
+            return self.test.diff
         return (self.better - self.worse) / self.n if self.n else None
 
     @property
@@ -92,12 +118,18 @@ class PairedStats:
 
     @property
     def diff_ci_independent(self) -> tuple[float, float]:
-        """Newcombe's paired interval, items as if independent (secondary)."""
+        """Newcombe's paired interval, items as if independent (secondary); sampled: the normal interval of the
+        mean difference, items as if independent."""
+        if self.sampled and self.test is not None:
+            return self.test.ci95_independent
         return newcombe_paired(self.both, self.better, self.worse, self.neither)
 
     @property
     def p_values(self) -> tuple[float, float]:
-        """(two-sided, one-sided NEW worse) exact McNemar p, items as if independent (secondary)."""
+        """(two-sided, one-sided NEW worse) exact McNemar p, items as if independent (secondary); sampled: the
+        sign-flip test with each item its own case."""
+        if self.sampled and self.test is not None:
+            return self.test.mcnemar_p_two_sided, self.test.mcnemar_p_worse
         return mcnemar_exact(self.worse, self.better)
 
     @property
@@ -120,19 +152,19 @@ class PairedStats:
                 "pass_to_fail": self.worse, "fail_to_pass": self.better, "both_failed": self.neither,
                 "p_two_sided": c_two, "p_worse": c_worse, "mcnemar_p_two_sided": two, "mcnemar_p_worse": worse,
                 "min_detectable_drop": t.min_detectable_drop if t else None,
-                "test": t.method if t else None}
+                "test": t.method if t else None, **({"sampled": True} if self.sampled else {})}
 
 
 @dataclass(frozen=True)
 class Flip:
-    """One item that passed in one run and failed in the other."""
+    """One item that passed in one run and failed in the other (sampled: whose pass rate differs)."""
 
     base: ItemRecord
     new: ItemRecord
 
     @property
     def direction(self) -> str:
-        return "pass->fail" if self.base.passed else "fail->pass"
+        return "pass->fail" if _score(outcome(self.base)) > _score(outcome(self.new)) else "fail->pass"
 
     def as_dict(self) -> dict[str, Any]:
         def side(r: ItemRecord) -> dict[str, Any]:
@@ -257,16 +289,57 @@ def check_comparable(base: ResultsFile, new: ResultsFile, allow_different_prompt
     return notes
 
 
+def outcome(r: ItemRecord) -> Outcome:
+    """What a comparison counts of a record: passed, or a sampled record's sample verdicts."""
+    return tuple(s.passed for s in r.samples) if r.samples else r.passed
+
+
+def paired_test_of(triples: Iterable[tuple[str, Outcome, Outcome]], alpha: float = DEFAULT_ALPHA) -> PairedTest:
+    """The paired test of (case id, base outcome, new outcome) triples: `stats.paired_test` on pass/fail
+    outcomes, `stats.paired_test_means` on per-item means where some item is sampled."""
+    rows = list(triples)
+    if not any(isinstance(b, tuple) or isinstance(n, tuple) for _, b, n in rows):
+        return paired_test([(c, bool(b), bool(n)) for c, b, n in rows], alpha=alpha)
+    sizes = {len(o) if isinstance(o, tuple) else 1 for _, b, n in rows for o in (b, n)}
+    return paired_test_means([(c, _score(b), _score(n)) for c, b, n in rows], math.lcm(*sizes), alpha=alpha)
+
+
+def decoding_differences(base: dict, new: dict) -> str | None:
+    """How two runs' decodings (provenance.decoding) differ in a way that changes what their scores mean, or
+    None: greedy against sampled (N > 1 or a temperature > 0), or another temperature or top-p. A different
+    number of samples alone is no difference (each run's score is its per-item mean)."""
+    def describe(d: dict) -> str:
+        if not (d.get("samples", 1) > 1 or d.get("temperature", 0) > 0):
+            return "greedy"
+        return (f"{d.get('samples', 1)} samples at temperature {d.get('temperature', 0):g}, "
+                f"top-p {d.get('top_p', 1.0):g}")
+
+    def key(d: dict) -> tuple:
+        sampled = d.get("samples", 1) > 1 or d.get("temperature", 0) > 0
+        t = float(d.get("temperature", 0))
+        return sampled, t, float(d.get("top_p", 1.0)) if t > 0 else 1.0
+    if key(base) == key(new):
+        return None
+    return f"decoding ({describe(base)} vs {describe(new)}; pass --allow-decoding-change to compare them)"
+
+
 def _key(r: ItemRecord) -> tuple[str, str]:
     return r.case.id, r.protocol
 
 
-def compare(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool = False) -> Comparison:
+def compare(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool = False,
+            allow_decoding_change: bool = False) -> Comparison:
     """Pair the runs' items and compare them (see the module docstring): overall and every group over the
     comparable items (json, xml, plain), native items in `native` only (runs that share only native items
-    are compared on those, with no separate native row). Raises IncomparableError when the runs are not
-    comparable or share no item without a backend error."""
+    are compared on those, with no separate native row). A sampled item counts by its per-item mean
+    (`PairedStats.of`). Raises IncomparableError when the runs are not comparable, decode differently
+    (`decoding_differences`) without `allow_decoding_change`, or share no item without a backend error."""
     notes = check_comparable(base, new, allow_different_prompts)
+    decoding = decoding_differences(base.provenance.get("decoding") or {}, new.provenance.get("decoding") or {})
+    if decoding and not allow_decoding_change:
+        raise IncomparableError(f"{base.source} and {new.source} are not comparable: they differ in {decoding}")
+    if decoding:
+        notes.append(decoding.split(";")[0] + ", compared as asked (--allow-decoding-change)")
     b_items = {_key(r): r for r in base.records}
     n_items = {_key(r): r for r in new.records}
     common = sorted(set(b_items) & set(n_items))
@@ -276,19 +349,19 @@ def compare(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool =
                                 f"error) to compare")
     # Runs of native alone are compared on it: it is then the only pool there is.
     comparable = [(b, n) for b, n in pairs if b.protocol in PROTOCOLS] or pairs
-    groups: dict[str, dict[str, list[tuple[str, bool, bool]]]] = {d: {} for d in BREAKDOWNS}
+    groups: dict[str, dict[str, list[tuple[str, Outcome, Outcome]]]] = {d: {} for d in BREAKDOWNS}
     for b, n in comparable:
         for dim in BREAKDOWNS:
             value = _attribute(n, dim)
             if value is not None:
-                groups[dim].setdefault(value, []).append((b.case.cluster, b.passed, n.passed))
+                groups[dim].setdefault(value, []).append((b.case.cluster, outcome(b), outcome(n)))
     pooled = {id(b) for b, _ in comparable}
-    native = [(b.case.cluster, b.passed, n.passed) for b, n in pairs if id(b) not in pooled]
-    flips = [Flip(b, n) for b, n in pairs if b.passed != n.passed]
+    native = [(b.case.cluster, outcome(b), outcome(n)) for b, n in pairs if id(b) not in pooled]
+    flips = [Flip(b, n) for b, n in pairs if _score(outcome(b)) != _score(outcome(n))]
     flips.sort(key=lambda f: (f.direction != "pass->fail", f.base.case.id, f.base.protocol))
     return Comparison(
         base_source=base.source, new_source=new.source,
-        overall=PairedStats.of((b.case.cluster, b.passed, n.passed) for b, n in comparable),
+        overall=PairedStats.of((b.case.cluster, outcome(b), outcome(n)) for b, n in comparable),
         groups={d: {g: PairedStats.of(v) for g, v in sorted(vals.items())} for d, vals in groups.items()},
         flips=flips, only_in_base=len(set(b_items) - set(n_items)), only_in_new=len(set(n_items) - set(b_items)),
         errors_excluded=len(common) - len(pairs), notes=notes, native=PairedStats.of(native) if native else None,
@@ -329,10 +402,11 @@ def gate(cmp: Comparison, alpha: float = DEFAULT_ALPHA, max_drop: float | None =
                        f"{o.paired.n_clusters} cases, one-sided p = {p_worse:.4g} < alpha {alpha} (exact sign-flip "
                        f"test on case-level differences)")
     if max_drop is not None and drop > max_drop:
-        reasons.append(f"the overall score drops by {drop:.4f} ({o.base_k}/{o.n} -> {o.new_k}/{o.n}), "
-                       f"more than --max-drop {max_drop}")
-    summary = (f"score {o.base_k / o.n:.4f} -> {o.new_k / o.n:.4f} on {o.n} paired items in {o.paired.n_clusters} "
-               f"cases (diff {o.diff:+.4f}, 95% CI clustered by case [{o.diff_ci[0]:+.4f}, {o.diff_ci[1]:+.4f}], "
+        reasons.append(f"the overall score drops by {drop:.4f} ({o.base_rate.value or 0:.4f} -> "
+                       f"{o.new_rate.value or 0:.4f} on {o.n} items), more than --max-drop {max_drop}")
+    summary = (f"score {o.base_rate.value or 0:.4f} -> {o.new_rate.value or 0:.4f} on {o.n} paired items in "
+               f"{o.paired.n_clusters} cases (diff {o.diff:+.4f}, 95% CI clustered by case "
+               f"[{o.diff_ci[0]:+.4f}, {o.diff_ci[1]:+.4f}], "
                f"deff {o.paired.design_effect:.2f}; {o.worse} pass->fail, {o.better} fail->pass; one-sided p = "
                f"{p_worse:.4g}, exact sign-flip test on cases; exact McNemar p = {mcnemar_worse:.4g}, items as if "
                f"independent)")

@@ -60,11 +60,13 @@ def _sum(values: Iterable[int | None]) -> int:
 def run_cost(records: Sequence[Mapping[str, Any]], provenance: Mapping[str, Any]) -> dict[str, Any]:
     """The cost section of a results document (see the module docstring) from its records (as stored:
     `ItemRecord.as_dict`) and provenance. Never raises on a record that lacks usage or timing."""
-    answered = [r for r in records if r.get("error") is None]
-    with_usage = [r for r in records if r.get("prompt_tokens") is not None and r.get("completion_tokens") is not None]
-    reasoning = [r["reasoning_tokens"] for r in records if r.get("reasoning_tokens") is not None]
-    prompt_tokens = _sum(r.get("prompt_tokens") for r in records)
-    completion_tokens = _sum(r.get("completion_tokens") for r in records)
+    # A sampled record's usage and timing are its samples' (each one request, or one row of a batch).
+    answers = [s for r in records for s in (r.get("samples") or [r])]
+    answered = [r for r in answers if r.get("error") is None]
+    with_usage = [r for r in answers if r.get("prompt_tokens") is not None and r.get("completion_tokens") is not None]
+    reasoning = [r["reasoning_tokens"] for r in answers if r.get("reasoning_tokens") is not None]
+    prompt_tokens = _sum(r.get("prompt_tokens") for r in answers)
+    completion_tokens = _sum(r.get("completion_tokens") for r in answers)
     config = provenance.get("config") or {}
     price_in, price_out = config.get("price_in"), config.get("price_out")
     in_process = _in_process(provenance)
@@ -74,11 +76,13 @@ def run_cost(records: Sequence[Mapping[str, Any]], provenance: Mapping[str, Any]
         per_min = round(len(records) / wall * 60, 2)
         tokens_per_s = round(completion_tokens / wall, 2)
     cost = None
-    if price_in is not None and price_out is not None and records and len(with_usage) == len(records):
+    if price_in is not None and price_out is not None and answers and len(with_usage) == len(answers):
         cost = round((prompt_tokens * price_in + completion_tokens * price_out) / 1e6, 6)
     return {
         "n_items": len(records),
-        "items_with_usage": len(with_usage),
+        "items_with_usage": sum(1 for r in records if all(
+            s.get("prompt_tokens") is not None and s.get("completion_tokens") is not None
+            for s in (r.get("samples") or [r]))),
         "prompt_tokens": prompt_tokens,
         "completion_tokens": completion_tokens,
         "reasoning_tokens": sum(reasoning) if reasoning else None,

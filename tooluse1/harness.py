@@ -4,7 +4,7 @@ The pytest plugin and `python -m tooluse1 run` are thin layers over `BenchmarkRu
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -13,8 +13,10 @@ from tooluse1.backends.registry import BackendEntry, Target, backend_names, choo
 from tooluse1.corpus import SPEC_VERSION, Case, corpus_provenance
 from tooluse1.grade import grade_completion
 from tooluse1.prompts import PROTOCOLS, Prompt, item_id, render
-from tooluse1.results import ItemRecord, invocation, library_versions, now_iso, portable_path, scrub_secrets
+from tooluse1.results import (ItemRecord, Sample, invocation, library_versions, now_iso, portable_path,
+                              scrub_secrets)
 from tooluse1.resume import AppendLog, LogFormat
+from tooluse1.sampling import sample_item_id, sample_seed
 
 BACKENDS = backend_names()
 RESUME_FORMAT = 2   # 2: each line carries its prompt's sha256 (and structured tool calls); the key no
@@ -25,7 +27,8 @@ def _completion_line(c: Completion) -> dict:
     return {"item_id": c.item_id, "text": c.text, "finish_reason": c.finish_reason, "latency_s": c.latency_s,
             "prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens,
             "tool_calls": c.tool_calls, "prompt_sha256": c.prompt_sha256,
-            "reasoning_tokens": c.reasoning_tokens, "ttft_s": c.ttft_s}
+            "reasoning_tokens": c.reasoning_tokens, "ttft_s": c.ttft_s,
+            **({"seed": c.seed, "system_fingerprint": c.system_fingerprint} if c.seed is not None else {})}
 
 
 def _completion_of(d: dict) -> Completion:
@@ -33,7 +36,7 @@ def _completion_of(d: dict) -> Completion:
                       latency_s=d.get("latency_s", 0.0), prompt_tokens=d.get("prompt_tokens"),
                       completion_tokens=d.get("completion_tokens"), tool_calls=d.get("tool_calls"),
                       prompt_sha256=d.get("prompt_sha256"), reasoning_tokens=d.get("reasoning_tokens"),
-                      ttft_s=d.get("ttft_s"))
+                      ttft_s=d.get("ttft_s"), seed=d.get("seed"), system_fingerprint=d.get("system_fingerprint"))
 
 
 # The core track's resume log (`--resume`): one line per finished completion, keyed by item id.
@@ -65,6 +68,10 @@ class RunConfig:
     price_in: float | None = None         # per million prompt tokens: the results' cost section prices the run
     price_out: float | None = None        # per million completion tokens
     fast: bool = True                     # transformers: shared-prefix cache + slot refill (off = reference path)
+    samples: int = 1                      # sampled trials: answers per item (DecodingConfig; 1 with T 0 = greedy)
+    temperature: float = 0.0
+    top_p: float = 1.0
+    sample_seed: int = 0                  # sample j of item i is seeded sampling.sample_seed(this, i, j)
     resume: Path | None = None
     results: Path | None = None
     min_score: float | None = None
@@ -80,7 +87,8 @@ class RunConfig:
 
     @property
     def decoding(self) -> DecodingConfig:
-        return DecodingConfig(max_new_tokens=self.max_new_tokens)
+        return DecodingConfig(max_new_tokens=self.max_new_tokens, temperature=self.temperature, top_p=self.top_p,
+                              samples=self.samples, sample_seed=self.sample_seed)
 
 
 def backend_target(config: RunConfig, cases: dict[str, Case]) -> tuple[BackendEntry, Target]:
@@ -129,8 +137,11 @@ class BenchmarkRun:
     def run_key(self) -> dict:
         """What a resume file must share with this run: the model and the decoding. Prompts are checked per
         item (each resumed answer carries its prompt's sha256), so a new corpus or prompt regenerates
-        exactly the items whose prompts changed, and a different selection (-k) still resumes."""
-        return {"model": self.identity(), "decoding": self.config.decoding.as_dict()}
+        exactly the items whose prompts changed, and a different selection (-k) still resumes. The number of
+        samples is left out: sample j's seed does not depend on it, so a run of more samples resumes one of
+        fewer and generates only the samples it adds."""
+        decoding = {k: v for k, v in self.config.decoding.as_dict().items() if k != "samples"}
+        return {"model": self.identity(), "decoding": decoding}
 
     def open_resume(self) -> None:
         if self.config.resume is not None and self._resume is None:
@@ -146,20 +157,32 @@ class BenchmarkRun:
         return self._backend
 
     def prompts_for(self, items: Sequence[tuple[str, str]]) -> list[Prompt]:
-        return [render(self.cases[case_id], protocol) for case_id, protocol in items]
+        """The prompts to answer for these items: one per item, or in a sampled run (DecodingConfig.sampled)
+        one per sample, sample j of item i with item id `sampling.sample_item_id(i, j)`, its index and its
+        seed `sampling.sample_seed(sample_seed, i, j)` (the samples of an item are adjacent, in order)."""
+        decoding = self.config.decoding
+        prompts = [render(self.cases[case_id], protocol) for case_id, protocol in items]
+        if not decoding.sampled:
+            return prompts
+        return [replace(p, item_id=sample_item_id(p.item_id, j), sample=j,
+                        seed=sample_seed(decoding.sample_seed, p.item_id, j))
+                for p in prompts for j in range(decoding.samples)]
 
     def generate(self, items: Sequence[tuple[str, str]],
                  progress: Callable[[int], object] | None = None) -> int:
         """Make sure every (case_id, protocol) item has a completion; only missing ones are generated.
-        Returns how many were generated now. Each finished one goes to the resume file immediately."""
+        Returns how many were generated now (samples, in a sampled run). Each finished one goes to the resume
+        file immediately."""
         self.open_resume()
         todo = [p for p in self.prompts_for(items) if not self._answered(p)]
         if not todo:
             return 0
         sha_of = {p.item_id: p.sha256 for p in todo}
+        seed_of = {p.item_id: p.seed for p in todo}
 
         def on_complete(c: Completion) -> None:
             c.prompt_sha256 = sha_of.get(c.item_id)
+            c.seed = seed_of.get(c.item_id)     # the sample's seed, whatever the backend did with it
             self._completions[c.item_id] = c
             if self._resume is not None and c.error is None:   # a failed item is retried on resume
                 self._resume.append(c)
@@ -170,6 +193,7 @@ class BenchmarkRun:
         results = self.backend.generate(todo, self.config.decoding, on_complete)
         for c in results:   # backends call on_complete, but the returned list is authoritative
             c.prompt_sha256 = sha_of.get(c.item_id)
+            c.seed = seed_of.get(c.item_id)
             self._completions[c.item_id] = c
         return len(todo)
 
@@ -186,13 +210,22 @@ class BenchmarkRun:
         the resume file is opened first."""
         self.open_resume()
         items = list(items)
-        return [it for it, p in zip(items, self.prompts_for(items)) if not self._answered(p)]
+        n = self.config.decoding.samples if self.config.decoding.sampled else 1
+        prompts = self.prompts_for(items)
+        return [it for k, it in enumerate(items) if not all(self._answered(p) for p in prompts[k * n:(k + 1) * n])]
 
     def record(self, case_id: str, protocol: str) -> ItemRecord:
-        """The graded record of an item whose completion exists (generate() first)."""
-        c = self._completions[item_id(case_id, protocol)]
+        """The graded record of an item whose completion exists (generate() first); in a sampled run, with
+        every sample graded (`ItemRecord.of_samples`)."""
+        iid = item_id(case_id, protocol)
         case = self.cases[case_id]
-        return ItemRecord(case, protocol, c, *grade_completion(case, c, protocol))
+        decoding = self.config.decoding
+        if not decoding.sampled:
+            c = self._completions[iid]
+            return ItemRecord(case, protocol, c, *grade_completion(case, c, protocol))
+        completions = [self._completions[sample_item_id(iid, j)] for j in range(decoding.samples)]
+        return ItemRecord.of_samples(case, protocol, [Sample(j, c, *grade_completion(case, c, protocol))
+                                                      for j, c in enumerate(completions)])
 
     def provenance(self, finished_at: str | None = None) -> dict:
         backend_info = self._backend_provenance()

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from tooluse1.compare import IncomparableError, check_comparable, format_p
+from tooluse1.compare import IncomparableError, check_comparable, format_p, outcome, paired_test_of
 from tooluse1.metrics import format_rate, interval, wilson
 from tooluse1.report import bar_chart, esc, render_page
 from tooluse1.results import ItemRecord, ResultsFile
-from tooluse1.stats import DEFAULT_ALPHA, PairedTest, paired_test
+from tooluse1.stats import DEFAULT_ALPHA, PairedTest
 from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS
 
 TEXT_POOL = "+".join(PROTOCOLS)
@@ -166,12 +166,12 @@ def _cost_cell(e: Entry) -> str:
 
 def _paired(upper: ResultsFile, lower: ResultsFile, alpha: float) -> PairedTest:
     a, b = _text_records(upper), _text_records(lower)
-    triples = [(a[key].case.cluster, b[key].passed, a[key].passed) for key in sorted(a)
+    triples = [(a[key].case.cluster, outcome(b[key]), outcome(a[key])) for key in sorted(a)
                if key in b and not (a[key].is_error or b[key].is_error)]
     if not triples:
         raise IncomparableError(f"{upper.source} and {lower.source} have no {TEXT_POOL} item answered in both "
                                 f"(every common item has a backend error in one of them)")
-    return paired_test(triples, alpha=alpha)
+    return paired_test_of(triples, alpha=alpha)     # sampled runs: on per-item means
 
 
 def build(runs: Sequence[ResultsFile], alpha: float = DEFAULT_ALPHA,

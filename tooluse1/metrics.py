@@ -164,6 +164,10 @@ def format_summary(summary: dict, title: str = "ToolUse.1", headline: tuple[str,
     json+xml+plain when the run also has native items) is printed first as the run's score."""
     lines = [f"{title}: {summary['n_items']} items, {summary['n_errors']} backend errors",
              "  95% intervals: clustered by case (deff = design effect) where protocols are pooled, else Wilson"]
+    if "samples" in summary:
+        from tooluse1.sampling import format_samples
+        lines.append(format_samples(summary["samples"]))
+        lines.append("  the rates below are means over samples (n = items x samples), clustered by case")
     if headline is not None:
         label, pool = headline
         lines.append(f"  {'SCORE (' + label + ')':<22} {format_rate(pool['overall']['score'])}  <- the headline; "

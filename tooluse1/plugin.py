@@ -102,6 +102,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="openai backend: retries per request on 429/5xx/timeouts/dropped connections (backoff)")
     g.addoption("--stream", action="store_true",
                 help="openai backend: streamed requests, content and tool-call deltas reassembled as clients do")
+    g.addoption("--samples", type=int, default=d["samples"],
+                help="sampled trials: answers per item (default 1). A sampled item passes when every sample passes; "
+                     "the score is the mean of the per-item pass rates")
+    g.addoption("--temperature", type=float, default=d["temperature"],
+                help="sampling temperature (default 0: greedy, the reference)")
+    g.addoption("--top-p", type=float, default=d["top_p"], help="nucleus sampling: top-p in (0, 1] (default 1)")
+    g.addoption("--sample-seed", type=int, default=d["sample_seed"],
+                help="seed of the samples (default 0): sample j of item i is seeded from (this, i, j)")
     g.addoption("--no-fast", action="store_true",
                 help="transformers: plain batched generate, no shared-prefix cache / slot refill (reference runs)")
     g.addoption("--resume", default=None, help="append-only JSONL of finished items; reruns generate only the rest")
@@ -119,6 +127,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--max-drop", default=None, help="--baseline: also fail when the score drops by more than this")
     g.addoption("--allow-different-prompts", action="store_true",
                 help="--baseline: compare although the prompt digests differ (a deliberate prompt study)")
+    g.addoption("--allow-decoding-change", action="store_true",
+                help="--baseline: compare although the runs decode differently (greedy vs sampled, another "
+                     "temperature or top-p)")
 
 
 def _config(config: pytest.Config) -> RunConfig | None:
@@ -133,6 +144,9 @@ def _config(config: pytest.Config) -> RunConfig | None:
     for flag, price in prices.items():
         if price is not None and not (price >= 0 and price != float("inf")):
             raise pytest.UsageError(f"{flag} {price:g}: a price per million tokens must be a number >= 0")
+    sampling_error = sampling_usage_error(opt("--samples"), opt("--temperature"), opt("--top-p"))
+    if sampling_error:
+        raise pytest.UsageError(sampling_error)
     if (prices["--price-in"] is None) != (prices["--price-out"] is None):
         given, missing = ("--price-in", "--price-out") if prices["--price-out"] is None else ("--price-out",
                                                                                                "--price-in")
@@ -142,10 +156,23 @@ def _config(config: pytest.Config) -> RunConfig | None:
                      max_new_tokens=opt("--max-new-tokens"), dtype=opt("--dtype"), device=opt("--device"),
                      threads=opt("--threads"), concurrency=opt("--concurrency"),
                      request_timeout=opt("--request-timeout"), max_retries=opt("--max-retries"), stream=opt("--stream"),
-                     fast=not opt("--no-fast"),
+                     fast=not opt("--no-fast"), samples=opt("--samples"), temperature=opt("--temperature"),
+                     top_p=opt("--top-p"), sample_seed=opt("--sample-seed"),
                      resume=Path(opt("--resume")) if opt("--resume") else None,
                      results=Path(opt("--results")) if opt("--results") else None, min_score=opt("--min-score"),
                      price_in=prices["--price-in"], price_out=prices["--price-out"])
+
+
+def sampling_usage_error(samples: int, temperature: float, top_p: float) -> str | None:
+    """One line naming the flag whose value is unusable, or None: --samples N >= 1, --temperature T >= 0,
+    --top-p in (0, 1]."""
+    if samples < 1:
+        return f"--samples {samples}: must be at least 1"
+    if not (temperature >= 0 and temperature != float("inf")):
+        return f"--temperature {temperature:g}: must be a number >= 0 (0 = greedy)"
+    if not 0 < top_p <= 1:
+        return f"--top-p {top_p:g}: must be in (0, 1]"
+    return None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,12 +183,13 @@ class _Gate:
     alpha: float
     max_drop: float | None
     allow_different_prompts: bool
+    allow_decoding_change: bool = False
 
 
-def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
+def _baseline_gate(config: pytest.Config, manifest: dict, run_config: RunConfig | None = None) -> "_Gate | None":
     """--baseline and its options, checked now so that a bad file or flag stops the session before any
     generation (pytest.UsageError naming the flag and the file)."""
-    from tooluse1.compare import DEFAULT_ALPHA, parse_fraction, provenance_differences
+    from tooluse1.compare import DEFAULT_ALPHA, decoding_differences, parse_fraction, provenance_differences
     from tooluse1.corpus import SPEC_VERSION, corpus_provenance
     opt = config.getoption
     path = opt("--baseline")
@@ -180,9 +208,14 @@ def _baseline_gate(config: pytest.Config, manifest: dict) -> "_Gate | None":
     # The prompt digest is known only once the run has rendered its prompts: checked at session end.
     diffs, _ = provenance_differences(baseline.provenance, {"spec_version": SPEC_VERSION,
                                                             "corpus": corpus_provenance(manifest)})
+    if run_config is not None and not opt("--allow-decoding-change"):
+        decoding = decoding_differences(baseline.provenance.get("decoding") or {}, run_config.decoding.as_dict())
+        if decoding:
+            diffs.append(decoding)
     if diffs:
         raise pytest.UsageError(f"--baseline {path} is not comparable with this run: it differs in {'; '.join(diffs)}")
-    return _Gate(baseline, alpha, max_drop, bool(opt("--allow-different-prompts")))
+    return _Gate(baseline, alpha, max_drop, bool(opt("--allow-different-prompts")),
+                 bool(opt("--allow-decoding-change")))
 
 
 def _corpus(config: pytest.Config) -> "tuple[Sequence[Case], dict]":
@@ -230,7 +263,7 @@ def pytest_configure(config: pytest.Config) -> None:
     run = BenchmarkRun(run_config, {c.id: c for c in cases}, manifest)
     config.stash[_RUN] = run
     if not _is_xdist_worker(config):
-        gate = _baseline_gate(config, manifest)
+        gate = _baseline_gate(config, manifest, run_config)
         html = config.getoption("tooluse1_html")
         config.pluginmanager.register(_Reporter(config, run, gate, Path(html) if html else None), "tooluse1-reporter")
     config.hook.pytest_tooluse1_configure(config=config, run=run)
@@ -331,7 +364,9 @@ def tooluse1_record(request: pytest.FixtureRequest, tooluse1_run: BenchmarkRun, 
     try:
         if tooluse1_run.missing([tooluse1_item]):
             batch = [tooluse1_item] if _is_xdist_worker(config) else (config.stash[_SELECTED] or [tooluse1_item])
-            with progress(config, len(tooluse1_run.missing(batch)), "ToolUse.1 generating") as update:
+            decoding = tooluse1_run.config.decoding
+            per_item = decoding.samples if decoding.sampled else 1   # the bar counts answers (samples)
+            with progress(config, len(tooluse1_run.missing(batch)) * per_item, "ToolUse.1 generating") as update:
                 tooluse1_run.generate(batch, progress=update)
     except (BackendError, ResumeMismatch) as e:
         pytest.exit(f"ToolUse.1: {e}", returncode=4)
@@ -342,20 +377,43 @@ def tooluse1_record(request: pytest.FixtureRequest, tooluse1_run: BenchmarkRun, 
     return record
 
 
+def identical_samples_warning(document: dict) -> str | None:
+    """One line when a run sampled at a temperature > 0 and every sample of every item came out identical
+    (sampling was not switched on where the model ran, e.g. a server that ignores temperature), else None."""
+    from tooluse1.sampling import identical_samples
+    decoding = document["provenance"].get("decoding") or {}
+    if not decoding.get("temperature"):
+        return None
+    outputs = [[s["output"] for s in r.get("samples") or ()] for r in document["records"]]
+    if not identical_samples(outputs):
+        return None
+    return (f"WARNING: every sample of every item is identical at temperature {decoding['temperature']:g}: "
+            f"the backend did not sample (a server that ignores temperature/seed?)")
+
+
 class BackendItemError(ToolUse1Error):
     """The backend produced no answer for this item; pytest reports it as an error, not a failure."""
 
 
 def failure_message(record) -> str:
-    """What a failing item says, and nothing more: expectation, what was extracted, label, reason, a raw excerpt."""
-    case, v, ex = record.case, record.verdict, record.extraction
+    """What a failing item says, and nothing more: expectation, what was extracted, label, reason, a raw excerpt.
+    A sampled item (it fails when any sample fails) says how many samples passed and shows its first failing
+    sample."""
+    case = record.case
+    head, answer, v, ex = "", record.completion, record.verdict, record.extraction
+    if record.samples:
+        failing = next(s for s in record.samples if not s.passed)
+        passed = sum(s.passed for s in record.samples)
+        head = (f"  samples  : {passed} of {len(record.samples)} passed (a sampled item passes only when every "
+                f"sample passes); sample {failing.index} (seed {failing.completion.seed}):\n")
+        answer, v, ex = failing.completion, failing.verdict, failing.extraction
     calls = ex.calls + ex.examples
     got = "; ".join(f"{c.name}({json.dumps(c.arguments, ensure_ascii=False)})" for c in calls) or "no call"
-    raw = record.completion.text
+    raw = answer.text
     excerpt = raw if len(raw) <= 400 else raw[:400] + f"… [{len(raw)} chars]"
-    return (f"{record.item_id} ({case.source or case.id})\n"
+    return (f"{record.item_id} ({case.source or case.id})\n{head}"
             f"  expected : {case.expect.describe()}\n"
-            f"  extracted: {got}   label={v.label} finish={record.completion.finish_reason}\n"
+            f"  extracted: {got}   label={v.label} finish={answer.finish_reason}\n"
             f"  reason   : {v.reason}\n"
             f"  output   : {excerpt!r}")
 
@@ -426,7 +484,8 @@ class _Reporter:
         if self.html is not None and results is not None:
             from tooluse1.report import write_report
             options = {"alpha": self.gate.alpha, "max_drop": self.gate.max_drop,
-                       "allow_different_prompts": self.gate.allow_different_prompts} if self.gate else {}
+                       "allow_different_prompts": self.gate.allow_different_prompts,
+                       "allow_decoding_change": self.gate.allow_decoding_change} if self.gate else {}
             write_report(self.html, results, self.gate.baseline if self.gate else None, self.comparison, **options)
             self.messages.append((f"HTML report: {self.html}", False))
         if gated and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -449,7 +508,8 @@ class _Reporter:
         if self.gate is not None and results is not None:
             from tooluse1.compare import IncomparableError, compare, gate as baseline_gate
             try:
-                comparison = compare(self.gate.baseline, results, self.gate.allow_different_prompts)
+                comparison = compare(self.gate.baseline, results, self.gate.allow_different_prompts,
+                                     self.gate.allow_decoding_change)
             except IncomparableError as e:
                 self.messages.append((f"GATE ERROR: --baseline: {e}", True))
                 return pytest.ExitCode.USAGE_ERROR
@@ -479,6 +539,9 @@ class _Reporter:
             terminalreporter.write_line(format_summary(doc["summary"], title=f"ToolUse.1 {self.run.config.model}",
                                                        headline=(label, pool) if apart else None))
             terminalreporter.write_line(format_cost(doc["cost"]))
+            warning = identical_samples_warning(doc)
+            if warning:
+                terminalreporter.write_line(warning, yellow=True, bold=True)
             if self.comparison is not None:
                 from tooluse1.compare import format_comparison
                 terminalreporter.write_line(format_comparison(self.comparison, max_flips=10))

@@ -51,6 +51,10 @@ class Prompt:
     shared_prefix_key: str = ""
     tools: tuple[dict, ...] = ()
     sha256: str = field(default="", compare=False)
+    # A sample of a sampled run (harness): its seed (sampling.sample_seed of the run's seed, the item and
+    # the sample) and its index; None for a greedy run's prompt. item_id is then `<item id>#<sample>`.
+    seed: int | None = None
+    sample: int | None = None
 
     def __post_init__(self) -> None:
         if not self.sha256:

@@ -40,9 +40,10 @@ from tooluse1.types import Difficulty, ExpectationKind, Lang, NegativeKind
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "results.schema.json"
 RESULTS_FORMAT = "tooluse1-results"
-# 3: records' reasoning_tokens and ttft_s, the cost section; 4: provenance.corpus.draws (seeded draws). Files
-# of every earlier format load (tooluse1.results.upgrade_document).
-RESULTS_FORMAT_VERSION = 4
+# 3: records' reasoning_tokens and ttft_s, the cost section; 4: provenance.corpus.draws (seeded draws);
+# 5: sampled trials (records' samples and pass_rate, the summary's samples, the decoding's sampling keys).
+# Files of every earlier format load (tooluse1.results.upgrade_document).
+RESULTS_FORMAT_VERSION = 5
 
 # Fields a class keeps in memory but its as_dict does not write (so they are not part of the file).
 NOT_STORED: dict[type, frozenset[str]] = {Extraction: frozenset({"thinking"})}
@@ -69,6 +70,27 @@ class StoredCall(TypedDict):
     """A call a server returned as structured `tool_calls` (its arguments as the server sent them)."""
     name: str | None
     arguments: Any
+
+
+class SampleRecord(TypedDict):
+    """One sample of a sampled item (results.Sample.as_dict): its index, the seed it was generated with (the
+    torch.Generator's in-process, the `seed` sent over the OpenAI API), the server's system_fingerprint
+    (null in-process or when none came back), its answer and its grading."""
+    sample: int
+    seed: int | None
+    system_fingerprint: str | None
+    output: str
+    finish_reason: str
+    latency_s: NonNegative
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    reasoning_tokens: int | None
+    ttft_s: NonNegative | None
+    error: str | None
+    tool_calls: list[StoredCall] | None
+    extraction: Extraction | None
+    verdict: Verdict | None
+    passed: bool
 
 
 class Record(TypedDict):
@@ -103,8 +125,13 @@ class Record(TypedDict):
         "that did not keep it."))]
     extraction: Extraction | None
     verdict: Verdict | None
-    passed: bool
+    passed: Annotated[bool, Keywords(description="A sampled item: every sample passed.")]
     has_constraints: bool
+    pass_rate: NotRequired[Annotated[Probability, Keywords(description=(
+        "Sampled runs only (format 5): the share of the item's samples that passed."))]]
+    samples: NotRequired[Annotated[list[SampleRecord], Keywords(minItems=1, description=(
+        "Sampled runs only (format 5): every sample, in order; the record's own answer fields are sample 0's "
+        "(its error: the first sample error)."))]]
 
 
 # ----------------------------------------------------------------------------- provenance
@@ -145,9 +172,13 @@ class ModelIdentity(TypedDict):
 
 
 class Decoding(TypedDict):
+    """The decoding (backends.base.DecodingConfig.as_dict); the sampling keys only in sampled runs."""
     max_new_tokens: Annotated[int, Keywords(minimum=1)]
     temperature: NonNegative
     do_sample: bool
+    top_p: NotRequired[Annotated[float, Keywords(exclusiveMinimum=0, maximum=1)]]
+    samples: NotRequired[Annotated[int, Keywords(minimum=1)]]
+    sample_seed: NotRequired[int]
 
 
 class OriginalGrading(TypedDict):
@@ -236,12 +267,35 @@ Metrics = Annotated[dict[str, StoredRate], Keywords(description=(
     "from the records, so the names are not fixed here."))]
 
 
+class SampledMean(TypedDict):
+    """The mean of a per-item value over n items of n_cases cases with its 95% interval clustered by case
+    (sampling.MeanInterval.as_dict; mean null when n = 0)."""
+    mean: Probability | None
+    ci95_clustered: Interval
+    n: int
+    n_cases: int
+
+
+class SampledSummary(TypedDict):
+    """Sampled runs only (sampling.summarise_samples over the items all of whose samples have an answer): the
+    mean score (mean of the per-item pass rates), pass@k and pass^k for k = 1..N, the flip rate (items
+    whose samples disagree) and the share of items every sample of which passed."""
+    n_items: int
+    n_samples: int
+    mean: SampledMean
+    pass_at_k: dict[str, SampledMean]
+    pass_hat_k: dict[str, SampledMean]
+    flip_rate: SampledMean
+    all_samples_pass: SampledMean
+
+
 def _summary_type() -> type:
-    """The summary TypedDict: counts, the overall metrics and one group per breakdown of metrics.BREAKDOWNS."""
+    """The summary TypedDict: counts, the overall metrics and one group per breakdown of metrics.BREAKDOWNS
+    (a sampled run's rates are means over samples), and a sampled run's `samples`."""
     # Built at run time from BREAKDOWNS, for the schema generator; mypy takes only literal TypedDict fields.
     by = TypedDict("SummaryBreakdowns", {dim: dict[str, Metrics] for dim in BREAKDOWNS})  # type: ignore[misc]
     return TypedDict("Summary", {"n_items": int, "n_errors": int, "overall": Metrics,  # type: ignore[operator]
-                                 "by": by})
+                                 "by": by, "samples": NotRequired[SampledSummary]})
 
 
 # Keywords a class's object schema gets beyond its fields.
@@ -355,7 +409,7 @@ def _stored_name(name: str, tp: Any) -> str:
 
 
 def results_schema_document() -> dict:
-    """The JSON Schema (draft 2020-12) of a results file, format 4, generated from the types above (older files
+    """The JSON Schema (draft 2020-12) of a results file, format 5, generated from the types above (older files
     conform once read: tooluse1.results.upgrade_document)."""
     gen = _Generator()
     top = {

@@ -423,7 +423,7 @@ def _grader_card_section() -> str:
 
 def render_report(results: ResultsFile, baseline: ResultsFile | None = None, comparison: Comparison | None = None,
                   *, alpha: float = 0.05, max_drop: float | None = None, allow_different_prompts: bool = False,
-                  strict: bool = False) -> str:
+                  strict: bool = False, allow_decoding_change: bool = False) -> str:
     """The whole HTML page. With a baseline and no `comparison`, the runs are compared here; when they are
     not comparable the page says why (or, with `strict`, IncomparableError is raised)."""
     records = results.records
@@ -432,7 +432,8 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
     note = ""
     if baseline is not None and comparison is None:
         try:
-            comparison = compare(baseline, results, allow_different_prompts=allow_different_prompts)
+            comparison = compare(baseline, results, allow_different_prompts=allow_different_prompts,
+                                 allow_decoding_change=allow_decoding_change)
         except IncomparableError as e:
             if strict:
                 raise

@@ -7,7 +7,9 @@ run cost (`cost`, tooluse1/cost.py), and any section a track contributes (SPIN's
 validates). A reader recomputes the summary and the cost from the records, so a metric added later never makes
 an older file unreadable. Format 3 added the records' `reasoning_tokens` and `ttft_s` and the `cost` section
 (a format-2 record reads them as null); format 4 `provenance.corpus.draws`, the seeded draws a run used
-(absent: the public cases). It holds raw outputs so a run can be
+(absent: the public cases); format 5 the samples of a sampled run (`--samples`, `--temperature`: a record's
+`samples` and `pass_rate`, the summary's `samples` section, the decoding's `top_p`, `samples` and
+`sample_seed`; a greedy run writes none of them). It holds raw outputs so a run can be
 re-graded without the model (`python -m tooluse1 regrade`). Files written before format 2 (no
 `format_version`, a `tooluse1_results: 1` marker, records without `expect`) are format 1; `load_results`
 reads both, and every reader (reporter, regrade, compare, report) gets records through
@@ -39,9 +41,10 @@ from tooluse1.errors import ToolUse1Error
 from tooluse1.grade import Verdict
 from tooluse1.metrics import GradedItem, summarise
 from tooluse1.parse import Extraction
-from tooluse1.prompts import ALL_PROTOCOLS, PROTOCOLS, digest_of_prompt_hashes
+from tooluse1.prompts import ALL_PROTOCOLS, PROTOCOLS, digest_of_prompt_hashes, item_id as make_item_id
 from tooluse1.recordschema import (NOT_STORED, RESULTS_FORMAT, RESULTS_FORMAT_VERSION,
                                    results_schema_document)
+from tooluse1.sampling import SampledItem, sample_item_id, summarise_samples
 from tooluse1.tools import Call
 from tooluse1.types import EXPECTATIONS, ExpectationKind
 
@@ -181,9 +184,75 @@ def _expectation_from(kind: str, stored: Mapping[str, Any] | None) -> Expectatio
     return Expectation.from_dict(dict(stored))
 
 
+def _graded_parts(ex_d: Mapping[str, Any] | None, v_d: Mapping[str, Any] | None
+                  ) -> tuple[Extraction | None, Verdict | None]:
+    """The stored extraction and verdict read back (unknown fields dropped, missing ones defaulted)."""
+    extraction = None
+    if ex_d is not None:
+        fields = _known_fields(Extraction, ex_d)
+        for key in ("calls", "examples"):
+            fields[key] = [Call(c["name"], dict(c.get("arguments") or {})) for c in ex_d.get(key) or ()]
+        extraction = Extraction(**fields)
+    verdict = Verdict(**_known_fields(Verdict, v_d)) if v_d is not None else None
+    return extraction, verdict
+
+
+@dataclass
+class Sample:
+    """One sample of an item of a sampled run: its index, its answer (with the seed it was generated with
+    and the server's `system_fingerprint`, in the Completion) and its grading."""
+
+    index: int
+    completion: Completion
+    extraction: Extraction | None
+    verdict: Verdict | None
+
+    @property
+    def is_error(self) -> bool:
+        return self.completion.error is not None
+
+    @property
+    def passed(self) -> bool:
+        """Graded and passed (a backend error never passes)."""
+        return bool(self.verdict and self.verdict.passed and not self.is_error)
+
+    def as_dict(self) -> dict:
+        c = self.completion
+        return {"sample": self.index, "seed": c.seed, "system_fingerprint": c.system_fingerprint,
+                "output": c.text, "finish_reason": c.finish_reason, "latency_s": round(c.latency_s, 4),
+                "prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens,
+                "reasoning_tokens": c.reasoning_tokens, "ttft_s": c.ttft_s, "error": c.error,
+                "tool_calls": c.tool_calls,
+                "extraction": self.extraction.as_dict() if self.extraction else None,
+                "verdict": self.verdict.as_dict() if self.verdict else None, "passed": self.passed}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], item_id: str, prompt_sha256: str | None) -> "Sample":
+        """A stored sample read back (KeyError/TypeError/ValueError on a malformed one: the record's reader
+        names the item)."""
+        completion = Completion(item_id=sample_item_id(item_id, int(d["sample"])), text=d["output"],
+                                finish_reason=d["finish_reason"], latency_s=float(d.get("latency_s") or 0.0),
+                                prompt_tokens=d.get("prompt_tokens"), completion_tokens=d.get("completion_tokens"),
+                                error=d.get("error"), tool_calls=d.get("tool_calls"), prompt_sha256=prompt_sha256,
+                                reasoning_tokens=d.get("reasoning_tokens"), ttft_s=d.get("ttft_s"),
+                                seed=d.get("seed"), system_fingerprint=d.get("system_fingerprint"))
+        sample = cls(int(d["sample"]), completion, *_graded_parts(d.get("extraction"), d.get("verdict")))
+        if sample.verdict is None and not sample.is_error:
+            raise ValueError(f"sample {sample.index}: no verdict and no backend error")
+        if "passed" in d and bool(d["passed"]) != sample.passed:
+            raise ValueError(f"sample {sample.index}: 'passed' is {d['passed']} but the verdict says {sample.passed}")
+        return sample
+
+
 @dataclass
 class ItemRecord:
-    """One graded item as stored in the results file (`as_dict`) and read back (`from_dict`)."""
+    """One graded item as stored in the results file (`as_dict`) and read back (`from_dict`).
+
+    In a sampled run `samples` holds every sample, in order (`of_samples`); the record's own answer fields
+    (completion, extraction, verdict) are then sample 0's, shown where one answer is shown, except `error`,
+    which is the first sample error (an item any of whose samples has no answer is an error item). A
+    sampled item passes when every sample passes (what its pytest item reports); its `pass_rate` is the
+    share that passed, and the run's scores are means over samples (`graded_items`)."""
 
     case: Case
     protocol: str
@@ -194,6 +263,22 @@ class ItemRecord:
     # not the expectation itself (expect_known False); otherwise derived from case.expect.
     has_constraints: bool | None = None
     expect_known: bool = True
+    samples: list[Sample] | None = None
+
+    @classmethod
+    def of_samples(cls, case: Case, protocol: str, samples: list[Sample]) -> "ItemRecord":
+        """The record of a sampled item from its graded samples (at least one, in order)."""
+        if not samples:
+            raise ValueError("a sampled item needs at least one sample")
+        first = samples[0]
+        error = next((s.completion.error for s in samples if s.is_error), None)
+        completion = dataclasses.replace(first.completion, item_id=make_item_id(case.id, protocol), error=error)
+        return cls(case, protocol, completion, first.extraction, first.verdict, samples=list(samples))
+
+    @property
+    def pass_rate(self) -> float | None:
+        """Share of the samples that passed (None for an unsampled record)."""
+        return sum(s.passed for s in self.samples) / len(self.samples) if self.samples else None
 
     def __post_init__(self) -> None:
         if self.has_constraints is None:   # spec 2.0: every text answer has a requirement (non-empty at least)
@@ -205,11 +290,15 @@ class ItemRecord:
 
     @property
     def is_error(self) -> bool:
+        if self.samples:
+            return any(s.is_error for s in self.samples)
         return self.completion.error is not None
 
     @property
     def passed(self) -> bool:
-        """Graded and passed (a backend error never passes)."""
+        """Graded and passed (a backend error never passes); a sampled item: every sample passed."""
+        if self.samples:
+            return all(s.passed for s in self.samples)
         return bool(self.verdict and self.verdict.passed and not self.is_error)
 
     @property
@@ -218,9 +307,17 @@ class ItemRecord:
         return self.verdict.label if self.verdict is not None and not self.is_error else "error"
 
     def graded_item(self) -> GradedItem:
-        """What metrics need of this record."""
+        """What metrics need of this record (an unsampled one; see graded_items)."""
         return dataclasses.replace(GradedItem.of(self.case, self.protocol, self.verdict, self.is_error),
                                    has_constraints=bool(self.has_constraints))
+
+    def graded_items(self) -> list[GradedItem]:
+        """What metrics count of this record: the record itself, or one item per sample (so a run's rates are
+        means over samples: its score the mean of the per-item pass rates, clustered by case)."""
+        if not self.samples:
+            return [self.graded_item()]
+        return [dataclasses.replace(GradedItem.of(self.case, self.protocol, s.verdict, s.is_error),
+                                    has_constraints=bool(self.has_constraints)) for s in self.samples]
 
     def as_dict(self) -> dict:
         c = self.case
@@ -237,12 +334,15 @@ class ItemRecord:
             "extraction": self.extraction.as_dict() if self.extraction else None,
             "verdict": self.verdict.as_dict() if self.verdict else None,
             "passed": self.passed, "has_constraints": bool(self.has_constraints),
+            **({"pass_rate": self.pass_rate, "samples": [s.as_dict() for s in self.samples]}
+               if self.samples else {}),
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "ItemRecord":
-        """Read a record back (format 1 or 2). Guarantees: the item's identity, attributes, raw output,
-        extraction and verdict as stored; `passed` recomputed and checked against the stored flag.
+        """Read a record back (any readable format; a sampled one with its samples). Guarantees: the item's
+        identity, attributes, raw output, extraction and verdict as stored (and each sample's); `passed`
+        recomputed and checked against the stored flag (and each sample's).
         Raises RecordError naming the item and the field when the record is incomplete or inconsistent."""
         where = f"record {d.get('item_id', '?')!r}" if isinstance(d, Mapping) else "record"
         try:
@@ -256,17 +356,13 @@ class ItemRecord:
                                     completion_tokens=d.get("completion_tokens"), error=d.get("error"),
                                     tool_calls=d.get("tool_calls"), prompt_sha256=d.get("prompt_sha256"),
                                     reasoning_tokens=d.get("reasoning_tokens"), ttft_s=d.get("ttft_s"))
-            ex_d, v_d = d.get("extraction"), d.get("verdict")
-            extraction = None
-            if ex_d is not None:
-                fields = _known_fields(Extraction, ex_d)
-                for key in ("calls", "examples"):
-                    fields[key] = [Call(c["name"], dict(c.get("arguments") or {})) for c in ex_d.get(key) or ()]
-                extraction = Extraction(**fields)
-            verdict = Verdict(**_known_fields(Verdict, v_d)) if v_d is not None else None
+            extraction, verdict = _graded_parts(d.get("extraction"), d.get("verdict"))
+            stored_samples = d.get("samples")
+            samples = [Sample.from_dict(s, d["item_id"], d.get("prompt_sha256")) for s in stored_samples] \
+                if stored_samples else None
             record = cls(case, d["protocol"], completion, extraction, verdict,
                          has_constraints=None if expect_stored is not None else bool(d["has_constraints"]),
-                         expect_known=expect_stored is not None)
+                         expect_known=expect_stored is not None, samples=samples)
         except KeyError as e:
             raise RecordError(f"{where}: missing field {e.args[0]!r}") from None
         except (TypeError, AttributeError, ValueError) as e:
@@ -276,6 +372,27 @@ class ItemRecord:
         if "passed" in d and bool(d["passed"]) != record.passed:
             raise RecordError(f"{where}: 'passed' is {d['passed']} but the verdict says {record.passed}")
         return record
+
+
+def summarise_records(records: Iterable[ItemRecord]) -> dict:
+    """The summary of a results document: `metrics.summarise` over every record's `graded_items` (in a sampled
+    run one per sample, so each rate is a mean over samples, clustered by case), with `n_items` and
+    `n_errors` counting records; a sampled run adds `samples` (`sampling.summarise_samples` over the items
+    whose samples all have an answer: mean score, pass@k, pass^k, flip rate)."""
+    records = list(records)
+    summary = summarise(g for r in records for g in r.graded_items())
+    if any(r.samples for r in records):
+        summary["n_items"] = len(records)
+        summary["n_errors"] = sum(1 for r in records if r.is_error)
+        complete = [r for r in records if r.samples and not r.is_error]
+        counts = {len(r.samples or ()) for r in complete}
+        if len(counts) > 1:    # a file merged from runs of different N: pass@k is defined for the common N only
+            n = min(counts)
+            complete = [dataclasses.replace(r, samples=(r.samples or [])[:n]) for r in complete]
+        summary["samples"] = summarise_samples([SampledItem(r.case.cluster, r.item_id,
+                                                            tuple(s.passed for s in r.samples or ()))
+                                                for r in complete])
+    return summary
 
 
 def _protocol_rank(protocol: str) -> int:
@@ -294,7 +411,7 @@ def build_results(provenance: dict, records: Iterable[ItemRecord], sections: Map
         provenance = {**provenance, "prompt_sha256": digest_of_prompt_hashes(shas)}  # type: ignore[arg-type]
     stored = [r.as_dict() for r in records]
     doc = {"format": RESULTS_FORMAT, "format_version": RESULTS_FORMAT_VERSION, "provenance": provenance,
-           "records": stored, "summary": summarise(r.graded_item() for r in records),
+           "records": stored, "summary": summarise_records(records),
            "cost": run_cost(stored, provenance)}
     doc.update(sections or {})
     return scrub_secrets(doc)
@@ -375,7 +492,7 @@ def upgrade_document(document: dict) -> tuple[dict, int]:
     return doc, version
 
 
-READABLE_VERSIONS = (1, 2, 3, RESULTS_FORMAT_VERSION)
+READABLE_VERSIONS = (1, 2, 3, 4, RESULTS_FORMAT_VERSION)
 # What format-1 records lack besides verdict and extraction fields: no structured calls, no prompt hash, and
 # the expectation itself was not stored.
 _FORMAT_1_RECORD = {"expect": None, "tool_calls": None, "prompt_sha256": None}
@@ -432,7 +549,7 @@ class ResultsFile:
 
     def summary_of(self, protocols: Collection[str]) -> dict:
         """The summary (`metrics.summarise`) of the records in `protocols` only; n = 0 everywhere when none."""
-        return summarise(r.graded_item() for r in self.records if r.protocol in protocols)
+        return summarise_records(r for r in self.records if r.protocol in protocols)
 
     def headline(self) -> tuple[str, dict]:
         """(label, summary) of the run's headline pool: the text protocols it ran (SPEC §3.4: json+xml+plain,
@@ -465,7 +582,7 @@ class ResultsFile:
             raise ResultsFileError(f"{source}: record {dup!r} appears more than once")
         # The summary is a function of the records: recomputed with this version's metrics, so a file written
         # before a metric existed has it too, and every reader sees one set of metrics whatever the file's age.
-        doc = {**doc, "summary": summarise(r.graded_item() for r in records),
+        doc = {**doc, "summary": summarise_records(records),
                "cost": run_cost(doc["records"], doc["provenance"])}
         return cls(source, doc, records, version)
 

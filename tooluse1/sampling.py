@@ -1,8 +1,11 @@
-"""Sampled trials: the seeds of the samples and the statistics of N samples per item (issue 35, step 4).
+"""Sampled trials: the seeds of the samples and the statistics of N samples per item (issue 35).
 
-This module is the statistics and the seeding; the `--samples` flags, the backends' sampling and the
-records that keep every sample are not wired to it yet (BENCHMARKS.md lists what is left).
+`--samples N`, `--temperature`, `--top-p` and `--sample-seed` (harness.RunConfig, DecodingConfig) make a
+sampled run: each item is answered N times, the samples live inside its record (results.ItemRecord.samples)
+and the summary gets `summarise_samples` as its `samples` section.
 
+- `sample_item_id(item_id, sample)`: the id a sample's prompt and completion carry (`<item id>#<sample>`;
+  `#` is not a character item ids use, so it never collides with an item).
 - `sample_seed(seed, item_id, sample)`: the seed of one sample of one item, a function of those three only,
   so a run is reproducible and a sample's seed does not depend on what else was run or batched with it.
 - `pass_at_k(n, c, k)` = 1 - C(n-c, k)/C(n, k): the chance that at least one of k samples drawn without
@@ -26,6 +29,14 @@ import numpy as np
 from tooluse1.stats import cr1_variance
 
 Z95 = 1.959963984540054
+
+
+SAMPLE_SEPARATOR = "#"
+
+
+def sample_item_id(item_id: str, sample: int) -> str:
+    """The id of sample `sample` (0-based) of item `item_id`: `<item id>#<sample>`."""
+    return f"{item_id}{SAMPLE_SEPARATOR}{sample}"
 
 
 def sample_seed(seed: int, item_id: str, sample: int) -> int:
@@ -121,3 +132,32 @@ def summarise_samples(items: Sequence[SampledItem]) -> dict:
         "flip_rate": over(float(i.flipped) for i in items),
         "all_samples_pass": over(float(all(i.passes)) for i in items),
     }
+
+
+def format_samples(section: dict, decoding: dict | None = None) -> str:
+    """The terminal lines of a summary's `samples` section (`summarise_samples`): the mean score, pass@k and
+    pass^k for k = 1..N, the flip rate and the share of items all of whose samples passed, each with its
+    interval clustered by case."""
+    def fmt(d: dict) -> str:
+        if d["mean"] is None:
+            return "n/a"
+        lo, hi = d["ci95_clustered"]
+        return f"{d['mean']:.3f} [{lo:.3f}, {hi:.3f}]"
+    how = ""
+    if decoding:
+        how = (f" at temperature {decoding.get('temperature', 0):g}, top-p {decoding.get('top_p', 1):g}, "
+               f"sample seed {decoding.get('sample_seed')}")
+    n = section["n_samples"]
+    lines = [f"  sampled: {n} samples per item{how}; {section['n_items']} items; 95% intervals clustered by case",
+             f"    mean score (mean of per-item pass rates) {fmt(section['mean'])}   flip rate "
+             f"{fmt(section['flip_rate'])}   all samples pass (pytest items) {fmt(section['all_samples_pass'])}"]
+    for name, key in (("pass@k", "pass_at_k"), ("pass^k", "pass_hat_k")):
+        lines.append(f"    {name:<6} " + "   ".join(f"k={k} {fmt(d)}" for k, d in section[key].items()))
+    return "\n".join(lines)
+
+
+def identical_samples(outputs: Iterable[Sequence[str]]) -> bool:
+    """Whether every item's samples (its outputs, in order) are all the same text, over at least one item with
+    two or more samples: at a temperature > 0 that means sampling was not switched on where it ran."""
+    several = [list(o) for o in outputs if len(o) > 1]
+    return bool(several) and all(len(set(o)) == 1 for o in several)

@@ -311,3 +311,55 @@ def paired_test(triples: Iterable[tuple[Hashable, bool, bool]], alpha: float = D
                       mcnemar_p_worse=m_one, mcnemar_p_two_sided=m_two,
                       ci95_independent=newcombe_paired(both, better, worse, neither),
                       null_se=math.sqrt(float(np.sum(sums ** 2))) / n, alpha=alpha, power=power)
+
+
+def paired_test_means(triples: Iterable[tuple[Hashable, float, float]], denominator: int,
+                      alpha: float = DEFAULT_ALPHA, power: float = DEFAULT_POWER) -> PairedTest:
+    """The paired comparison when an item's outcome is a per-item mean (sampled runs: the share of its samples
+    that passed): `triples` are (case id, BASE mean, NEW mean), every mean a multiple of 1/`denominator` (the
+    least common multiple of the runs' sample counts).
+
+    Guarantees:
+    - p_worse / p_two_sided: the exact sign-flip test on the per-case sums of the per-item differences
+      (scaled by `denominator` to integers, which changes no p-value); valid under the same H0 as
+      `paired_test` (the runs exchangeable within each case) for any within-case dependence. With 0/1 means
+      it is exactly `paired_test`'s test.
+    - ci95: the clustered interval of the mean difference, diff +- z * its CR1 standard error, clipped to
+      [-1, 1] (Newcombe's interval needs 0/1 outcomes); ci95_independent the same with items as if
+      independent; mcnemar_p_* are the sign-flip test's p with each item its own case (items as if
+      independent; secondary).
+    - worse / better: the items whose mean dropped / rose; base_k / new_k: the sums of the means, rounded.
+    - null_se and min_detectable_drop as in `paired_test`.
+    Raises ValueError for no pairs or a mean that is not a multiple of 1/denominator."""
+    rows = [(c, float(b), float(nw)) for c, b, nw in triples]
+    n = len(rows)
+    if n == 0:
+        raise ValueError("no paired items to compare")
+    scaled = []
+    for c, b, nw in rows:
+        d = (nw - b) * denominator
+        if abs(d - round(d)) > 1e-6:
+            raise ValueError(f"a per-item mean of case {c!r} is not a multiple of 1/{denominator}")
+        scaled.append((c, int(round(d))))
+    sums, sizes = _totals(scaled)
+    diffs = np.array([d for _, d in scaled], float) / denominator
+    diff = float(diffs.mean())
+    variance = cr1_variance(sums / denominator, sizes)
+    independent = float(diffs.var(ddof=1)) / n if n > 1 else 0.0
+    deff = variance / independent if independent > 0 and not math.isnan(variance) else 1.0
+
+    def interval(var: float) -> tuple[float, float]:
+        if math.isnan(var):
+            return (-1.0, 1.0)
+        half = Z95 * math.sqrt(max(var, 0.0))
+        return (max(-1.0, diff - half), min(1.0, diff + half))
+    two, one = sign_flip_p_values(int(round(s)) for s in sums)
+    i_two, i_one = sign_flip_p_values(d for _, d in scaled)
+    return PairedTest(n=n, n_clusters=len(sums), base_k=round(sum(b for _, b, _ in rows)),
+                      new_k=round(sum(nw for _, _, nw in rows)), worse=sum(1 for _, b, nw in rows if nw < b),
+                      better=sum(1 for _, b, nw in rows if nw > b), diff=diff, ci95=interval(variance),
+                      design_effect=deff, p_worse=one, p_two_sided=two, mcnemar_p_worse=i_one,
+                      mcnemar_p_two_sided=i_two, ci95_independent=interval(independent),
+                      null_se=math.sqrt(float(np.sum((sums / denominator) ** 2))) / n, alpha=alpha, power=power,
+                      method="exact sign-flip (randomization) test on per-case sums of per-item means (sampled "
+                             "runs); clustered interval")

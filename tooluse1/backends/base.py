@@ -20,14 +20,35 @@ __all__ = ["Backend", "BackendError", "Capabilities", "Completion", "DecodingCon
 
 @dataclass(frozen=True)
 class DecodingConfig:
-    """Greedy decoding settings shared by every backend (part of the resume key)."""
+    """Decoding settings shared by every backend (part of the resume key). Greedy by default, the
+    reference; `samples` > 1 or a `temperature` > 0 makes a sampled run (`sampled`): each item is asked
+    `samples` times, sample j with the seed `sampling.sample_seed(sample_seed, item id, j)`, carried by its
+    Prompt (`Prompt.seed`). `top_p` applies only when temperature > 0 (at 0 the choice is the argmax)."""
 
     max_new_tokens: int = 256
     temperature: float = 0.0
+    top_p: float = 1.0
+    samples: int = 1
+    sample_seed: int = 0
+
+    @property
+    def sampled(self) -> bool:
+        """Several samples per item, or sampling switched on: records keep every sample."""
+        return self.samples > 1 or self.temperature > 0
+
+    @property
+    def do_sample(self) -> bool:
+        """Tokens are drawn from the distribution (temperature > 0), not taken greedily."""
+        return self.temperature > 0
 
     def as_dict(self) -> dict:
-        return {"max_new_tokens": self.max_new_tokens, "temperature": self.temperature,
-                "do_sample": False}
+        """What results and resume files record. A greedy config writes exactly the keys it always wrote, so
+        greedy resume files and results stay comparable with those of earlier versions."""
+        out: dict = {"max_new_tokens": self.max_new_tokens, "temperature": self.temperature,
+                     "do_sample": self.do_sample}
+        if self.sampled:
+            out.update(top_p=self.top_p, samples=self.samples, sample_seed=self.sample_seed)
+        return out
 
 
 @dataclass
@@ -56,6 +77,10 @@ class Completion:
     # seconds from the answered attempt's request to its first generated delta.
     reasoning_tokens: int | None = None
     ttft_s: float | None = None
+    # Sampled runs: the seed this sample was generated with (in-process: its torch.Generator's; openai: the
+    # `seed` sent) and the `system_fingerprint` a server returned (servers do not echo seeds).
+    seed: int | None = None
+    system_fingerprint: str | None = None
 
 
 # Called once per finished completion, in completion order (used for resume files and progress bars).
@@ -64,9 +89,9 @@ OnComplete = Callable[[Completion], None]
 
 @dataclass(frozen=True)
 class Request:
-    """One prompt to generate greedily with its own token cap (the SPIN track gives each role its own).
-    `stop_text`, when set, is a test of the row's text so far: a backend that declares
-    `Capabilities.stop_text` ends the row as soon as it holds; others let the cap bound it."""
+    """One prompt to generate (greedily unless the backend was told to sample) with its own token cap (the
+    SPIN track gives each role its own). `stop_text`, when set, is a test of the row's text so far: a backend
+    that declares `Capabilities.stop_text` ends the row as soon as it holds; others let the cap bound it."""
 
     prompt: Prompt
     max_new_tokens: int

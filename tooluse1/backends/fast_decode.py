@@ -66,6 +66,13 @@ ago. Here:
    go through one batched call. ``benchmarks/bench_decode_step.py`` times it against the rectangular step
    it replaced (BENCHMARKS.md, "Decode step").
 
+7. **Sampling** (sampled trials, ``RowSampler``). With a sampler, every next token (the first, from the
+   prefill's logits, and each decode step's) is drawn from the row's own ``torch.Generator`` instead of
+   taken greedily, and verified drafts are off (a draft is kept when it equals the greedy token, which says
+   nothing about a sampled one). The samples of one item are copies of one prompt: they share its group's
+   prefix, and identical suffixes in a chunk are prefilled once (``_prefill_suffixes``), so the item's prompt
+   is encoded once and each sample decodes in its own row.
+
 Result: the same greedy tokens as encoding each whole prompt alone, up to float rounding (matrix-product
 shapes differ between batchings, which can flip a near-tie; the same caveat as any batched decoding).
 
@@ -216,6 +223,60 @@ def greedy_tokens(logits: torch.Tensor) -> torch.Tensor:
     threads, against 46 ms for ``argmax`` on them and 56 ms for ``argmax`` on a float32 copy (a copy of
     100 MB at 170 tokens, made every decode step)."""
     return logits.max(dim=-1).indices
+
+
+class RowSampler:
+    """Seeded sampling of next tokens: one ``torch.Generator`` per row, seeded with ``seed_of(row index)``.
+
+    Guarantees: a row's token is a function of its own logits and its own generator's state only (one
+    uniform draw per token from the row's generator; the logits of other rows in the same call are never
+    read), so a row's sampled text does not depend on what it is batched with (up to the float rounding of
+    the logits themselves, module doc) and a run is reproducible. The draw is by inverse CDF: the
+    probabilities of ``softmax(logits / temperature)`` (float32), in vocabulary order, or with ``top_p`` < 1
+    sorted by probability and cut to the smallest head whose mass reaches ``top_p`` (the nucleus, as
+    transformers' TopPLogitsWarper keeps it), renormalised; the token is the first whose cumulative
+    probability exceeds ``u x mass`` (u uniform in [0, 1) from the row's generator).
+    """
+
+    def __init__(self, temperature: float, top_p: float, seed_of: Callable[[int], int]) -> None:
+        if not temperature > 0:
+            raise ValueError(f"temperature {temperature}: sampling needs a temperature > 0")
+        if not 0 < top_p <= 1:
+            raise ValueError(f"top_p {top_p}: must be in (0, 1]")
+        self.temperature, self.top_p, self.seed_of = float(temperature), float(top_p), seed_of
+        self._generators: dict[int, torch.Generator] = {}
+
+    def generator(self, index: int) -> torch.Generator:
+        """Row ``index``'s generator (created and seeded on first use)."""
+        g = self._generators.get(index)
+        if g is None:
+            g = self._generators[index] = torch.Generator().manual_seed(int(self.seed_of(index)))
+        return g
+
+    def pick(self, indices: Sequence[int], logits: torch.Tensor) -> list[int]:
+        """One sampled token for each row of ``logits`` ``[n, vocab]``, row i drawn with row ``indices[i]``'s
+        generator (each generator advances by one draw)."""
+        u = torch.tensor([float(torch.rand((), generator=self.generator(i))) for i in indices],
+                         dtype=torch.float32)
+        probs = torch.softmax(logits.float() / self.temperature, dim=-1)
+        order = None
+        if self.top_p < 1:
+            probs, order = probs.sort(dim=-1, descending=True, stable=True)
+        cum = probs.cumsum(dim=-1)
+        if order is None:
+            mass = cum[:, -1]
+            last = torch.full((len(indices),), probs.shape[-1] - 1, dtype=torch.long)
+        else:
+            # the nucleus: every token whose predecessors' mass is still below top_p (the first always)
+            kept = ((cum - probs) < self.top_p).sum(dim=-1).clamp(min=1)
+            last = (kept - 1).cpu()
+            mass = cum.gather(1, (kept - 1)[:, None])[:, 0]
+        target = (u.to(cum.device) * mass)[:, None]
+        chosen = torch.searchsorted(cum.contiguous(), target.contiguous(), right=True)[:, 0].cpu()
+        chosen = torch.minimum(chosen, last)
+        if order is not None:
+            chosen = order.cpu().gather(1, chosen[:, None])[:, 0]
+        return [int(t) for t in chosen]
 
 
 def common_prefix_len(rows: Sequence[Sequence[int]]) -> int:
@@ -677,7 +738,8 @@ def draft_lengths(proposals: Sequence[Sequence[int]], acceptance: Sequence[float
 
 
 class FastGreedyDecoder:
-    """Greedy decoding of many prompts with prefix reuse and slot refill (see module doc).
+    """Greedy decoding of many prompts with prefix reuse and slot refill (see module doc); with ``sampler``,
+    seeded sampling instead (point 7).
 
     ``slots``: rows decoded together. ``prefill_rows``: members of a group prefilled per chunk (default
     ``slots``). Memory: the model, a KV buffer of ``slots x capacity`` tokens (``capacity`` = the longest
@@ -687,7 +749,8 @@ class FastGreedyDecoder:
     """
 
     def __init__(self, model: Any, stop_ids: Sequence[int], pad_id: int, slots: int,
-                 prefill_rows: int | None = None, encoding_cache: int = ENCODING_CACHE_ENTRIES) -> None:
+                 prefill_rows: int | None = None, encoding_cache: int = ENCODING_CACHE_ENTRIES,
+                 sampler: RowSampler | None = None) -> None:
         reason = unsupported_reason(model)
         if reason is not None:
             raise ValueError(f"fast decoding does not support this model: {reason}")
@@ -697,6 +760,9 @@ class FastGreedyDecoder:
         self.slots = max(1, int(slots))
         self.prefill_rows = max(1, int(prefill_rows or slots))
         self.encoding_cache = encoding_cache
+        # Sampling (RowSampler) instead of greedy choice; it turns verified drafts off: a draft is accepted
+        # when it equals the greedy token, which says nothing about a sampled one.
+        self.sampler = sampler
         text = model.config.get_text_config()
         self.num_layers = text.num_hidden_layers
         self.kv_heads = getattr(text, "num_key_value_heads", None) or text.num_attention_heads
@@ -841,8 +907,10 @@ class FastGreedyDecoder:
                 break
             assert cache is not None
 
-            # 2. One decode step for rows 0..n-1, each verifying the drafts that pay for it (draft_lengths).
-            proposals = [row.drafts(min(DRAFT_TOKENS, cache.capacity - row.length - 1,
+            # 2. One decode step for rows 0..n-1, each verifying the drafts that pay for it (draft_lengths);
+            # no drafts when sampling (FastGreedyDecoder.sampler).
+            proposals = [[] if self.sampler is not None else
+                         row.drafts(min(DRAFT_TOKENS, cache.capacity - row.length - 1,
                                         caps[row.index] - len(row.generated) - 1)) for row in active]
             keep = draft_lengths(proposals, [row.acceptance for row in active], [row.length for row in active])
             drafts = [d[:m] for d, m in zip(proposals, keep)]
@@ -888,13 +956,14 @@ class FastGreedyDecoder:
         if single or work.prefix_kv is None:
             tokens = group_tokens(rows, group)
             started = time.perf_counter()
-            entry, reused, first_token = self._encode(tokens, encoded, logits=single)
+            entry, reused, next_logits = self._encode(tokens, encoded, logits=single)
             elapsed = time.perf_counter() - started
             stats.reused_tokens += reused
             stats.prefill_s += elapsed
             if single:
-                assert first_token is not None    # _encode(logits=True) returns it
+                assert next_logits is not None    # _encode(logits=True) returns them
                 (index,) = work.todo.popleft()
+                first_token = self.pick([index], next_logits)[0]
                 stats.single_prefills += 1
                 stats.suffix_tokens += len(tokens) - reused
                 return [_Ready(index, [(entry.kv, len(tokens))], reused, len(tokens) - reused, first_token, elapsed)]
@@ -906,18 +975,27 @@ class FastGreedyDecoder:
 
     # -- forward passes -------------------------------------------------------------------------------------
 
-    def _encode(self, tokens: list[int], encoded: _EncodingCache, logits: bool) -> tuple[_Encoded, int, int | None]:
+    def pick(self, indices: Sequence[int], logits: torch.Tensor) -> list[int]:
+        """The next token of rows ``indices`` from their logits ``[n, vocab]``: greedy, or drawn by the
+        sampler with each row's own generator."""
+        if self.sampler is None:
+            return [int(t) for t in greedy_tokens(logits).tolist()]
+        return self.sampler.pick(indices, logits)
+
+    def _encode(self, tokens: list[int], encoded: _EncodingCache,
+                logits: bool) -> tuple[_Encoded, int, torch.Tensor | None]:
         """Encode ``tokens`` at batch 1, starting from the KV of the cached encoding that shares the longest
         prefix with them (positions continue from there, as in one forward over all of them), and cache the
         result.
 
-        Returns the new encoding, how many tokens were reused, and with ``logits`` the greedy next token after
-        ``tokens`` (then at least the last token is fed, whatever the cache holds, so that its logits exist).
+        Returns the new encoding, how many tokens were reused, and with ``logits`` the next-token logits
+        ``[1, vocab]`` after ``tokens`` (then at least the last token is fed, whatever the cache holds, so that
+        its logits exist).
         """
         base, reuse = encoded.best(tokens)
         if logits:
             reuse = min(reuse, len(tokens) - 1)
-        next_token = None
+        next_logits = None
         if base is not None and reuse == len(tokens) == len(base.tokens):
             encoded.touch(base)
             return base, reuse, None
@@ -930,10 +1008,10 @@ class FastGreedyDecoder:
             positions = torch.arange(reuse, len(tokens), dtype=torch.long, device=self.device)[None]
             out = self.model(input_ids=ids, position_ids=positions, cache=cache, use_cache=True, logits_to_keep=1)
             kv = [(k[0], v[0]) for k, v in map(_layer_kv, cache.layers)]
-            next_token = int(greedy_tokens(out.logits[0, -1:])[0])
+            next_logits = out.logits[0, -1:]
         entry = _Encoded(list(tokens), kv)
         encoded.add(entry)
-        return entry, reuse, next_token
+        return entry, reuse, next_logits
 
     def _prefill_suffixes(self, rows: list[list[int]], chunk: list[int], lp: int, prefix_kv: KV,
                           prefix_share: float, stats: FastStats) -> list[_Ready]:
@@ -945,11 +1023,15 @@ class FastGreedyDecoder:
         ``Lp .. Lp+ls-1`` on the suffix, as in the unsplit prompt (pads get ``Lp``, any finite value would
         do: their outputs are never used). Every row's last token is in the last column, so one logit row
         per item suffices (``logits_to_keep=1``). The prefix is never empty (``plan_groups``), so no pad query
-        is fully masked.
+        is fully masked. Members with identical suffixes (the samples of one item) are prefilled once and
+        share that row's KV and logits (each still gets its own first token: ``pick`` with its own index).
         """
         started = time.perf_counter()
-        n = len(chunk)
-        suffixes = [rows[i][lp:] for i in chunk]
+        member_suffixes = [tuple(rows[i][lp:]) for i in chunk]
+        unique = list(dict.fromkeys(member_suffixes))
+        where = {suffix: k for k, suffix in enumerate(unique)}
+        n = len(unique)
+        suffixes = [list(u) for u in unique]
         lens = [len(s) for s in suffixes]
         width = max(lens)
         input_ids = torch.tensor([[self.pad_id] * (width - ls) + s for s, ls in zip(suffixes, lens)],
@@ -962,7 +1044,8 @@ class FastGreedyDecoder:
                                               v.unsqueeze(0).expand(n, -1, -1, -1)) for k, v in prefix_kv])
         out = self.model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
                          cache=cache, use_cache=True, logits_to_keep=1)
-        first_tokens = greedy_tokens(out.logits[:, -1, :]).tolist()
+        rows_of_members = [where[suffix] for suffix in member_suffixes]
+        first_tokens = self.pick(chunk, out.logits[rows_of_members, -1, :])
         # Keep each row's real suffix columns only (pad columns dropped); clone so the chunk's big
         # concatenated cache can be freed.
         total = lp + width
@@ -974,8 +1057,9 @@ class FastGreedyDecoder:
         stats.suffix_tokens += sum(lens)
         stats.suffix_pad_tokens += n * width - sum(lens)
         stats.prefill_s += elapsed
-        return [_Ready(i, [(prefix_kv, lp), (kv, ls)], lp, ls, int(tok), prefix_share + elapsed / n)
-                for i, kv, ls, tok in zip(chunk, suffix_kv, lens, first_tokens)]
+        return [_Ready(i, [(prefix_kv, lp), (suffix_kv[k], lens[k])], lp, lens[k], int(tok),
+                       prefix_share + elapsed / len(chunk))
+                for i, k, tok in zip(chunk, rows_of_members, first_tokens)]
 
     def step_logits(self, hidden: torch.Tensor) -> torch.Tensor:
         """The logits ``[T, vocab]`` of hidden states ``[T, hidden]`` through the model's output projection,
@@ -1024,7 +1108,10 @@ class FastGreedyDecoder:
         finally:
             for config in self._sdpa_configs:
                 config._attn_implementation_internal = "sdpa"
-        flat = greedy_tokens(logits).tolist()                                             # [T]
+        if self.sampler is not None:     # no drafts when sampling: one token, one logits row per row
+            flat = self.sampler.pick([row.index for row in active], logits)
+        else:
+            flat = greedy_tokens(logits).tolist()                                         # [T]
         kept: list[list[int]] = []
         for d, start, count in zip(drafts, step.starts, step.counts):
             chosen = flat[start:start + count]

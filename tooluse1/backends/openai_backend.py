@@ -39,6 +39,16 @@ once a chunk with a ``finish_reason`` has arrived (``transformers serve`` sends 
 without it, or is cut, raises :class:`IncompleteStream`, retried like a dropped connection and, after the
 retries, an error item (never a shorter answer). ``request_timeout`` bounds the whole stream, not only each
 read. ``Completion.ttft_s`` is the time from the successful attempt's request to its first generated delta.
+
+Sampled trials (``DecodingConfig.sampled``): every sample is its own request (``n`` is never sent: servers
+such as ``transformers serve`` ignore it), carrying ``seed`` = the sample's seed (``Prompt.seed``) and, at a
+temperature > 0, ``top_p``; the Completion records the seed sent and the ``system_fingerprint`` returned
+(servers do not echo seeds). N samples are requested even at temperature 0 (APIs are not deterministic).
+``transformers serve`` needs two more things (``transformers_serve``, detected from its ``GET /models``
+listing or given): it ignores temperature and top-p unless the request's ``generation_config`` switches
+sampling on, so a sampled request sends ``generation_config`` = ``{"do_sample": true, "temperature", "top_p",
+"top_k": 0}`` (top-k off, as the in-process sampler); and it seeds one global torch generator per request, so
+seeded sampling there runs one request at a time (concurrent requests would draw from each other's stream).
 """
 from __future__ import annotations
 
@@ -278,7 +288,8 @@ class OpenAIBackend:
     def __init__(self, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", concurrency: int = 8,
                  request_timeout: float = 120, max_retries: int = 5, *, backoff_base: float = 1.0,
                  backoff_max: float = 30.0, max_retry_after: float = 60.0, check_timeout: float = 10.0,
-                 jitter_seed: int | None = None, stream: bool = False) -> None:
+                 jitter_seed: int | None = None, stream: bool = False,
+                 transformers_serve: bool | None = None) -> None:
         if concurrency < 1:
             raise ValueError("concurrency must be >= 1")
         if max_retries < 0:
@@ -294,6 +305,8 @@ class OpenAIBackend:
         self.max_retry_after = max_retry_after
         self.check_timeout = check_timeout
         self.stream = stream
+        # Whether the server is `transformers serve` (module doc, sampled trials); None: detected by check().
+        self.transformers_serve = transformers_serve
         self._api_key_set = bool(os.environ.get(api_key_env))
         self._client = openai.OpenAI(base_url=self.base_url, api_key=os.environ.get(api_key_env) or "EMPTY",
                                      timeout=self.request_timeout, max_retries=0)
@@ -317,6 +330,7 @@ class OpenAIBackend:
         try:
             page = client.models.list()
             ids = [m.id for m in page.data]
+            listing = [m.model_dump() if hasattr(m, "model_dump") else {} for m in page.data]
         except openai.APIConnectionError as e:
             reason = "timed out" if isinstance(e, openai.APITimeoutError) else _one_line(_cause(e), 200)
             raise BackendError(f"cannot reach {where}: {reason}. Start the server or fix the URL.") from None
@@ -334,6 +348,8 @@ class OpenAIBackend:
                                f"{_one_line(str(e), 200)}. Fix the URL.") from None
         with self._lock:
             self._listed_models = ids
+            if self.transformers_serve is None:
+                self.transformers_serve = looks_like_transformers_serve(listing)
         return ids
 
     # ------------------------------------------------------------------ generation
@@ -347,7 +363,9 @@ class OpenAIBackend:
         if not prompts:
             return []
         cancel = threading.Event()
-        pool = ThreadPoolExecutor(max_workers=min(self.concurrency, len(prompts)),
+        # transformers serve seeds one global generator per request: seeded samples one at a time there
+        workers = 1 if config.do_sample and self.transformers_serve else min(self.concurrency, len(prompts))
+        pool = ThreadPoolExecutor(max_workers=workers,
                                   thread_name_prefix="tooluse1-openai")
         futures: dict[Future, int] = {}
         ok = False
@@ -397,6 +415,7 @@ class OpenAIBackend:
                 self._stats["requests"] += 1
             tool_args: dict[str, Any] = \
                 {"tools": [dict(t) for t in prompt.tools], "tool_choice": "auto"} if prompt.tools else {}
+            tool_args.update(self.sampling_params(prompt, config))
             try:
                 messages = cast(list[ChatCompletionMessageParam], api_messages(prompt.messages))
                 if self.stream:
@@ -458,7 +477,24 @@ class OpenAIBackend:
                           completion_tokens=getattr(usage, "completion_tokens", None), extra=extra,
                           tool_calls=tool_calls, reasoning_tokens=getattr(
                               getattr(usage, "completion_tokens_details", None), "reasoning_tokens", None),
-                          ttft_s=None if reply.first_delta_at is None else round(reply.first_delta_at - t0, 4))
+                          ttft_s=None if reply.first_delta_at is None else round(reply.first_delta_at - t0, 4),
+                          seed=prompt.seed, system_fingerprint=reply.system_fingerprint or None)
+
+    def sampling_params(self, prompt: Prompt, config: DecodingConfig) -> dict[str, Any]:
+        """The request parameters a sampled run adds (module doc): ``seed`` (the prompt's, when it has one),
+        ``top_p`` at a temperature > 0, and for ``transformers serve`` the ``generation_config`` that switches
+        its sampling on (sent in the body: ``extra_body``). Empty for a greedy run."""
+        if not config.sampled:
+            return {}
+        out: dict[str, Any] = {}
+        if prompt.seed is not None:
+            out["seed"] = int(prompt.seed)
+        if config.do_sample:
+            out["top_p"] = config.top_p
+            if self.transformers_serve:
+                out["extra_body"] = {"generation_config": json.dumps(
+                    {"do_sample": True, "temperature": config.temperature, "top_p": config.top_p, "top_k": 0})}
+        return out
 
     # ------------------------------------------------------------------ provenance
 
@@ -488,8 +524,10 @@ class OpenAIBackend:
             "api_key_set": self._api_key_set,
             "request_params": ["model", "messages", "temperature", "max_tokens",
                                "tools + tool_choice=auto (native protocol only)",
-                               *(["stream + stream_options.include_usage"] if self.stream else [])],
+                               *(["stream + stream_options.include_usage"] if self.stream else []),
+                               "seed, top_p (sampled runs); generation_config (sampled, transformers serve)"],
             "stream": self.stream,
+            "transformers_serve": self.transformers_serve,
             "openai_version": openai.__version__,
             "requests": stats,
         }
@@ -507,6 +545,15 @@ class OpenAIBackend:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def looks_like_transformers_serve(listing: Sequence[dict]) -> bool:
+    """Whether a ``GET /models`` listing is ``transformers serve``'s: its entries carry a ``status`` object
+    whose ``value`` is "loaded" or "unloaded" (transformers 5.x), which no other OpenAI-compatible server
+    we know of writes. A server it misses is sampled without ``generation_config`` (and concurrently); the
+    identical-samples warning then says so."""
+    return any(isinstance(e.get("status"), dict) and e["status"].get("value") in ("loaded", "unloaded")
+               for e in listing)
 
 
 def api_messages(messages: Sequence[dict]) -> list[dict]:

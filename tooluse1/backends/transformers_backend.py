@@ -1,4 +1,5 @@
-"""In-process backend: a local checkpoint run with transformers' ``generate``, greedy, batched.
+"""In-process backend: a local checkpoint run with transformers' ``generate``, greedy (or seeded sampling for
+sampled trials, ``TransformersBackend.generate``), batched.
 
 The request handling follows lm-evaluation-harness, whose pitfalls are documented (ANCHORS.md):
 every request is rendered and tokenised first, sorted longest-first, cut into batches that are left-padded
@@ -35,7 +36,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer, GenerationConfig
 
 from tooluse1.backends.base import (BackendError, Capabilities, Completion, DecodingConfig, OnComplete, FollowUps,
                                     Request)
-from tooluse1.backends.fast_decode import FastGreedyDecoder, FastStats, FinishedRow, unsupported_reason
+from tooluse1.backends.fast_decode import FastGreedyDecoder, FastStats, FinishedRow, RowSampler, unsupported_reason
 from tooluse1.models import ResolvedModel
 from tooluse1.prompts import Prompt
 
@@ -417,14 +418,23 @@ class TransformersBackend:
     def generate(self, prompts: Sequence[Prompt], config: DecodingConfig,
                  on_complete: OnComplete | None = None) -> list[Completion]:
         """One Completion per prompt, in input order, each with at most ``config.max_new_tokens`` new tokens
-        (``generate_requests``' guarantees). Only greedy decoding: a temperature raises BackendError."""
-        if config.temperature:
-            raise BackendError(f"the transformers backend decodes greedily; temperature must be 0, "
-                               f"got {config.temperature}")
-        return self.generate_requests([Request(p, config.max_new_tokens) for p in prompts], on_complete)
+        (``generate_requests``' guarantees). Greedy at temperature 0; at a temperature > 0 each prompt is
+        sampled with its own seed (``Prompt.seed``, required then; BackendError without): on the fast path
+        one ``torch.Generator`` per row (``fast_decode.RowSampler``, verified drafts off), so a row's text is
+        a function of its prompt, its seed and the batch size, not of its neighbours (up to float rounding);
+        on the plain path (``--no-fast``) one batch-1 ``generate(do_sample=True)`` per row after
+        ``torch.manual_seed(seed)``, reproducible but not the fast path's tokens. Copies of one prompt (the
+        samples of an item) share its prefill on the fast path. Each Completion records its seed."""
+        requests = [Request(p, config.max_new_tokens) for p in prompts]
+        if not config.do_sample:
+            return self.generate_requests(requests, on_complete)
+        unseeded = [p.item_id for p in prompts if p.seed is None]
+        if unseeded:
+            raise BackendError(f"sampling needs a seed per prompt; {unseeded[0]} has none")
+        return self.generate_requests(requests, on_complete, sampling=config)
 
-    def generate_requests(self, requests: Sequence[Request], on_complete: OnComplete | None = None
-                          ) -> list[Completion]:
+    def generate_requests(self, requests: Sequence[Request], on_complete: OnComplete | None = None,
+                          sampling: DecodingConfig | None = None) -> list[Completion]:
         """One Completion per request, in input order; ``on_complete`` is called as each item (fast path) or
         batch (plain path) finishes.
 
@@ -434,7 +444,8 @@ class TransformersBackend:
         with every special token but bos/eos/pad/unk (``AnswerDecoder``); ``finish_reason`` is "stop" when a
         stop id was generated, else "length"; ``completion_tokens`` counts the kept tokens (the stop excluded).
         ``latency_s`` is the item's share of the wall time of the work it was part of. A prompt that cannot fit
-        the context window with its cap gets an "error" Completion.
+        the context window with its cap gets an "error" Completion. ``sampling`` (a config with temperature
+        > 0, every prompt seeded): sampled instead of greedy, as ``generate`` says.
         """
         prompts = [r.prompt for r in requests]
         caps = [int(r.max_new_tokens) for r in requests]
@@ -452,7 +463,10 @@ class TransformersBackend:
                 runnable.append(i)
 
         if self.fast:
-            self._generate_fast(prompts, encoded, runnable, caps, results, on_complete)
+            self._generate_fast(prompts, encoded, runnable, caps, results, on_complete, sampling)
+            return _all_done(results)
+        if sampling is not None:
+            self._generate_plain_sampled(prompts, encoded, runnable, caps, results, on_complete, sampling)
             return _all_done(results)
 
         for cap in sorted({caps[i] for i in runnable}):
@@ -599,18 +613,24 @@ class TransformersBackend:
     def _fast_completion(self, prompt: Prompt, ids: list[int], row: FinishedRow) -> Completion:
         text, reason, n_tokens, stop_id = self.finish_row(row.generated)
         return Completion(item_id=prompt.item_id, text=text, finish_reason=reason, latency_s=row.cost_s,
-                          prompt_tokens=len(ids), completion_tokens=n_tokens,
+                          prompt_tokens=len(ids), completion_tokens=n_tokens, seed=prompt.seed,
                           extra={"stop_token_id": stop_id, "batch_rows": self.batch_size,
                                  "shared_prefix_tokens": row.shared_len, "suffix_tokens": row.own_len})
 
     def _generate_fast(self, prompts: Sequence[Prompt], encoded: list[list[int]], runnable: list[int],
-                       caps: list[int], results: list[Completion | None], on_complete: OnComplete | None) -> None:
+                       caps: list[int], results: list[Completion | None], on_complete: OnComplete | None,
+                       sampling: DecodingConfig | None = None) -> None:
         """The fast path (module doc of ``fast_decode``): fills ``results[i]`` for every runnable i, calling
         ``on_complete`` as each item finishes. ``latency_s`` is the item's share of the wall time (its
         group's prefix prefill split over the group, its chunk's prefill split over the chunk, each decode
-        step split over the rows in it), so the latencies of a run add up to its generation time."""
+        step split over the rows in it), so the latencies of a run add up to its generation time. With
+        ``sampling``, decoder row k draws with a generator seeded by ``prompts[runnable[k]].seed``."""
+        sampler = None
+        if sampling is not None:
+            seeds = [prompts[i].seed for i in runnable]
+            sampler = RowSampler(sampling.temperature, sampling.top_p, lambda k: int(cast(int, seeds[k])))
         decoder = FastGreedyDecoder(self.model, self.stop_ids, self.pad.token_id, slots=self.batch_size,
-                                    prefill_rows=self.prefill_rows)
+                                    prefill_rows=self.prefill_rows, sampler=sampler)
 
         def on_finish(row: FinishedRow) -> None:
             i = runnable[row.index]
@@ -622,6 +642,22 @@ class TransformersBackend:
         self.last_fast_stats = decoder.run([encoded[i] for i in runnable],
                                            [prompts[i].shared_prefix_key for i in runnable],
                                            [caps[i] for i in runnable], on_finish)
+
+    def _generate_plain_sampled(self, prompts: Sequence[Prompt], encoded: list[list[int]], runnable: list[int],
+                                caps: list[int], results: list[Completion | None], on_complete: OnComplete | None,
+                                sampling: DecodingConfig) -> None:
+        """The plain path's sampling: each runnable prompt alone (batch 1, so no neighbour can change it),
+        ``torch.manual_seed(prompt.seed)`` then ``generate(do_sample=True, temperature, top_p)``."""
+        for i in runnable:
+            gen_config = GenerationConfig(
+                do_sample=True, temperature=sampling.temperature, top_p=sampling.top_p, top_k=0, num_beams=1,
+                max_new_tokens=caps[i], eos_token_id=list(self.stop_ids), pad_token_id=self.pad.token_id)
+            torch.manual_seed(int(cast(int, prompts[i].seed)))
+            [completion] = self._generate_batch([encoded[i]], [prompts[i]], gen_config)
+            completion.seed = prompts[i].seed
+            results[i] = completion
+            if on_complete is not None:
+                on_complete(completion)
 
     def _generate_batch(self, rows: list[list[int]], prompts: list[Prompt],
                         gen_config: GenerationConfig) -> list[Completion]:
