@@ -42,7 +42,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from gate_simulation import bisect  # noqa: E402  (the same bisection the draw-less simulation calibrates with)
 from tooluse1.prompts import PROTOCOLS  # noqa: E402
 from tooluse1.results import load_results  # noqa: E402
 from tooluse1.stats import clustered_interval, paired_test  # noqa: E402
@@ -156,14 +158,6 @@ def null_statistics(model: DrawModel, rng: np.random.Generator, reps: int, k: in
     return float(np.mean(cr1[ok] / independent[ok])), float(np.mean(discordance))
 
 
-def bisect(f, target: float, lo: float, hi: float, steps: int = 12) -> float:
-    """x in [lo, hi] with f(x) ~ target for an increasing f."""
-    for _ in range(steps):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if f(mid) < target else (lo, mid)
-    return (lo + hi) / 2
-
-
 def calibrate(discordance: float, deff_1: float, deff_5: float, score: float, n_cases: int, seed: int) -> DrawModel:
     """A DrawModel whose null pairs have about this discordance and these design effects of the difference at
     K = 1 and K = 5."""
@@ -174,9 +168,9 @@ def calibrate(discordance: float, deff_1: float, deff_5: float, score: float, n_
         return null_statistics(DrawModel(o, w, c, score, n_cases), np.random.default_rng(seed), reps, k)
 
     for _ in range(3):      # each target depends mostly, not only, on its own parameter: alternate
-        own = bisect(lambda o, w=within, c=case_share: stats(o, w, c, 1)[1], discordance, 0.01, 0.99)
-        within = bisect(lambda w, o=own, c=case_share: stats(o, w, c, 1)[0], deff_1, 0.0, 0.999)
-        case_share = bisect(lambda c, o=own, w=within: stats(o, w, c, 5)[0], deff_5, 0.0, 1.0)
+        own = bisect(lambda o, w=within, c=case_share: stats(o, w, c, 1)[1], discordance, 0.01, 0.99, steps=12)
+        within = bisect(lambda w, o=own, c=case_share: stats(o, w, c, 1)[0], deff_1, 0.0, 0.999, steps=12)
+        case_share = bisect(lambda c, o=own, w=within: stats(o, w, c, 5)[0], deff_5, 0.0, 1.0, steps=12)
     return DrawModel(own, within, case_share, score, n_cases)
 
 

@@ -30,27 +30,9 @@ from __future__ import annotations
 import json
 
 from independent_round6 import harmony, qwen, r1  # the same three model-style wrappers as rounds 6-8
-
-
-def jc(name: str, args: dict) -> str:
-    """A JSON call object (the json protocol's format)."""
-    return json.dumps({"name": name, "arguments": args}, ensure_ascii=False)
-
-
-def xc(name: str, args: dict) -> str:
-    """Our xml call: <tool_call>, <function=NAME>, one <parameter=KEY> per argument (the xml protocol's format)."""
-    body = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in args.items())
-    return f"<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
-
-
-def tc(name: str, args: dict) -> str:
-    """A plain TOOL line (the plain protocol's format)."""
-    return f"TOOL {name} | " + " | ".join(f"{k}={v}" for k, v in args.items())
-
-
-def hermes(name: str, args: dict) -> str:
-    """Hermes/Qwen: a JSON call inside <tool_call> tags, as chat templates emit it (native, in-process)."""
-    return f"<tool_call>\n{jc(name, args)}\n</tool_call>"
+# the annotator wrote its own copies of these four call formatters; they were the same as round 8's, so they are
+# imported (its gpt-oss call, below, keeps its own analysis text)
+from independent_round8 import hermes, jc, tc, xc
 
 
 def oss_call(name: str, args: dict, analysis: str = "A tool fits; call it.") -> str:
