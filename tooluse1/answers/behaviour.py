@@ -53,6 +53,9 @@ _EMOJI_RE = re.compile("[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff][\u200d
 # Whitespace other than a single space or a line break (tabs, runs of spaces): one space.
 # (`[^\S \n][^\S\n]*| [^\S\n]+` with the first character shared, so the engine scans for one set.)
 _HSPACE_RE = re.compile(r"[^\S\n](?:(?<=[^\S \n])[^\S\n]*|(?<= )[^\S\n]+)")
+# Every _HSPACE_RE match holds two spaces or a whitespace character other than " " and "\n": a text with
+# neither (most answers) skips the sub, whose scan stops at every space.
+_ODD_SPACE_RE = re.compile(r"[^\S \n]")
 _NL_RUN_RE = re.compile(r"\n\s+")
 
 
@@ -149,7 +152,9 @@ def _behaviour(text: str) -> _Behaviour:
         s = _blank_drafts(s)
     if ">" in s:
         s = _BLOCKQUOTE_RE.sub("\n> ", "\n" + s)[1:]
-    s = " " + _NL_RUN_RE.sub("\n", _HSPACE_RE.sub(" ", s)).replace(" \n", "\n")
+    if "  " in s or _ODD_SPACE_RE.search(s):
+        s = _HSPACE_RE.sub(" ", s)
+    s = " " + _NL_RUN_RE.sub("\n", s).replace(" \n", "\n")
     low = s.lower()
     return _Behaviour(s if len(s) == len(low) else low, low)
 
