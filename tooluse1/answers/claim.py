@@ -388,10 +388,10 @@ def _first_ru_scoped(b: _Behaviour, scope: TermScope, is_form: Callable[[str], b
     budget = _ANALYSER_BUDGET
     for hs, he in _scope_hits(s, scope):
         candidates = [(hs, he)]
-        before = re.search(r"([а-я]+)[^\w\n]{1,2}$", s[max(0, hs - 40):hs])
+        before = _RU_WORD_BEFORE_RE.search(s[max(0, hs - 40):hs])
         if before is not None:
             candidates.append((hs - len(before.group(0)), hs - len(before.group(0)) + len(before.group(1))))
-        after = re.match(r"[^\w\n]{1,2}(?:уже |успешно |только что )?([а-я]+)", s[he:he + 40])
+        after = _RU_WORD_AFTER_RE.match(s[he:he + 40])
         if after is not None:
             candidates.append((he + after.start(1), he + after.end(1)))
         for cs, ce in sorted(candidates):
@@ -416,9 +416,18 @@ def _first_ru_scoped(b: _Behaviour, scope: TermScope, is_form: Callable[[str], b
     return None
 
 
+# The Russian word right before / after a scope hit (_first_ru_scoped). Compiled here, not by re.search per
+# hit: the re module's cache (512 patterns) is full of the answers' per-case patterns, and a pattern that
+# falls out of it is compiled again.
+_RU_WORD_BEFORE_RE = re.compile(r"([а-я]+)[^\w\n]{1,2}$")
+_RU_WORD_AFTER_RE = re.compile(r"[^\w\n]{1,2}(?:уже |успешно |только что )?([а-я]+)")
+
 # A Russian first-person future is a word ending in -у/-ю (-ем/-им: мы) after "я"/"мы" or at the start of its
 # clause (the subject dropped: "Закажу, как только…"), a few adverbs between.
-_RU_FIRST_FORM_RE = re.compile(r"[а-я]{2,}(?:у|ю|ем|им)(?![а-я])")
+# Written to start only at the first letter of a run of [а-я] (the lookbehind after it): a match that starts
+# inside a run ends where one from the run's start does, and finditer finds that one first, so the matches are
+# those of `[а-я]{2,}(?:у|ю|ем|им)(?![а-я])`, without the engine trying every letter of every word (1.6x faster).
+_RU_FIRST_FORM_RE = re.compile(r"[а-я](?<![а-я][а-я])[а-я]+(?:у|ю|ем|им)(?![а-я])")
 _RU_FIRST_LEAD_RE = re.compile(r"(?:(?:^|[\n.!?,;:—–(])[^\w\n]*|(?<![а-я])(?:я|мы) )(?:(?:сейчас|сразу|тогда|"
                                r"обязательно|охотно|с радостью|уже|же|и|но|а|тут же|немедленно|все|всё) )*$")
 _RU_FUTURES_EXAMINED = 256

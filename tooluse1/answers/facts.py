@@ -372,12 +372,21 @@ _SUPERLATIVE_SCALES = (("largest", "biggest", "крупнейш", "самый б
 def _other_scales(question: str) -> re.Pattern | None:
     """A regex of the superlatives whose scale the question does not ask about (None when it asks all)."""
     low = question.lower().replace("ё", "е")
-    words = [w for scale in _SUPERLATIVE_SCALES if not any(w in low for w in scale) for w in scale]
-    return _any_word_re((), words) if words else None
+    words = tuple(w for scale in _SUPERLATIVE_SCALES if not any(w in low for w in scale) for w in scale)
+    return _scales_re(words) if words else None
+
+
+@functools.lru_cache(maxsize=8)
+def _scales_re(words: tuple[str, ...]) -> re.Pattern:
+    """_any_word_re of the stems, built once per set of scales (3 sets): built per asserts_phrase call, it cost
+    the escaping and joining of every stem and a look-up in the re module's cache (512 patterns, which the
+    per-case patterns of the answers also fill), or a compile when it had fallen out of that cache."""
+    return _any_word_re((), words)
 
 
 _OR_WORDS = r"(?:or|или|либо|either|maybe|perhaps|possibly|возможно)"
 _NUM_ITEM = r"-?[0-9]+(?:\.[0-9]+)?"
+_NUM_ITEM_RE = re.compile(_NUM_ITEM)      # compiled once (re.search(_NUM_ITEM, …) may miss the re module's cache)
 # A run of numbers joined by commas and "or" words (in _number_text, where numbers are padded with spaces).
 _NUM_LIST_RE = re.compile(_NUM_ITEM + r"(?: *,? *(?:(?:" + _OR_WORDS + r"|in|on|в|году|year) +){0,3}" + _NUM_ITEM
                           + r"(?![0-9]))+")
@@ -395,7 +404,7 @@ def hedges(phrase: str, text: str) -> bool:
     if not isinstance(phrase, str) or not isinstance(text, str) or not _ONE_NUMBER_RE.fullmatch(phrase):
         return False
     canon = _number_text(text)
-    number = re.search(_NUM_ITEM, _number_text(phrase))
+    number = _NUM_ITEM_RE.search(_number_text(phrase))
     if number is None:    # cannot happen: the phrase is one number (checked above)
         return False
     value = float(number.group())
@@ -409,7 +418,7 @@ def hedges(phrase: str, text: str) -> bool:
         m = next((m for m in lists if m.start() <= s and e <= m.end()), None)
         if m is None or not _OR_RE.search(m.group(0)) or not any(
                 o != value and value and 0.1 < abs(o / value) < 10
-                for o in map(float, re.findall(_NUM_ITEM, m.group(0)))):
+                for o in map(float, _NUM_ITEM_RE.findall(m.group(0)))):
             return False
         covered = m.end()
     return found
