@@ -21,6 +21,8 @@ from tooluse1.tools import TOOL_NAMES, TOOLS
 HERE = Path(__file__).resolve().parent
 # The table itself, and this guard (which writes pins on purpose to show it finds them).
 NOT_ASSERTIONS = {"corpus_contract.py", "test_contract.py"}
+# Annotators' labelled outputs are data, not assertions: an answer may list every tool the prompt offered.
+LABELLED_DATA = "independent_round"
 PINNED_NUMBERS = {contract.N_CASES, contract.N_ITEMS}
 
 
@@ -71,7 +73,8 @@ def pinned_in(path: Path) -> list[str]:
 
 
 def test_no_other_test_file_pins_the_contract():
-    pinned = [hit for path in sorted(HERE.glob("*.py")) if path.name not in NOT_ASSERTIONS
+    pinned = [hit for path in sorted(HERE.glob("*.py"))
+              if path.name not in NOT_ASSERTIONS and not path.name.startswith(LABELLED_DATA)
               for hit in pinned_in(path)]
     assert not pinned, ("derive these from tests_grader/corpus_contract.py or the loaded corpus:\n"
                         + "\n".join(pinned))

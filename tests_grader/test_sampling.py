@@ -282,7 +282,7 @@ def test_compare_refuses_a_greedy_baseline_against_a_sampled_run_unless_allowed(
         return subprocess.run([sys.executable, "-m", "tooluse1", "compare", *args], cwd=ROOT, capture_output=True,
                               text=True, timeout=300)
     refused = cli(str(greedy), str(sampled))
-    assert refused.returncode == 2 and "--allow-decoding-change" in refused.stderr
+    assert refused.returncode == 4 and "--allow-decoding-change" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
     allowed = cli(str(greedy), str(sampled), "--allow-decoding-change")
     assert allowed.returncode == 0 and "compared as asked (--allow-decoding-change)" in allowed.stdout

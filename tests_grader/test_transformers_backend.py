@@ -225,7 +225,9 @@ def test_enable_thinking_is_passed_only_to_templates_that_use_it(backend):
 def test_greedy_config_ignores_checkpoint_sampling_defaults(backend):
     gc = backend.model.generation_config
     assert gc.repetition_penalty in (None, 1.0) and gc.temperature in (None, 1.0) and not gc.do_sample
-    with pytest.raises(BackendError, match="greedily"):
+    # sampling is asked for explicitly and seeded per prompt (issue 35); a sampled config on prompts that carry
+    # no seed is refused rather than drawn from the global generator
+    with pytest.raises(BackendError, match="sampling needs a seed per prompt"):
         backend.generate(PROMPTS[:1], DecodingConfig(max_new_tokens=2, temperature=0.7))
 
 
