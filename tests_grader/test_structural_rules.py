@@ -378,12 +378,15 @@ def test_common_romanisations_of_a_name():
     assert latin_spellings("Толстой") == ()
 
 
-@pytest.mark.parametrize("case_id,protocol,output,passes", ROWS_411,
-                         ids=[f"411-{r[0]}-{r[1]}-{n}" for n, r in enumerate(ROWS_411)])
+# A wrapped output (thinking, harmony channels) is not an answer object's text: those rows are not put in one.
+ROWS_411_UNWRAPPED = [(n, r) for n, r in enumerate(ROWS_411)
+                      if not ("<think>" in r[2] or "</think>" in r[2] or "<|" in r[2])]
+
+
+@pytest.mark.parametrize("case_id,protocol,output,passes", [r for _, r in ROWS_411_UNWRAPPED],
+                         ids=[f"411-{r[0]}-{r[1]}-{n}" for n, r in ROWS_411_UNWRAPPED])
 def test_the_411_rows_hold_in_the_answer_object_too(case_id, protocol, output, passes):
     """The same verdict when the json protocol's answer object carries the text (thinking wrappers aside)."""
-    if "<think>" in output or "</think>" in output or "<|" in output:
-        pytest.skip("a wrapped output is not an answer object's text")
     assert grade(CASES[case_id], _answer_object(output), "json").passed is passes
 
 
