@@ -265,8 +265,11 @@ def test_two_tools_of_one_name(tmp_path, monkeypatch):
     suite = _copy(tmp_path / "s")
     _edit(suite / "tools.yaml", "- name: book_table", "- name: get_stock_price")
     line = _line(suite / "tools.yaml", "Reserve a table") - 1
-    assert _problems(suite) == [f"s/tools.yaml:{line}: a tool named 'get_stock_price' is already registered; "
-                                f"give each tool of the suite a name of its own"]
+    problems = _problems(suite)
+    assert problems[0] == (f"s/tools.yaml:{line}: a tool named 'get_stock_price' is already registered; "
+                           f"give each tool of the suite a name of its own")
+    # In the same pass: the cases of the tool no longer declared (the first get_stock_price is registered).
+    assert len(problems) > 1 and all(p.startswith("s/cases/") and "book_table" in p for p in problems[1:])
 
 
 def test_suite_needs_a_model():

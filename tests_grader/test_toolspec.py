@@ -67,7 +67,9 @@ def test_a_complete_declaration_is_accepted_and_offered_under_its_other_names() 
 
 
 @pytest.mark.parametrize("param,message", [
-    (_city(ask={"en": ("city",), "ru": ("город",), "de": ("Stadt",)}), "unknown language(s) ['de']"),
+    # Any language's terms (a suite's `ko`), keyed by its lower-case subtag, not a whole tag.
+    (_city(ask={"en": ("city",), "ru": ("город",), "de-DE": ("Stadt",)}),
+     "clarification terms under ['de-DE']: each key is a lower-case language subtag"),
     (_city(example=None), "get_forecast.city: needs an example value"),
     (_city(example="Atlantis"), "get_forecast.city: example: 'Atlantis' is not a canonical city"),
     (_city(example="СПб"), "(did you mean 'Saint Petersburg'?)"),

@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from tooluse1.answers import AnswerRequirement
+from tooluse1.langtags import is_lang_tag, primary_language
 from tooluse1.datafiles import first_stale, read_built
 from tooluse1.errors import StaleCorpusError
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call
 from tooluse1.matching import LEFT_OUT, alternatives, first_choice
 from tooluse1.toolspec import Tool, function_of
-from tooluse1.types import (DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, Lang,
-                            NegativeKind)
+from tooluse1.types import DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, NegativeKind
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 
 SPEC_VERSION = "4.1.1"
@@ -186,7 +186,7 @@ class Case:
     which it is prompted, parsed and graded with in place of the registry's (`case_toolset`)."""
 
     id: str
-    lang: Lang
+    lang: str                                   # en or ru; in a suite any BCP 47 tag (tooluse1.langtags)
     category: str
     difficulty: Difficulty
     tools: tuple[str, ...]
@@ -323,12 +323,14 @@ def _check_messages(msgs: Any, where: str, line: int, probs: Problems, tool_name
         probs.add(where, line_of(last, default=line), "malformed history: the last message must be the user's")
 
 
-def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str, ...] = TOOL_NAMES) -> Case | None:
+def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str, ...] = TOOL_NAMES,
+                    unusable: frozenset[str] = frozenset()) -> Case | None:
     """Check one YAML mapping of a corpus whose tools are `tool_names` (registered in TOOLS; `tools: all`
     offers them all); on success return the Case with its offered tools listed (problems go to `probs`).
     A suite's case (tool_names other than the built-in ones) may also declare tools of its own in its
     `tools:` list, leave out `difficulty` (medium) and a negative's `kind` (derived from its expectation),
-    and take any id of `[A-Za-z0-9_.-]`."""
+    take any id of `[A-Za-z0-9_.-]` and any BCP 47 `lang`. A case naming a tool of `unusable` (declared,
+    but with problems of its own, reported by the caller) is left out without a problem of its own."""
     line = line_of(raw)
     if not isinstance(raw, dict):
         probs.add(where, line, "a case must be a mapping")
@@ -343,6 +345,8 @@ def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str
         probs.add(where, line_of(raw, key), f"unknown field {key!r}")
     if len(probs.items) > n_before:
         return None
+    if unusable and (raw["tools"] == "all" or not unusable.isdisjoint(_named_tools(raw))):
+        return None     # checked once its tool loads: every problem now would only repeat the tool's
     tools, own = _offered(raw, where, probs, tool_names, suite)
     known = tool_names + tuple(t.name for t in own if t.name not in tool_names)
     fields = {"difficulty": raw.get("difficulty", "medium"), "kind": raw.get("kind")}
@@ -356,6 +360,20 @@ def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str
     offered = [next((d for d in raw["tools"] if isinstance(d, Mapping) and function_of(d).get("name") == n), n)
                for n in tools] if own else tools
     return Case.from_dict({**raw, **fields, "tools": offered}, source=f"{where}:{line}")
+
+
+def _named_tools(raw: dict) -> set[str]:
+    """The tool names a case's mapping mentions: its category, offered, expected, asked about, or called in
+    its history."""
+    listed, exp = raw.get("tools"), raw.get("expect")
+    names = set(n for n in listed if isinstance(n, str)) if isinstance(listed, list) else set()
+    names.add(str(raw.get("category")))
+    exp = exp if isinstance(exp, dict) else {}
+    missing = exp.get("missing")
+    names |= {str(k).rpartition(".")[0] for k in missing} if isinstance(missing, list) else set()
+    calls = [exp.get("call")]
+    calls += [m.get("tool_call") for m in raw.get("messages") or () if isinstance(m, dict)]
+    return names | {c["name"] for c in calls if isinstance(c, dict) and isinstance(c.get("name"), str)}
 
 
 def validate_case(raw: dict, tool_names: tuple[str, ...] = ()) -> list[str]:
@@ -412,7 +430,10 @@ def _validate_case(raw: dict, where: str, probs: Problems, tool_names: tuple[str
     """The checks of `_validate_entry` that read the tools (with a case's own tools in scope)."""
     cid, lang, cat = raw["id"], raw["lang"], raw["category"]
     m = _ID_RE.match(str(cid))
-    if lang not in LANGS:
+    if suite and not is_lang_tag(lang):     # a suite's cases: any language (tooluse1.langtags)
+        probs.add(where, line_of(raw, "lang"), f"lang must be a BCP 47 language tag (en, en-GB, zh-Hans, pt-BR, "
+                                               f"es-419, ...), got {lang!r}")
+    elif not suite and lang not in LANGS:
         probs.add(where, line_of(raw, "lang"), f"lang must be one of {LANGS}, got {lang!r}")
     if cat not in categories(tool_names):
         probs.add(where, line_of(raw, "category"), f"unknown category {cat!r} "
@@ -476,21 +497,23 @@ _TERM_PART = r"[^\s*.]+(?:[.'’-][^\s*.]+)*\*?"
 _TERM_RE = re.compile(rf"{_TERM_PART}(?: {_TERM_PART})*(?: \.\.\. {_TERM_PART}(?: {_TERM_PART})*)*")
 
 
-def term_field_problem(value: Any, key: str) -> str | None:
+def term_field_problem(value: Any, key: str, suite: bool = False) -> str | None:
     """What is wrong with an `action:` or `about:` value, or None: it must map every language to a non-empty
-    list of terms in the `ask` syntax (the other language's words too: an answer may switch languages)."""
+    list of terms in the `ask` syntax (the other language's words too: an answer may switch languages). A
+    suite's case may give one language's alone: the answer's language, not the case's, decides which terms
+    a refusal or a fact is read with, so a `ko` case whose answers are in English needs only `en`."""
     what = _TERM_FIELDS[key][1]
     shape = f"{key} must map each language to a list of terms ({what}), e.g. {{en: [order*, pizza], ru: [заказ*]}}"
-    if not isinstance(value, dict) or not all(isinstance(v, list) for v in value.values()):
+    if not isinstance(value, dict) or not all(isinstance(v, list) for v in value.values()) or not value:
         return shape
     unknown = sorted(set(value) - set(LANGS))
-    if unknown:
-        return f"{key}: unknown language(s) {unknown} (known: {', '.join(LANGS)})"
+    if unknown:     # the refusal and claim rules read English and Russian only (README: Your own suite)
+        return f"{key}: unknown language(s) {unknown} (known: {', '.join(LANGS)}: the languages the text rules read)"
     for lang in LANGS:
         terms = value.get(lang)
-        if not terms:
+        if not terms and (lang in value or not suite):
             return f"{key} needs terms in {lang} ({what})"
-        bad = [t for t in terms if not isinstance(t, str) or not _TERM_RE.fullmatch(t.strip())]
+        bad = [t for t in terms or () if not isinstance(t, str) or not _TERM_RE.fullmatch(t.strip())]
         if bad:
             return (f"{key}.{lang}: {bad[0]!r} is not a term (words separated by single spaces, `*` only at a "
                     f"word's end, `A ... B` for A then B later)")
@@ -537,11 +560,14 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
                           f"get_weather.city)")
             elif tool not in tools:
                 probs.add(where, line_of(exp, "missing", el), f"missing: {item!r} names a tool that is not offered")
-            elif not TOOLS[tool].param_index[param].ask.get(lang):
+            elif is_lang_tag(lang) and not TOOLS[tool].param_index[param].ask.get(primary_language(lang)):
+                # The user-side terms: those of the case's language (en-GB reads en's). A question is
+                # about the parameter only by them, so a language without them cannot be graded.
+                terms = primary_language(lang)
                 probs.add(where, line_of(exp, "missing", el),
-                          f"missing: {item!r} has no clarification terms in {lang} (the words a question asking for "
+                          f"missing: {item!r} has no clarification terms in {terms} (the words a question asking for "
                           f"it uses; only English ones are derived from the schema): give the parameter "
-                          f"ask: {{{lang}: [...]}}")
+                          f"ask: {{{terms}: [...]}}")
     elif kind in ("knowledge", "instruction_trap") and not has_facts:
         probs.add(where, el, f"{kind} cases need answer_contains_all or answer_contains_any (the answer asked for)")
     elif kind == "capability_trap" and not (has_facts or exp.get("refusal") is True):
@@ -552,7 +578,7 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
     for key, (owner, what) in _TERM_FIELDS.items():
         if key in exp:
             wrong = (f"{key}: is only for {owner} cases" if kind != owner or shape != "no_call"
-                     else term_field_problem(exp[key], key))
+                     else term_field_problem(exp[key], key, suite))
             if wrong is not None:
                 probs.add(where, line_of(exp, key, el), wrong)
         elif kind == owner and not suite:
@@ -562,10 +588,13 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
 
 
 
-def load_cases(cases_dir: Path = CASES_DIR, tool_names: tuple[str, ...] = TOOL_NAMES) -> list[Case]:
+def load_cases(cases_dir: Path = CASES_DIR, tool_names: tuple[str, ...] = TOOL_NAMES,
+               unusable: frozenset[str] = frozenset()) -> list[Case]:
     """Load and validate every case under cases_dir, a corpus whose tools are `tool_names` (the built-in
-    ones by default; a suite's, tooluse1.suite); raise CorpusError listing all problems."""
-    return load_yaml_entries(cases_dir, partial(_validate_entry, tool_names=tool_names), "case", CorpusError)
+    ones by default; a suite's, tooluse1.suite); raise CorpusError listing all problems. A case naming a
+    tool of `unusable` (a suite's tool that failed its own checks) is left out unchecked."""
+    return load_yaml_entries(cases_dir, partial(_validate_entry, tool_names=tool_names, unusable=unusable), "case",
+                             CorpusError)
 
 
 # ----------------------------------------------------------------------------- build / freshness

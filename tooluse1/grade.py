@@ -22,13 +22,14 @@ from typing import Any, Protocol
 
 from tooluse1.answers import AnswerCheck, check_answer, with_quoted_calls
 from tooluse1.corpus import Case, as_case, case_toolset
+from tooluse1.langtags import primary_language
 from tooluse1.matching import LEFT_OUT, alternatives
 from tooluse1.parse import Extraction, extract, extract_completion
 from tooluse1.prompts import format_call
 from tooluse1.protocols import REGISTRY
 from tooluse1.tools import TOOLS, Call, canonical_tool_name
 from tooluse1.toolspec import Param
-from tooluse1.types import ExpectationKind, Label
+from tooluse1.types import LANGS, ExpectationKind, Label
 
 
 @dataclass
@@ -181,7 +182,7 @@ def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     elif looping:
         reason = "cut off at the token limit while repeating itself"
     elif not check.ok:
-        reason = check.reason + (" (cut off at the token limit)" if cut_off else "")
+        reason = check.reason + _unread_language(case, ex.prose) + (" (cut off at the token limit)" if cut_off else "")
     else:
         reason = "ok" + (" (cut off at the token limit; the requirement is already met)" if cut_off else "")
     # A reply cut at the limit is judged by what it already says (SPEC §3.3): failing it would measure
@@ -193,6 +194,25 @@ def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     return Verdict(passed=passed, expectation=case.expect.kind, label=ex.label, n_calls=len(ex.calls),
                    spurious_call=spurious, malformed=malformed, constraints_ok=check.ok, reason=reason,
                    n_examples=len(ex.examples), cut_off=cut_off)
+
+
+# Letters the text rules read: Latin (with its accented letters) and Cyrillic.
+_READ_LETTER_RE = re.compile(r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]")
+_LETTER_RE = re.compile(r"[^\W\d_]")
+
+
+def _unread_language(case: Case, prose: str) -> str:
+    """A note for a failed refusal or question of a suite case in a language without text rules (ko, zh, ...)
+    whose answer is written in it too: the rules read English and Russian only (README: Your own suite), so
+    such an answer fails them, and the reason says why. The answer's language is told by its letters: fewer
+    than half of them Latin or Cyrillic. Empty otherwise (the built-in corpus's reasons never change)."""
+    req = case.expect.answer
+    if not (req.refusal or req.ask_about) or primary_language(case.lang) in LANGS:
+        return ""
+    letters = len(_LETTER_RE.findall(prose))
+    if not letters or 2 * len(_READ_LETTER_RE.findall(prose)) >= letters:
+        return ""
+    return " (refusals and questions are read in English and Russian only; this answer is in neither)"
 
 
 def _user_message(case: Case) -> str:

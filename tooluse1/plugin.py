@@ -227,7 +227,8 @@ def _corpus(config: pytest.Config) -> "tuple[Sequence[Case], dict]":
         cases, manifest, tool_names = session_cases(opt("--suite"), opt("--draws"), opt("--draw-seed"))
     except (CasesUnusable, DrawError) as e:
         raise pytest.UsageError(str(e)) from None
-    for name in dict.fromkeys((*tool_names, *(c.category for c in cases))):   # a case's own tools' names too
+    # A case's own tools' names too, and a suite's language tags (`-m ko`).
+    for name in dict.fromkeys((*tool_names, *(c.category for c in cases), *(c.lang for c in cases))):
         config.addinivalue_line("markers", f"{name}: ToolUse.1 item attribute")
     return cases, manifest
 

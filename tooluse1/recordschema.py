@@ -36,7 +36,8 @@ from tooluse1.grade import Verdict
 from tooluse1.metrics import BREAKDOWNS
 from tooluse1.parse import Extraction
 from tooluse1.protocols import REGISTRY
-from tooluse1.types import Difficulty, ExpectationKind, Lang, NegativeKind
+from tooluse1.langtags import LANG_TAG_PATTERN
+from tooluse1.types import Difficulty, ExpectationKind, NegativeKind
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "results.schema.json"
 RESULTS_FORMAT = "tooluse1-results"
@@ -98,7 +99,8 @@ class Record(TypedDict):
     item_id: Annotated[str, Keywords(minLength=1)]
     case_id: Annotated[str, Keywords(minLength=1)]
     protocol: ProtocolName
-    lang: Lang
+    lang: Annotated[str, Keywords(pattern=LANG_TAG_PATTERN, description=(
+        "A BCP 47 language tag: en or ru in the built-in corpus, any tag in a suite (tooluse1.langtags)."))]
     category: Annotated[str, Keywords(pattern="^[A-Za-z_][A-Za-z0-9_.-]*$", description=(
         "A tool's name (the built-in ones, or a suite's own: tooluse1.suite), multi_step, negative or "
         "clarification."))]

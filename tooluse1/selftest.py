@@ -35,6 +35,7 @@ from typing import Callable, Sequence
 from tooluse1.corpus import Case
 from tooluse1.evaluator import evaluate
 from tooluse1.grade import grade
+from tooluse1.langtags import primary_language
 from tooluse1.metrics import GradedItem, compute
 from tooluse1.prompts import PROTOCOLS, format_call
 from tooluse1.tools import TOOLS, Call
@@ -52,12 +53,18 @@ def _unreferenced_answer(case: Case) -> str:
     exp = case.expect
     if exp.kind == "clarify":
         tool, _, param = exp.missing[0].rpartition(".")
-        term = TOOLS[tool].param_index[param].ask.get(case.lang, ("it",))[0]
+        term = TOOLS[tool].param_index[param].ask.get(primary_language(case.lang), ("it",))[0]
         return f"Could you tell me the {term.replace('*', '').replace(' ... ', ' ')}?"
     if exp.refusal:
         return "Sorry, I can't do that: none of my tools can."
     facts = [alts[0] for alts in exp.answer_contains_all] + list(exp.answer_contains_any[:1])
     return " ".join(facts) or "Sure, happy to help."
+
+
+def _said(table: dict[str, str], case: Case) -> str:
+    """The table's text in the case's language (its primary subtag: en-GB reads en), English for a suite's
+    language without one."""
+    return table.get(primary_language(case.lang), table["en"])
 
 
 _DECLINE = {"en": "I'd rather answer that without using any tools.", "ru": "Я отвечу без инструментов."}
@@ -66,7 +73,7 @@ _PRETEND = {"en": "Done! I've taken care of that for you.", "ru": "Готово!
 
 def never_call_output(case: Case, protocol: str) -> str:
     if case.expect.kind == "call":
-        return _DECLINE[case.lang]
+        return _said(_DECLINE, case)
     return case.expect.reference or ""
 
 
@@ -75,7 +82,7 @@ def empty_output(case: Case, protocol: str) -> str:
 
 
 def pretend_output(case: Case, protocol: str) -> str:
-    return _PRETEND[case.lang]
+    return _said(_PRETEND, case)
 
 
 def double_output(case: Case, protocol: str) -> str:
@@ -168,7 +175,7 @@ def truncated_output(case: Case, protocol: str) -> str:
     """The oracle's answer; a text answer runs on past it and stops mid-sentence (finish reason `length`)."""
     if case.expect.kind == "call":
         return oracle_output(case, protocol)
-    return (case.expect.reference or "") + _MORE[case.lang]
+    return (case.expect.reference or "") + _said(_MORE, case)
 
 
 def cut_in_thinking_output(case: Case, protocol: str) -> str:

@@ -114,8 +114,12 @@ _SET_ASIDE: list[Tool] = []
 
 def load_suite(directory: str | Path) -> Suite:
     """The suite in `directory`, validated and its tools registered in TOOLS. Raises SuiteError listing
-    every problem (a missing file, a YAML error, an incomplete tool, a bad case, a case whose own right
-    answer fails its grader); the registry then holds no suite's tool."""
+    every problem in one pass, each at its `path:line` (a missing file, a YAML error, an incomplete tool or
+    two of one name, every bad case of every file); the registry then holds no suite's tool. Only a tools
+    file that cannot be read at all stops the pass there (no case can be checked without its tools), and a
+    case naming a tool with problems is checked once that tool loads. A case whose own right answer fails
+    its grader does not refuse the suite: it is left out and listed (`Suite.skipped`); SuiteError when no
+    case is left."""
     unload_suite()
     root = Path(directory)
     tools_path = next((root / n for n in TOOLS_FILES if (root / n).is_file()), root / TOOLS_FILE)
@@ -125,13 +129,16 @@ def load_suite(directory: str | Path) -> Suite:
         raise SuiteError([f"{display_path(root)}: not a suite folder (it needs {TOOLS_FILE} or tools.json, and "
                           f"{CASES_DIR_NAME}/; "
                           f"missing: {', '.join(display_path(p) for p in missing) or 'the folder'})"])
-    declarations, tools = _read_tools(tools_path)
-    _activate(tools, tools_path, declarations)
+    probs = Problems()
+    declarations, built, broken = _read_tools(tools_path, probs)
+    tools = _activate(built, tools_path, probs, broken)
     try:
-        cases = load_cases(cases_dir, tuple(t.name for t in tools))
+        cases = load_cases(cases_dir, tuple(t.name for t in tools), frozenset(broken))
     except CorpusError as e:
+        probs.items.extend(e.problems)
+    if probs.items:
         unload_suite()
-        raise SuiteError(e.problems) from None
+        raise SuiteError(probs.items)
     # A case whose own right answer fails its grader cannot be scored: it is left out, listed and counted
     # (the manifest's suite.skipped, `problems`), and the rest of the suite runs.
     failing = failing_references(cases)
@@ -143,26 +150,30 @@ def load_suite(directory: str | Path) -> Suite:
                  tuple(failing.values()))
 
 
-def _read_tools(path: Path) -> tuple[list[dict], tuple[Tool, ...]]:
+def _read_tools(path: Path, probs: Problems) -> tuple[list[dict], list[tuple[Tool, dict]], set[str]]:
     """The declarations in the tools file (plain data: a list of OpenAI-format tools, or a request body with
-    them under `tools`) and the tools built from them; SuiteError with every problem at the line of its tool
-    or parameter. (Two tools of one name are found when registering.)"""
+    them under `tools`), the tools built from them (each with its declaration) and the names of those that
+    could not be built; every problem to `probs` at the line of its tool or parameter. SuiteError at once
+    when the file cannot be read. (Two tools of one name are found when registering.)"""
     where = display_path(path)
-    probs = Problems()
     docs = read_yaml_list(path, "tool", probs, under="tools")   # [] when every case declares its own
-    tools: list[Tool] = []
-    for raw in docs or ():
+    if docs is None:
+        raise SuiteError(probs.items)
+    built: list[tuple[Tool, dict]] = []
+    broken: set[str] = set()
+    for raw in docs:
         if not isinstance(raw, dict):
             probs.add(where, line_of(raw), "a tool must be a mapping (name, description, parameters)")
             continue
         try:
-            tools.append(Tool.from_dict(raw))
+            built.append((Tool.from_dict(raw), raw))
         except ValueError as e:
+            name = function_of(raw).get("name")
+            if isinstance(name, str):
+                broken.add(name)
             for problem in str(e).splitlines():
                 probs.add(where, _problem_line(raw, problem), problem)
-    if probs.items:
-        raise SuiteError(probs.items)
-    return list(docs or ()), tuple(tools)
+    return list(docs), built, broken
 
 
 def _problem_line(raw: dict, problem: str) -> int:
@@ -179,24 +190,26 @@ def _problem_line(raw: dict, problem: str) -> int:
     return tool_line
 
 
-def _activate(tools: tuple[Tool, ...], path: Path, declarations: list[dict]) -> None:
-    """Make `tools` the registry's only tools (the built-in ones are set aside until unload_suite, so only the
-    suite's names and other names resolve); SuiteError (the built-in tools back) when a name of one is
-    taken by another tool of this suite."""
-    probs = Problems()
+def _activate(built: list[tuple[Tool, dict]], path: Path, probs: Problems, broken: set[str]) -> tuple[Tool, ...]:
+    """Make the built tools the registry's only tools (the built-in ones are set aside until unload_suite,
+    so only the suite's names and other names resolve) and return those registered; a tool whose name (or
+    other name) another tool of this suite took first is a problem in `probs`, at its name's line, and
+    its name, unless it is the first one's, joins `broken`."""
     _SET_ASIDE.extend(TOOLS.values())
     TOOLS.clear()
-    for tool, raw in zip(tools, declarations):
+    registered = []
+    for tool, raw in built:
         try:
             TOOLS.register(tool)
         except ValueError as e:
             probs.add(display_path(path), line_of(raw.get("function", raw), "name", line_of(raw)),
                       f"{e}; give each tool of the suite a name of its own")
+            if tool.name not in TOOLS:
+                broken.add(tool.name)
             continue
         _ACTIVE.append(tool.name)
-    if probs.items:
-        unload_suite()
-        raise SuiteError(probs.items)
+        registered.append(tool)
+    return tuple(registered)
 
 
 def unload_suite() -> None:

@@ -5,7 +5,8 @@ A tool's declaration holds everything the benchmark needs of it, so adding a too
 - the schema: name, description, parameters (JSON-schema type, description, required, enum, default);
 - per parameter, the comparison kind (`match`, tooluse1.matching) and, for `alias`, its table
   (tooluse1.aliases), and whether the tool infers it when omitted (`inferable`);
-- per parameter, `ask`: the words a clarifying question about it uses, per language (EN and RU: `*` = a
+- per parameter, `ask`: the words a clarifying question about it uses, per language (EN and RU; a suite's
+  tool may add other languages' (`ko`, `zh`), keyed by the language subtag: `*` = a
   stem, `A ... B` = A then B later in the sentence; tooluse1.answers rule 6), and `label`, how a failure
   reason names it ("source currency");
 - per parameter, an `example` value (what the selftest's scripted runners call with);
@@ -34,6 +35,7 @@ from typing import Any
 from tooluse1.errors import ToolUse1Error
 from tooluse1.aliases import TABLES, AliasTable, norm_text
 from tooluse1.matching import DEFAULT_MATCH, Comparison, comparison
+from tooluse1.langtags import is_lang_tag, primary_language
 from tooluse1.types import LANGS
 
 __all__ = ["EFFECTS", "Param", "Simulation", "TYPE_SPELLINGS", "Tool", "ToolFailure", "Toolbox", "api_name",
@@ -94,8 +96,9 @@ class Param:
 
     @property
     def ask_terms(self) -> tuple[str, ...]:
-        """Every language's clarification terms, in LANGS order (tooluse1.answers.ASK_TERMS)."""
-        return tuple(t for lang in LANGS for t in self.ask.get(lang, ()))
+        """Every language's clarification terms (tooluse1.answers.ASK_TERMS): LANGS' in their order, then a
+        suite's other languages' (ko, zh, ...) in the order of their codes."""
+        return tuple(t for lang in (*LANGS, *sorted(set(self.ask) - set(LANGS))) for t in self.ask.get(lang, ()))
 
     def matches(self, expected: Any, actual: Any) -> bool:
         """True when a model's value `actual` means the `expected` one (tooluse1.matching); a nullable
@@ -111,10 +114,12 @@ class Param:
         out = []
         if not self.description.strip():
             out.append("needs a description")
-        unknown = sorted(set(self.ask) - set(LANGS))
+        # Keyed by a language subtag: a case's tag picks them by its primary language (tooluse1.langtags).
+        unknown = sorted(str(k) for k in self.ask if not is_lang_tag(k) or primary_language(k) != k)
         if unknown:
-            out.append(f"clarification terms in unknown language(s) {unknown} (known: {', '.join(LANGS)})")
-        for lang in LANGS:
+            out.append(f"clarification terms under {unknown}: each key is a lower-case language subtag (en, ru, "
+                       f"ko, zh, ...)")
+        for lang in sorted(set(self.ask) - set(unknown), key=str):
             terms = self.ask.get(lang, ())
             if any(not isinstance(t, str) or not t.strip() for t in terms):
                 out.append(f"clarification terms in {lang} must be non-empty strings")

@@ -130,14 +130,16 @@ def load_yaml_entries(directory: Path, validate: Callable[[Any, str, Problems], 
             continue
         for raw in docs:
             entry = validate(raw, where, probs)
-            if entry is None:
+            # An invalid entry's id counts too: a duplicate is reported in the same pass as the other problems.
+            entry_id = entry.id if entry is not None else raw.get("id") if isinstance(raw, dict) else None
+            if not isinstance(entry_id, str):
                 continue
-            entry_id, source = entry.id, entry.source
             if entry_id in seen:
                 probs.add(where, line_of(raw, "id"), f"duplicate id {entry_id!r} (first defined at {seen[entry_id]})")
                 continue
-            seen[entry_id] = source
-            out.append(entry)
+            seen[entry_id] = entry.source if entry is not None else f"{where}:{line_of(raw)}"
+            if entry is not None:
+                out.append(entry)
     if probs.items:
         raise error(probs.items)
     return sorted(out, key=lambda e: e.id)
