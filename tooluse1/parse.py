@@ -1691,6 +1691,10 @@ _INVISIBLE_RE = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in _INVIS
 _INVISIBLE_CHARS = tuple(chr(c) for a, b in _INVISIBLE_RANGES for c in range(a, b + 1))
 _ODD_TOOL_RE = re.compile("^([ \t]*)(?:TOOL|ＴＯＯＬ)[\u00a0\u2000-\u200a\u202f\u205f\u3000]*[:：]?"
                           "[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]+(?=[^\\s])", re.MULTILINE)
+# _ODD_TOOL_RE's matches (a `^` of re.MULTILINE matches at the start and after each "\n"; no match spans a line),
+# found by a literal scan for "\n": the sub runs only when one of them is not already "<indent>TOOL " (else it
+# rewrites every match to itself); `^…` with MULTILINE tries every position (10 ms per MB of non-ASCII text).
+_ODD_TOOL_LINE = _LineRegex(_ODD_TOOL_RE.pattern.removeprefix("^"))
 
 
 _ESCAPED_MARKUP_RE = re.compile(r"&lt;/?(?:tool_call|function[=>]|parameter=|invoke|tool_calls?&gt;)")
@@ -1704,7 +1708,8 @@ def _visible(text: str) -> str:
     if not text.isascii():
         if any(c in text for c in _INVISIBLE_CHARS):    # else the sub removes nothing
             text = _INVISIBLE_RE.sub("", text)
-        if "TOOL" in text or "ＴＯＯＬ" in text:
+        if ("TOOL" in text or "ＴＯＯＬ" in text) and any(
+                m.group() != m.group(1) + "TOOL " for _, m in _ODD_TOOL_LINE.finditer(text)):
             text = _ODD_TOOL_RE.sub(r"\1TOOL ", text)
     return text
 
