@@ -319,8 +319,10 @@ _FREE_TOKENS = 256             # ... beyond this many per scan (a real broken ca
 _MAX_CALL_LINES = 64
 _NAME = r"[A-Za-z_][\w.\-]{0,%d}" % _MAX_NAME
 # A value literal the scanners skip: strings do not span lines (JSON and Python both), so an apostrophe
-# in prose costs at most its line.
-_BRACKET_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*+"|\'(?:[^\'\\\n]|\\.)*+\'|[(\[{]|[)\]}]')
+# in prose costs at most its line. A string is written as runs of plain characters between escapes
+# ("unrolled"): the same strings as `"(?:[^"\\\n]|\\.)*+"` (a backslash always starts an escape, so both
+# read the same units, possessively), with one engine step per run instead of one per character.
+_BRACKET_TOKEN = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|\'[^\'\\\n]*+(?:\\.[^\'\\\n]*+)*+\'|[(\[{]|[)\]}]')
 _BRACKET_DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1, '"': 0, "'": 0}   # by a token's first character
 _OPENING_BRACKETS = ("(", "[", "{")
 
