@@ -107,6 +107,8 @@ import json
 import re
 import sys
 from bisect import bisect_right
+from itertools import accumulate, islice
+from operator import itemgetter
 from dataclasses import dataclass, field
 from textwrap import dedent as textwrap_dedent
 from typing import Any, Iterator
@@ -317,8 +319,12 @@ _FREE_TOKENS = 256             # ... beyond this many per scan (a real broken ca
 _MAX_CALL_LINES = 64
 _NAME = r"[A-Za-z_][\w.\-]{0,%d}" % _MAX_NAME
 # A value literal the scanners skip: strings do not span lines (JSON and Python both), so an apostrophe
-# in prose costs at most its line.
-_BRACKET_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*+"|\'(?:[^\'\\\n]|\\.)*+\'|[(\[{]|[)\]}]')
+# in prose costs at most its line. A string is written as runs of plain characters between escapes
+# ("unrolled"): the same strings as `"(?:[^"\\\n]|\\.)*+"` (a backslash always starts an escape, so both
+# read the same units, possessively), with one engine step per run instead of one per character.
+_BRACKET_TOKEN = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|\'[^\'\\\n]*+(?:\\.[^\'\\\n]*+)*+\'|[(\[{]|[)\]}]')
+_BRACKET_DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1, '"': 0, "'": 0}   # by a token's first character
+_OPENING_BRACKETS = ("(", "[", "{")
 
 
 class _Scan:
@@ -339,6 +345,12 @@ class _Scan:
         self.steps = n // 64 + 256
         self.findings = n // 256 + 64
         self._delimiters: list[int] | None = None
+        # value_at's last value came from ast.literal_eval (not the JSON decoder): the same text can read
+        # differently in the two ("\\/" is "/" in JSON, "\\/" in Python), so readings are memoised per reader.
+        self.literal = False
+        # _extract_json's readings of decoded values, keyed on (the value's exact text, from a literal,
+        # wrapped): a reading depends on nothing else (see _cached_reading).
+        self.readings: dict[tuple[str, bool, bool], _Reading] = {}
 
     def decode_json(self, i: int) -> tuple[Any, int] | None:
         """The JSON value at text[i] as (value, end), or None. Decodes a window that grows 4x while the
@@ -369,21 +381,45 @@ class _Scan:
     def balanced_end(self, i: int) -> int | None:
         """The end of the bracket-balanced span opening at text[i] (quotes respected), or None when it
         does not close within the budget."""
-        depth = 0
         # The scan stops at the next call delimiter (the region of a broken attempt ends there anyway),
         # and each token visited past _FREE_TOKENS costs _TOKEN_COST characters of budget: text dense with
         # brackets costs a Python step every few characters.
         limit = min(i + min(max(self.chars, 0) // 2, _MAX_LITERAL), self.delimiter_after(i), self.n)
         tokens = 0
-        for tokens, m in enumerate(_BRACKET_TOKEN.finditer(self.text, i, limit), 1):
-            c = self.text[m.start()]
-            if c in "([{":
-                depth += 1
-            elif c in ")]}":
-                depth -= 1
-                if depth == 0:
-                    self.chars -= m.end() - i + _TOKEN_COST * max(0, tokens - _FREE_TOKENS)
-                    return m.end()
+        text = self.text
+        if text[i:i + 1] in _OPENING_BRACKETS:
+            # The same walk as the loop below, in C (findall, map, accumulate: no Python step per token; 16 KB
+            # of `{"name":` openers took 2 ms), over pieces of the span that end at a newline. Exact: no token
+            # holds a newline (strings stop at one), so the pieces' tokens are the span's; the first token is
+            # the bracket at i, so the depth is 1 after it and first comes back to 0 at the closer the loop
+            # would return at; `tokens` counts the same tokens (up to that closer, or all of them).
+            depth, pos, size = 0, i, 512
+            while pos < limit:
+                stop = text.find("\n", min(pos + size, limit), limit)
+                stop = limit if stop < 0 else stop
+                found = _BRACKET_TOKEN.findall(text, pos, stop)
+                depths = list(accumulate(map(_BRACKET_DEPTH.__getitem__, map(itemgetter(0), found)), initial=depth))
+                try:
+                    k = depths.index(0, 1)          # depths[k]: the depth after found[k - 1]
+                except ValueError:
+                    tokens += len(found)
+                    depth, pos, size = depths[-1], stop, size * 4
+                    continue
+                tokens += k
+                end = next(islice(_BRACKET_TOKEN.finditer(text, pos, stop), k - 1, None)).end()
+                self.chars -= end - i + _TOKEN_COST * max(0, tokens - _FREE_TOKENS)
+                return end
+        else:
+            depth = 0
+            for tokens, m in enumerate(_BRACKET_TOKEN.finditer(text, i, limit), 1):
+                c = self.text[m.start()]
+                if c in "([{":
+                    depth += 1
+                elif c in ")]}":
+                    depth -= 1
+                    if depth == 0:
+                        self.chars -= m.end() - i + _TOKEN_COST * max(0, tokens - _FREE_TOKENS)
+                        return m.end()
         self.chars -= limit - i + _TOKEN_COST * max(0, tokens - _FREE_TOKENS)
         return None
 
@@ -393,6 +429,7 @@ class _Scan:
         True/None, trailing commas), else the end of the region the attempt covers (that span, or the
         rest of the text when it never closes)."""
         got = self.decode_json(i)
+        self.literal = False
         if got is not None or not attempt:
             return got if got is not None else i + 1
         end = self.balanced_end(i)
@@ -400,7 +437,9 @@ class _Scan:
         if end is None or end > stop:
             return stop                  # a broken attempt ends where its call's delimiter does
         try:
-            return ast.literal_eval(self.text[i:end]), end
+            value = ast.literal_eval(self.text[i:end])
+            self.literal = True
+            return value, end
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, OverflowError):
             return end
 
@@ -726,6 +765,23 @@ def _list_opener(text: str, i: int, floor: int) -> int | None:
     return k - 1 if k > floor and text[k - 1] == "[" else None
 
 
+def _cached_reading(scan: _Scan, value: Any, start: int, end: int, wrapped: bool) -> _Reading:
+    """The reading of `value`, the value decoded from scan.text[start:end], exactly as `_read(value, reading,
+    wrapped=wrapped)` fills a new _Reading; shared with earlier values of the same text (treat it as read-only).
+
+    Why this is exact: _read depends only on the value, `wrapped` and the tool registry (fixed during one
+    extract), and the value is a function of its text and of the reader that produced it (JSON decoder or
+    ast.literal_eval, scan.literal): the same text decodes to an equal value. Why: an output that repeats one
+    call object thousands of times (1 MB of calls in prose) would read each one again (~25 µs apiece)."""
+    key = (scan.text[start:end], scan.literal, wrapped)
+    reading = scan.readings.get(key)
+    if reading is None:
+        reading = _Reading()
+        _read(value, reading, wrapped=wrapped)
+        scan.readings[key] = reading
+    return reading
+
+
 def _extract_json(scan: _Scan) -> Iterator[_Finding]:
     text = scan.text
     i = 0
@@ -749,13 +805,14 @@ def _extract_json(scan: _Scan) -> Iterator[_Finding]:
             i = got
             continue
         value, end = got
-        reading = _Reading()
-        _read(value, reading)
+        reading = _cached_reading(scan, value, start, end, False)
         if not (reading.calls or reading.problems or reading.answers) \
                 and _wrapper_before(text, max(0, start - 80), start) is not None:
-            _read(value, reading, wrapped=True)     # only a wrapper makes {"NAME": {args}} a call
+            # only a wrapper makes {"NAME": {args}} a call (a wrapped read of an empty reading is the wrapped
+            # reading alone: the first read added nothing)
+            reading = _cached_reading(scan, value, start, end, True)
         if reading.calls or reading.problems:
-            yield _Finding(start=start, end=end, form="json", calls=reading.calls,
+            yield _Finding(start=start, end=end, form="json", calls=list(reading.calls),
                            problem="; ".join(reading.problems) or None)
         elif reading.answers:
             yield _Finding(start=start, end=end, form="json", calls=[], answer="\n".join(reading.answers))
@@ -1628,9 +1685,18 @@ def _prose(text: str, spans: list[tuple[int, int, str]]) -> str:
 # and embeddings, the word joiner, the BOM. An answer word or a value carrying one ("Tok\u200byo", "ca\u00adn't")
 # is the word without it. And a `TOOL` keyword written with a no-break or other Unicode space after it, or in
 # full-width letters ("ＴＯＯＬ web_search | …"), is the plain protocol's keyword.
-_INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+")
+_INVISIBLE_RANGES = ((0x00ad, 0x00ad), (0x180e, 0x180e), (0x200b, 0x200f), (0x202a, 0x202e), (0x2060, 0x2064),
+                     (0x2066, 0x2069), (0xfeff, 0xfeff))
+_INVISIBLE_RE = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in _INVISIBLE_RANGES) + "]+")
+# The same characters one by one: `c in text` for each of them (memchr-like) is 3-8x faster than the regex's
+# per-character class test over a non-ASCII text that holds none of them (the usual case).
+_INVISIBLE_CHARS = tuple(chr(c) for a, b in _INVISIBLE_RANGES for c in range(a, b + 1))
 _ODD_TOOL_RE = re.compile("^([ \t]*)(?:TOOL|ＴＯＯＬ)[\u00a0\u2000-\u200a\u202f\u205f\u3000]*[:：]?"
                           "[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]+(?=[^\\s])", re.MULTILINE)
+# _ODD_TOOL_RE's matches (a `^` of re.MULTILINE matches at the start and after each "\n"; no match spans a line),
+# found by a literal scan for "\n": the sub runs only when one of them is not already "<indent>TOOL " (else it
+# rewrites every match to itself); `^…` with MULTILINE tries every position (10 ms per MB of non-ASCII text).
+_ODD_TOOL_LINE = _LineRegex(_ODD_TOOL_RE.pattern.removeprefix("^"))
 
 
 _ESCAPED_MARKUP_RE = re.compile(r"&lt;/?(?:tool_call|function[=>]|parameter=|invoke|tool_calls?&gt;)")
@@ -1642,8 +1708,10 @@ def _visible(text: str) -> str:
     if "&lt;" in text and _ESCAPED_MARKUP_RE.search(text):
         text = html.unescape(text)
     if not text.isascii():
-        text = _INVISIBLE_RE.sub("", text)
-        if "TOOL" in text or "ＴＯＯＬ" in text:
+        if any(c in text for c in _INVISIBLE_CHARS):    # else the sub removes nothing
+            text = _INVISIBLE_RE.sub("", text)
+        if ("TOOL" in text or "ＴＯＯＬ" in text) and any(
+                m.group() != m.group(1) + "TOOL " for _, m in _ODD_TOOL_LINE.finditer(text)):
             text = _ODD_TOOL_RE.sub(r"\1TOOL ", text)
     return text
 
