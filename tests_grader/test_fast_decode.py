@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 import torch
 
-from tooluse1.backends.base import Completion, DecodingConfig, Request
+from tooluse1.backends.base import BackendError, Completion, DecodingConfig, Request
 from tooluse1.backends.fast_decode import (FastGreedyDecoder, _Encoded, _EncodingCache, _Row,
                                           common_prefix_len, draft_lengths, greedy_tokens, group_tokens, ngram_index,
                                           plan_chunks, plan_groups, ragged_gqa_attention, ragged_step,
@@ -474,6 +474,31 @@ def test_unsupported_models_are_named():
 def _samples(prompts: list[Prompt], n: int, seed: int) -> list[Prompt]:
     return [dataclasses.replace(p, item_id=sample_item_id(p.item_id, j), sample=j, seed=sample_seed(seed, p.item_id, j))
             for p in prompts for j in range(n)]
+
+
+@pytest.mark.model
+def test_plain_path_samples_each_row_alone_from_its_seed(small_model):
+    """`--no-fast` with sampling (`TransformersBackend._generate_plain_sampled`): each sample is generated alone
+    after `torch.manual_seed(its seed)`, so the texts repeat run to run and do not depend on the order of the
+    rows; each Completion records its seed; sampling does sample; an unseeded prompt is refused (documented in
+    `TransformersBackend.generate`). 2 short chats x 2 samples, 12 tokens, then 2 of the samples again in the
+    other order: 6 rows of 12 steps (the benchmark's prompts, with their tool text, would make this slow on CPU
+    without checking anything more)."""
+    plain = TransformersBackend(small_model, dtype="float32", batch_size=4, threads=1, fast=False)
+    assert not plain.fast and plain.fast_fallback is None
+    config = DecodingConfig(max_new_tokens=12, temperature=1.0, top_p=0.95, samples=2, sample_seed=5)
+    chats = [Prompt(item_id=f"chat-{i}-json", case_id=f"chat-{i}", protocol="json",
+                    messages=({"role": "user", "content": text},))
+             for i, text in enumerate(("Name a city in Europe.", "What is the capital of France?"))]
+    mine = _samples(chats, 2, seed=5)
+    first = plain.generate(mine, config)
+    assert [c.item_id for c in first] == [p.item_id for p in mine] and [c.seed for c in first] == [p.seed for p in mine]
+    again = {c.item_id: c.text for c in plain.generate([mine[3], mine[0]], config)}   # reordered: the same texts
+    assert again == {c.item_id: c.text for c in first if c.item_id in again} and len(again) == 2
+    assert len({c.text for c in first}) > 2                                     # not one answer repeated
+    assert plain.last_fast_stats is None                                        # the plain path ran
+    with pytest.raises(BackendError, match="sampling needs a seed per prompt"):
+        plain.generate(chats[:1], config)
 
 
 @pytest.mark.model

@@ -5,6 +5,7 @@ and test_real_runs.py."""
 from __future__ import annotations
 
 import collections
+import functools
 import itertools
 import json
 import subprocess
@@ -18,8 +19,9 @@ import torch
 
 from tooluse1.backends.base import Completion, DecodingConfig
 from tooluse1.backends.fast_decode import RowSampler
-from tooluse1.compare import PairedStats, decoding_differences
-from tooluse1.corpus import load_corpus
+from tooluse1.compare import IncomparableError, PairedStats, decoding_differences
+from tooluse1.corpus import Case, load_corpus
+from tooluse1.errors import USAGE_ERROR
 from tooluse1.grade import grade_completion
 from tooluse1.plugin import failure_message, identical_samples_warning, sampling_usage_error
 from tooluse1.results import ItemRecord, ResultsFile, ResultsFileError, Sample, build_results, schema_errors
@@ -137,8 +139,13 @@ def test_the_plugin_refuses_a_bad_flag_with_exit_4():
     assert proc.returncode == 4 and "--samples 0: must be at least 1" in proc.stderr
 
 
+@functools.cache
+def _cases() -> dict[str, Case]:
+    return {c.id: c for c in load_corpus()[0]}
+
+
 def _sampled_record(texts: list[str], seed_base: int = 100) -> ItemRecord:
-    case = {c.id: c for c in load_corpus()[0]}["calculator-en-001"]
+    case = _cases()["calculator-en-001"]
     samples = []
     for j, text in enumerate(texts):
         c = Completion(sample_item_id("calculator-en-001-json", j), text, prompt_tokens=10, completion_tokens=5 + j,
@@ -288,3 +295,143 @@ def test_compare_refuses_a_greedy_baseline_against_a_sampled_run_unless_allowed(
     assert allowed.returncode == 0 and "compared as asked (--allow-decoding-change)" in allowed.stdout
     gate = run_pytest(*common, "--samples", "2", "--temperature", "0.5", "--baseline", str(greedy))
     assert gate.returncode == 4 and "--allow-decoding-change" in gate.stderr
+
+
+# ----------------------------------------------------------------------------- the leaderboard and decodings
+
+def _greedy_record(case_id: str, text: str) -> ItemRecord:
+    case = _cases()[case_id]
+    c = Completion(f"{case_id}-json", text, prompt_tokens=10, completion_tokens=5)
+    return ItemRecord(case, "json", c, *grade_completion(case, c, "json"))
+
+
+def _run(path: Path, decoding: DecodingConfig, answers: dict[str, list[str]]) -> Path:
+    """A synthetic results file of one json item per case: greedy records (one answer each) when `decoding` is
+    greedy, else sampled records with the given samples."""
+    records = []
+    for case_id, texts in answers.items():
+        if not decoding.sampled:
+            records.append(_greedy_record(case_id, texts[0]))
+            continue
+        case = _cases()[case_id]
+        answers = [Completion(sample_item_id(f"{case_id}-json", j), t, seed=j) for j, t in enumerate(texts)]
+        samples = [Sample(j, c, *grade_completion(case, c, "json")) for j, c in enumerate(answers)]
+        records.append(ItemRecord.of_samples(case, "json", samples))
+    path.write_text(json.dumps(build_results({**_provenance(), "decoding": decoding.as_dict()}, records)),
+                    encoding="utf-8")
+    return path
+
+
+WRONG = "I cannot help."
+RIGHT_2 = '{"tool": "calculator", "arguments": {"expression": "1500/12"}}'       # calculator-en-002's call
+SAMPLED = {"calculator-en-001": [RIGHT, WRONG, RIGHT], "calculator-en-002": [WRONG, WRONG, RIGHT_2]}
+
+
+def test_the_leaderboard_refuses_runs_that_decode_differently_in_one_line_unless_allowed(tmp_path, capsys):
+    from tooluse1.cli import main
+    from tooluse1.leaderboard import build, format_markdown, format_text, render_board
+    from tooluse1.results import load_results
+    greedy = _run(tmp_path / "greedy.json", DecodingConfig(), {k: [v[-1]] for k, v in SAMPLED.items()})
+    hot = _run(tmp_path / "hot.json", DecodingConfig(samples=3, temperature=0.7), SAMPLED)
+    cooler = _run(tmp_path / "cool.json", DecodingConfig(samples=3, temperature=0.3), SAMPLED)
+    fewer = _run(tmp_path / "fewer.json", DecodingConfig(samples=2, temperature=0.7),
+                 {k: v[:2] for k, v in SAMPLED.items()})
+    nucleus = _run(tmp_path / "nucleus.json", DecodingConfig(samples=3, temperature=0.7, top_p=0.9), SAMPLED)
+    for other, words in ((greedy, "greedy"), (cooler, "3 samples at temperature 0.3, top-p 1"),
+                         (fewer, "2 samples at temperature 0.7, top-p 1"),
+                         (nucleus, "3 samples at temperature 0.7, top-p 0.9")):
+        if other is greedy:          # the command line once: exit 4 (USAGE_ERROR), one line
+            assert main(["leaderboard", str(hot), str(other)]) == USAGE_ERROR
+            err = capsys.readouterr().err
+            assert len(err.strip().splitlines()) == 1 and "--allow-decoding-change" in err, err
+        with pytest.raises(IncomparableError) as e:
+            build([load_results(hot), load_results(other)])
+        message = str(e.value)
+        assert "\n" not in message and "--allow-decoding-change" in message
+        assert f"{hot}: 3 samples at temperature 0.7, top-p 1" in message and f"{other}: {words}" in message
+    # runs of one decoding rank without a note, and a sampled one is scored by its per-item mean
+    same = build([load_results(hot), load_results(_run(tmp_path / "hot2.json", DecodingConfig(samples=3,
+                                                                                              temperature=0.7),
+                                                       {k: [v[-1]] * 3 for k, v in SAMPLED.items()}))])
+    assert not any("decode" in n for n in same.notes)
+    assert [e.score["rate"] for e in same.entries] == pytest.approx([1.0, (2 / 3 + 1 / 3) / 2])
+    board = build([load_results(p) for p in (greedy, hot, fewer)], allow_decoding_change=True)
+    assert [e.decoding for e in board.entries] == ["greedy", "3 samples at temperature 0.7, top-p 1",
+                                                    "2 samples at temperature 0.7, top-p 1"]
+    assert [e.score["rate"] for e in board.entries] == pytest.approx([1.0, 0.5, 0.25])
+    assert any("--allow-decoding-change" in n for n in board.notes)
+    text = format_text(board)
+    assert f"{greedy}; decoding: greedy" in text and f"{hot}; decoding: 3 samples at temperature 0.7, top-p 1" in text
+    md = format_markdown(board).splitlines()
+    assert md[2].startswith("| # | model | decoding | score") and "| 2 samples at temperature 0.7, top-p 1 |" in md[6]
+    page = render_board(board)
+    assert "<th>decoding</th>" in page and page.count("<td>3 samples at temperature 0.7, top-p 1</td>") == 1
+    assert main(["leaderboard", str(hot), str(greedy), "--allow-decoding-change"]) == 0
+    assert f"{greedy}; decoding: greedy" in capsys.readouterr().out
+    # a board of greedy runs shows no decoding column (as before)
+    plain = build([load_results(greedy), load_results(greedy)])
+    assert "decoding" not in format_text(plain) + format_markdown(plain) + render_board(plain)
+
+
+# ----------------------------------------------------------------------------- the report and deployment section
+
+HOSTILE_SAMPLE = "<script>alert('sample 2')</script>"
+
+
+def test_the_report_shows_every_sample_and_the_sampled_summary_and_leaves_a_greedy_page_alone(tmp_path):
+    from tooluse1.report import esc, render_report
+    from tooluse1.results import load_results
+    answers = {"calculator-en-001": [RIGHT, WRONG, HOSTILE_SAMPLE], "calculator-en-002": [WRONG, RIGHT_2, RIGHT_2]}
+    page = render_report(load_results(_run(tmp_path / "s.json", DecodingConfig(samples=3, temperature=0.7,
+                                                                               sample_seed=4), answers)))
+    # every item: its pass rate and each sample's verdict, with its output escaped in a collapsed <details>
+    assert "1/3 samples passed" in page and "2/3 samples passed" in page
+    assert page.count('<details class="sample"') == 6
+    assert '<details class="sample" data-sample="1"><summary>sample 1: <span class="fail">fail</span>' in page
+    assert '<details class="sample" data-sample="2"><summary>sample 2: <span class="pass">pass</span>' in page
+    assert f"<pre>{esc(WRONG)}</pre>" in page and f"<pre>{esc(RIGHT_2)}</pre>" in page
+    assert f"<pre>{esc(HOSTILE_SAMPLE)}</pre>" in page and HOSTILE_SAMPLE not in page
+    assert "seed 2)" in page                              # each sample's seed (here the synthetic j)
+    # the sampled summary: mean, flip rate, pass@k and pass^k for k = 1..3 with clustered intervals
+    section = page[page.index('<section id="samples">'):]
+    section = section[:section.index("</section>")]
+    assert "3 samples per item at temperature 0.7, top-p 1, sample seed 4; 2 items" in section
+    for name in ("mean score", "flip rate", "pass@1", "pass@2", "pass@3", "pass^1", "pass^2", "pass^3"):
+        assert f"<td>{esc(name)}" in section
+    assert "<td>flip rate (items whose samples disagree)</td><td class=num>1.000</td>" in section
+    assert "<td>pass^3</td><td class=num>0.000</td>" in section and "<td>pass@3</td><td class=num>1.000</td>" in section
+    assert "<th>answers (samples)</th>" in page                          # the label table counts every sample
+    greedy = render_report(load_results(_run(tmp_path / "g.json", DecodingConfig(), {k: v[:1] for k, v in
+                                                                                     answers.items()})))
+    assert 'id="samples"' not in greedy and 'class="sample"' not in greedy and "samples passed" not in greedy
+    assert greedy.count("<details><summary>output, extraction, expected</summary>") == 2
+    assert "<th>items</th><th>passed</th>" in greedy
+
+
+def test_deployment_conformance_pairs_sample_j_with_sample_j_or_says_why_not(tmp_path):
+    from tooluse1.compare import compare, format_comparison
+    from tooluse1.report import render_report
+    from tooluse1.results import load_results
+    hot = DecodingConfig(samples=3, temperature=0.7)
+    base = load_results(_run(tmp_path / "a.json", hot, SAMPLED))
+    new = load_results(_run(tmp_path / "b.json", hot, {**SAMPLED, "calculator-en-001": [RIGHT, RIGHT, RIGHT]}))
+    c = compare(base, new).deployment
+    assert c is not None and c.sampled and c.n_items == 6                 # 2 items x 3 sample pairs
+    assert c.counts["identical"] == 5 and c.counts["gained"] == 1 and not c.conformant
+    [(b, n)] = c.examples["gained"]
+    assert b.item_id == n.item_id == "calculator-en-001-json#1" and (b.completion.text, n.completion.text) == (WRONG,
+                                                                                                               RIGHT)
+    assert "deployment conformance (6 sample pairs (sample j against sample j, the same seed)" in \
+        format_comparison(compare(base, new))
+    assert "sample by sample" in render_report(new, base) and compare(base, new).as_dict()["deployment"]["paired"] \
+        == "samples"
+    # runs that do not sample alike: no section, one note saying why (compare itself goes on)
+    other_seed = load_results(_run(tmp_path / "c.json", DecodingConfig(samples=3, temperature=0.7, sample_seed=9),
+                                   SAMPLED))
+    greedy = load_results(_run(tmp_path / "g.json", DecodingConfig(), {k: v[:1] for k, v in SAMPLED.items()}))
+    for other, why in ((other_seed, "sample seeds 0 vs 9"),
+                       (greedy, "3 samples at temperature 0.7, top-p 1 vs greedy")):
+        cmp = compare(base, other, allow_decoding_change=True)
+        assert cmp.deployment is None
+        assert f"deployment conformance left out: the runs do not sample alike ({why})" in "\n".join(cmp.notes)
+        assert "deployment conformance (" not in format_comparison(cmp)

@@ -204,7 +204,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     """Paired comparison BASE vs NEW and the gate: 0 = NEW not significantly worse (and within
-    --max-drop), 1 = it is, 2 = bad input (unreadable or invalid file, incomparable runs, bad flag)."""
+    --max-drop), 1 = it is, 4 = bad input (unreadable or invalid file, incomparable runs, bad flag)."""
     from pathlib import Path
     from tooluse1.compare import DEFAULT_ALPHA, IncomparableError, compare, format_comparison, gate, parse_fraction
     from tooluse1.results import ResultsFileError, dumps_json, load_results
@@ -251,7 +251,7 @@ def _memorisation_gap(public_path: str, draws_path: str) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    """RESULTS.json [BASE.json] -> one self-contained HTML file. Exit 2 on bad input."""
+    """RESULTS.json [BASE.json] -> one self-contained HTML file. Exit 4 (USAGE_ERROR) on bad input."""
     from pathlib import Path
     from tooluse1.compare import IncomparableError
     from tooluse1.report import write_report
@@ -271,7 +271,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_leaderboard(args: argparse.Namespace) -> int:
     """RUN.json... -> the ranking as text on stdout (Markdown with --markdown) and, with -o, one HTML page.
-    Exit 2 on bad input (unreadable file, incomparable runs, different items, bad flag)."""
+    Exit 4 (USAGE_ERROR) on bad input (unreadable file, incomparable runs, different items or decodings, bad flag)."""
     from pathlib import Path
     from tooluse1.compare import DEFAULT_ALPHA, IncomparableError, parse_fraction
     from tooluse1.leaderboard import build, format_markdown, format_text, write_board
@@ -279,7 +279,8 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
     try:
         alpha = parse_fraction(args.alpha, "--alpha", open_low=True) if args.alpha is not None else DEFAULT_ALPHA
         board = build([load_results(f) for f in args.runs], alpha=alpha,
-                      allow_different_prompts=args.allow_different_prompts)
+                      allow_different_prompts=args.allow_different_prompts,
+                      allow_decoding_change=args.allow_decoding_change)
     except (ValueError, ResultsFileError, IncomparableError) as e:
         return _usage_error(str(e))
     print(format_markdown(board) if args.markdown else format_text(board))
@@ -400,6 +401,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     board.add_argument("--alpha", default=None, help="significance level of the pairs after Holm (default 0.05)")
     board.add_argument("--allow-different-prompts", action="store_true",
                        help="rank although the prompts differ (a deliberate prompt study)")
+    board.add_argument("--allow-decoding-change", action="store_true",
+                       help="rank although the runs decode differently (greedy vs sampled, another temperature, "
+                            "top-p or number of samples); each row then shows its decoding")
     board.set_defaults(fn=_cmd_leaderboard)
     card = sub.add_parser("grader-card", help="the grader's agreement with independently labelled outputs, per "
                                               "verdict kind and language (Wilson 95% CI; constant graders beside)")

@@ -21,11 +21,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from tooluse1.deployment import Conformance, conformance, format_conformance
+from tooluse1.deployment import Conformance, conformance, format_conformance, sampled_refusal
 from tooluse1.errors import ToolUse1Error
 from tooluse1.metrics import BREAKDOWNS, Rate, format_rate, rate_of
 from tooluse1.prompts import PROTOCOLS
 from tooluse1.results import ItemRecord, ResultsFile
+# The one decoding check (tooluse1.sampling); plugin and tests import it from here as well.
+from tooluse1.sampling import decoding_differences
 # The unclustered statistics live in tooluse1.stats; imported here under their old home as well.
 from tooluse1.stats import (DEFAULT_ALPHA, Z95, PairedTest, mcnemar_exact, newcombe_paired,  # noqa: F401
                             paired_test, paired_test_means, square_and_add, wilson)
@@ -304,25 +306,6 @@ def paired_test_of(triples: Iterable[tuple[str, Outcome, Outcome]], alpha: float
     return paired_test_means([(c, _score(b), _score(n)) for c, b, n in rows], math.lcm(*sizes), alpha=alpha)
 
 
-def decoding_differences(base: dict, new: dict) -> str | None:
-    """How two runs' decodings (provenance.decoding) differ in a way that changes what their scores mean, or
-    None: greedy against sampled (N > 1 or a temperature > 0), or another temperature or top-p. A different
-    number of samples alone is no difference (each run's score is its per-item mean)."""
-    def describe(d: dict) -> str:
-        if not (d.get("samples", 1) > 1 or d.get("temperature", 0) > 0):
-            return "greedy"
-        return (f"{d.get('samples', 1)} samples at temperature {d.get('temperature', 0):g}, "
-                f"top-p {d.get('top_p', 1.0):g}")
-
-    def key(d: dict) -> tuple:
-        sampled = d.get("samples", 1) > 1 or d.get("temperature", 0) > 0
-        t = float(d.get("temperature", 0))
-        return sampled, t, float(d.get("top_p", 1.0)) if t > 0 else 1.0
-    if key(base) == key(new):
-        return None
-    return f"decoding ({describe(base)} vs {describe(new)}; pass --allow-decoding-change to compare them)"
-
-
 def _key(r: ItemRecord) -> tuple[str, str]:
     return r.case.id, r.protocol
 
@@ -332,14 +315,20 @@ def compare(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool =
     """Pair the runs' items and compare them (see the module docstring): overall and every group over the
     comparable items (json, xml, plain), native items in `native` only (runs that share only native items
     are compared on those, with no separate native row). A sampled item counts by its per-item mean
-    (`PairedStats.of`). Raises IncomparableError when the runs are not comparable, decode differently
-    (`decoding_differences`) without `allow_decoding_change`, or share no item without a backend error."""
+    (`PairedStats.of`). The deployment section pairs sampled runs sample by sample, and is left out (with a
+    note) for runs that do not sample alike (`deployment.sampled_refusal`). Raises IncomparableError when the
+    runs are not comparable, decode differently (`decoding_differences`) without `allow_decoding_change`, or
+    share no item without a backend error."""
     notes = check_comparable(base, new, allow_different_prompts)
     decoding = decoding_differences(base.provenance.get("decoding") or {}, new.provenance.get("decoding") or {})
     if decoding and not allow_decoding_change:
         raise IncomparableError(f"{base.source} and {new.source} are not comparable: they differ in {decoding}")
     if decoding:
         notes.append(decoding.split(";")[0] + ", compared as asked (--allow-decoding-change)")
+    # Sampled runs are paired sample by sample in the deployment section, which needs the same sampling.
+    refusal = sampled_refusal(base.provenance.get("decoding") or {}, new.provenance.get("decoding") or {})
+    if refusal:
+        notes.append(refusal)
     b_items = {_key(r): r for r in base.records}
     n_items = {_key(r): r for r in new.records}
     common = sorted(set(b_items) & set(n_items))
@@ -365,7 +354,7 @@ def compare(base: ResultsFile, new: ResultsFile, allow_different_prompts: bool =
         groups={d: {g: PairedStats.of(v) for g, v in sorted(vals.items())} for d, vals in groups.items()},
         flips=flips, only_in_base=len(set(b_items) - set(n_items)), only_in_new=len(set(n_items) - set(b_items)),
         errors_excluded=len(common) - len(pairs), notes=notes, native=PairedStats.of(native) if native else None,
-        deployment=conformance(pairs))
+        deployment=None if refusal else conformance(pairs))
 
 
 def _attribute(r: ItemRecord, dim: str) -> str | None:

@@ -15,6 +15,11 @@ whether two runs differ, not whether one regressed) and Holm's correction for th
 
 Runs must be comparable as `compare` requires (spec version, corpus digest, prompts: `check_comparable`, the
 same messages) and must cover the same comparable items, or the ranking would compare different questions.
+They must also decode alike (`check_decodings`: greedy, or sampled at one temperature, top-p and number of
+samples, `sampling.decoding_key`), or the board refuses them in one line naming each run's decoding unless
+`allow_decoding_change` (`--allow-decoding-change`, as for `compare`). The sample count counts here, unlike in
+`compare`: a row's protocol consistency and "all samples pass" verdicts depend on it. A sampled run is scored
+by the mean of its per-item pass rates; whenever a board holds a sampled run, every row shows its decoding.
 The page is built like the report (`report.render_page`, `esc` on every string from a file, no script).
 """
 from __future__ import annotations
@@ -28,6 +33,7 @@ from tooluse1.compare import IncomparableError, check_comparable, format_p, outc
 from tooluse1.metrics import format_rate, interval, wilson
 from tooluse1.report import bar_chart, esc, render_page
 from tooluse1.results import ItemRecord, ResultsFile
+from tooluse1.sampling import decoding_key, describe_decoding
 from tooluse1.stats import DEFAULT_ALPHA, PairedTest
 from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS
 
@@ -64,6 +70,7 @@ class Entry:
     truncated: Share                   # items cut at the token cap (json+xml+plain)
     n_errors: int
     cost: float | None = None          # the whole run's priced cost (results `cost.cost`; --price-in/--price-out)
+    decoding: str = "greedy"           # `sampling.describe_decoding` of the run's provenance.decoding
 
 
 @dataclass(frozen=True)
@@ -124,6 +131,24 @@ def check_same_items(runs: Sequence[ResultsFile]) -> None:
                 f"items (run each with the same --protocol and selection)")
 
 
+def _decoding(run: ResultsFile) -> dict:
+    return run.provenance.get("decoding") or {}
+
+
+def check_decodings(runs: Sequence[ResultsFile], allow_decoding_change: bool = False) -> list[str]:
+    """Raise IncomparableError, in one line naming every run and its decoding, when the runs do not all decode
+    alike (`sampling.decoding_key` counting the number of samples) and `allow_decoding_change` is off; with
+    it, return the note the board prints. Runs that decode alike: no note."""
+    if len({decoding_key(_decoding(r), count_samples=True) for r in runs}) <= 1:
+        return []
+    listing = "; ".join(f"{r.source}: {describe_decoding(_decoding(r))}" for r in runs)
+    if not allow_decoding_change:
+        raise IncomparableError(f"the runs decode differently ({listing}): a leaderboard ranks runs of one "
+                                f"decoding; pass --allow-decoding-change to rank them side by side")
+    return ["the runs decode differently (greedy, sampled or another temperature, top-p or number of samples), "
+            "ranked side by side as asked (--allow-decoding-change); each row shows its decoding"]
+
+
 def consistency(run: ResultsFile) -> Share:
     """Cases answered (no backend error) in all three text protocols whose verdict is the same in all three."""
     verdicts: dict[str, dict[str, bool]] = {}
@@ -152,12 +177,17 @@ def entry(run: ResultsFile) -> Entry:
                  score=pooled["overall"]["score"],
                  protocols={p: by_protocol[p]["score"] for p in ALL_PROTOCOLS if p in by_protocol},
                  consistency=consistency(run), truncated=truncation(run, pooled), n_errors=pooled["n_errors"],
-                 cost=run.document["cost"]["cost"])
+                 cost=run.document["cost"]["cost"], decoding=describe_decoding(_decoding(run)))
 
 
 def _priced(board: Leaderboard) -> bool:
     """Whether the board has a cost column: some run was priced (the column stays out of unpriced boards)."""
     return any(e.cost is not None for e in board.entries)
+
+
+def _decodings_shown(board: Leaderboard) -> bool:
+    """Whether every row shows its decoding: some run is sampled (a board of greedy runs stays as it was)."""
+    return any(e.decoding != "greedy" for e in board.entries)
 
 
 def _cost_cell(e: Entry) -> str:
@@ -175,16 +205,18 @@ def _paired(upper: ResultsFile, lower: ResultsFile, alpha: float) -> PairedTest:
 
 
 def build(runs: Sequence[ResultsFile], alpha: float = DEFAULT_ALPHA,
-          allow_different_prompts: bool = False) -> Leaderboard:
+          allow_different_prompts: bool = False, allow_decoding_change: bool = False) -> Leaderboard:
     """Rank `runs` by score (json+xml+plain; ties by source name) and test every pair. Raises IncomparableError
-    (naming the files and what differs) unless every run is comparable with the first as `compare` requires
-    and all hold the same comparable items; ValueError for no runs."""
+    (naming the files and what differs) unless every run is comparable with the first as `compare` requires,
+    all hold the same comparable items, and all decode alike (`check_decodings`) or `allow_decoding_change`;
+    ValueError for no runs."""
     if not runs:
         raise ValueError("no results files given")
     notes: list[str] = []
     for run in runs[1:]:
         notes += check_comparable(runs[0], run, allow_different_prompts)
     check_same_items(runs)
+    notes += check_decodings(runs, allow_decoding_change)
     rows = sorted(((entry(r), r) for r in runs), key=lambda er: (-(er[0].score["rate"] or 0.0), er[1].source))
     entries, ranked = [e for e, _ in rows], [r for _, r in rows]
     tests = [(i, j, _paired(ranked[i], ranked[j], alpha)) for i, j in itertools.combinations(range(len(ranked)), 2)]
@@ -225,6 +257,9 @@ def _pair_text(board: Leaderboard, pair: Pair) -> tuple[str, str, str, str, str,
             format_p(t.p_two_sided), format_p(pair.p_holm), verdict)
 
 
+SAMPLED_LEGEND = ("sampled runs: the score is the mean of the per-item pass rates (every rate a mean over samples); "
+                  "consistency takes an item's verdict as 'every sample passed'")
+
 PAIR_LEGEND = ("Paired difference upper - lower on the items both answered, 95% CI clustered by case; p: two-sided "
                "exact sign-flip test on case-level differences, Holm-adjusted for the number of pairs ({m}); "
                "significant when the adjusted p < {alpha}")
@@ -237,6 +272,8 @@ def format_text(board: Leaderboard) -> str:
     lines = [f"ToolUse.1 leaderboard: {len(board.entries)} runs; {_caption(board)}",
              f"  score = {TEXT_POOL}, 95% CI clustered by case (deff = design effect); protocols: Wilson; "
              f"consistency = share of cases with one verdict in all of {', '.join(PROTOCOLS)}"]
+    if _decodings_shown(board):
+        lines.append(f"  {SAMPLED_LEGEND}")
     lines += [f"  note: {n}" for n in board.notes]
     head = (f"  {'#':>2}  {'model':<44} {'score [95% CI]':<22} {'n':>4} {'deff':>5} "
             + " ".join(f"{p:>6}" for p in protocols) + f" {'consist.':>8} {'trunc.':>6}"
@@ -249,7 +286,7 @@ def format_text(board: Leaderboard) -> str:
         trunc = f"{e.truncated.rate:6.3f}" if e.truncated.n else f"{'n/a':>6}"
         lines.append(f"  {rank:>2}  {e.model[:44]:<44} {_score_cell(e.score):<22} {e.score['n']:>4} "
                      f"{_deff(e.score):>5} {cells} {cons} {trunc}" + (f" {_cost_cell(e):>9}" if _priced(board) else ""))
-        lines.append(f"      {e.source}{_errors(e)}")
+        lines.append(f"      {e.source}{_errors(e)}" + (f"; decoding: {e.decoding}" if _decodings_shown(board) else ""))
     if board.pairs:
         lines.append("  pairs: " + PAIR_LEGEND.format(m=len(board.pairs), alpha=board.alpha))
         lines.append(f"  {'runs':<9} {'diff [95% CI]':<24} {'items/cases':>11} {'p':>8} {'p Holm':>8}  verdict")
@@ -262,15 +299,19 @@ def format_text(board: Leaderboard) -> str:
 def format_markdown(board: Leaderboard) -> str:
     """The board as Markdown tables (what BENCHMARKS.md shows)."""
     protocols = _protocols(board)
-    rows = [f"Runs: {_caption(board)}.", "",
-            f"| # | model | score ({TEXT_POOL}) [95% CI clustered] | n | deff | "
-            + " | ".join(protocols) + " | consistency | truncated |" + (" cost |" if _priced(board) else ""),
-            "|---|---|---|---|---|" + "---|" * len(protocols) + "---|---|" + ("---|" if _priced(board) else "")]
+    shown = _decodings_shown(board)
+    rows = [f"Runs: {_caption(board)}." + (f" {SAMPLED_LEGEND}." if shown else ""), "",
+            "| # | model | " + ("decoding | " if shown else "")
+            + f"score ({TEXT_POOL}) [95% CI clustered] | n | deff | " + " | ".join(protocols)
+            + " | consistency | truncated |" + (" cost |" if _priced(board) else ""),
+            "|---|---|" + ("---|" if shown else "") + "---|---|---|" + "---|" * len(protocols) + "---|---|"
+            + ("---|" if _priced(board) else "")]
     for rank, e in enumerate(board.entries, 1):
         cells = " | ".join(format_rate(e.protocols[p], compact=True).strip() if p in e.protocols else "n/a"
                            for p in protocols)
         model = e.model.replace("|", "\\|").replace("\n", " ")    # one cell of one row, whatever the id holds
-        rows.append(f"| {rank} | {model} | {_score_cell(e.score)} | {e.score['n']} | {_deff(e.score)} | {cells} | "
+        rows.append(f"| {rank} | {model} | " + (f"{e.decoding} | " if shown else "")
+                    + f"{_score_cell(e.score)} | {e.score['n']} | {_deff(e.score)} | {cells} | "
                     f"{e.consistency.text()} | {e.truncated.text()} |"
                     + (f" {_cost_cell(e)} |" if _priced(board) else ""))
     if board.pairs:
@@ -306,7 +347,9 @@ def _errors(e: Entry) -> str:
 
 def _entries_table(board: Leaderboard) -> str:
     protocols = _protocols(board)
-    head = ("<tr><th>#</th><th>model</th><th>score (" + esc(TEXT_POOL) + ") [95% CI clustered by case]</th><th>n</th>"
+    shown = _decodings_shown(board)
+    head = ("<tr><th>#</th><th>model</th>" + ("<th>decoding</th>" if shown else "")
+            + "<th>score (" + esc(TEXT_POOL) + ") [95% CI clustered by case]</th><th>n</th>"
             "<th>deff</th>" + "".join(f"<th>{esc(p)}</th>" for p in protocols)
             + "<th>protocol consistency</th><th>truncated</th>" + ("<th>cost</th>" if _priced(board) else "") + "</tr>")
     rows = []
@@ -315,6 +358,7 @@ def _entries_table(board: Leaderboard) -> str:
                         if p in e.protocols else "<td class=num>n/a</td>" for p in protocols)
         rows.append(f'<tr data-rank="{rank}"><td class=num>{rank}</td><td>{esc(e.model)}<br>'
                     f'<span class=legend>{esc(e.source)}{_errors(e)}</span></td>'
+                    + (f"<td>{esc(e.decoding)}</td>" if shown else "") +
                     f'<td class=num>{esc(_score_cell(e.score))}</td>'
                     f"<td class=num>{e.score['n']}</td><td class=num>{esc(_deff(e.score))}</td>{cells}"
                     f"{_share_cell(e.consistency)}{_share_cell(e.truncated)}"
@@ -357,7 +401,9 @@ def render_board(board: Leaderboard) -> str:
             f"model is given alike; native, where run, is its own column). Protocol columns: each case once, Wilson "
             f"interval. Protocol consistency: the share of cases whose verdict is the same in all of "
             f"{esc(', '.join(PROTOCOLS))} (a case passed in one format only is a format problem, not a skill). "
-            f"Truncated: answers cut at the token cap.</p>{_entries_table(board)}"
+            f"Truncated: answers cut at the token cap."
+            + (f" {esc(SAMPLED_LEGEND[0].upper() + SAMPLED_LEGEND[1:])}." if _decodings_shown(board) else "")
+            + f"</p>{_entries_table(board)}"
             f'<div class="charts">{chart}</div></section>'
             f"<section><h2>Every pair</h2>{_pairs_table(board)}</section>")
     return render_page("ToolUse.1 leaderboard", body)

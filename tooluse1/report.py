@@ -5,6 +5,12 @@ comparison and the flipped items first; bars with CI whiskers per protocol, lang
 difficulty and negative kind; the output-label table (call / malformed / text / error against what was
 expected); every item in a filterable table with its raw output, extraction and reason; provenance.
 
+A sampled run (`--samples N`) adds its sampled summary (the mean of the per-item pass rates, pass@k and pass^k
+for k = 1..N, the flip rate and the share of items all of whose samples passed, each with its interval
+clustered by case); its output labels count every sample, and each item shows its pass rate c/N and every
+sample's verdict, with each sample's output and extraction in a collapsed `<details>`. A greedy run's page
+is what it was before sampling existed.
+
 Raw model outputs (and every other string of a results file) are hostile input. Everything is escaped
 by `esc` (which also replaces lone surrogates and control characters, so the page is always valid
 UTF-8), nothing from the file is ever placed inside the script, and a Content-Security-Policy allows only
@@ -191,6 +197,33 @@ def _cost_section(cost: dict) -> str:
     return f'<section><h2>Cost</h2><table id="cost">{body}</table></section>'
 
 
+def _samples_section(results: ResultsFile) -> str:
+    """A sampled run's summary (`summary.samples`, sampling.summarise_samples): one row per statistic with its
+    mean and interval clustered by case, pass@k and pass^k for every k = 1..N; '' for a greedy run."""
+    section = results.summary.get("samples")
+    if not section:
+        return ""
+    decoding = results.provenance.get("decoding") or {}
+
+    def row(name: str, d: dict) -> str:
+        lo, hi = d["ci95_clustered"]
+        value = "n/a" if d["mean"] is None else f"{d['mean']:.3f}"
+        return (f'<tr><td>{esc(name)}</td><td class=num>{value}</td><td class=num>[{lo:.3f}, {hi:.3f}]</td>'
+                f"<td class=num>{d['n']}</td><td class=num>{d['n_cases']}</td></tr>")
+    rows = [row("mean score (mean of per-item pass rates)", section["mean"]),
+            row("flip rate (items whose samples disagree)", section["flip_rate"]),
+            row("all samples pass (what the pytest items report)", section["all_samples_pass"])]
+    rows += [row(f"pass@{k}", d) for k, d in section["pass_at_k"].items()]
+    rows += [row(f"pass^{k}", d) for k, d in section["pass_hat_k"].items()]
+    how = (f"{section['n_samples']} samples per item at temperature {decoding.get('temperature', 0):g}, top-p "
+           f"{decoding.get('top_p', 1):g}, sample seed {decoding.get('sample_seed')}; {section['n_items']} items")
+    return (f'<section id="samples"><h2>Sampled trials</h2><p class=sub>{esc(how)}</p><p class=legend>Every rate '
+            f"of this page is a mean over samples. pass@k: at least one of k samples passes; pass^k: all k pass "
+            f"(unbiased estimates from the N samples of each item); each a mean over items with its 95% interval "
+            f"clustered by case.</p><table id=\"samples-table\"><tr><th>statistic</th><th>mean</th>"
+            f"<th>95% CI (clustered)</th><th>items</th><th>cases</th></tr>{''.join(rows)}</table></section>")
+
+
 def _native_section(results: ResultsFile, label: str) -> str:
     """The native protocol apart (SPEC §3.4): its own metrics, never pooled into the headline; '' without it."""
     if label == "native" or not any(r.protocol == "native" for r in results.records):
@@ -204,11 +237,14 @@ def _native_section(results: ResultsFile, label: str) -> str:
 
 
 def _label_table(records: Sequence[ItemRecord]) -> str:
-    counts = Counter((r.case.expectation, r.label) for r in records)
-    passed = Counter(r.case.expectation for r in records if r.passed)
-    totals = Counter(r.case.expectation for r in records)
+    """Expected kind against output label, counting every answer (each sample of a sampled item)."""
+    answers = [a for r in records for a in r.answers()]
+    counts = Counter((r.case.expectation, r.label) for r in answers)
+    passed = Counter(r.case.expectation for r in answers if r.passed)
+    totals = Counter(r.case.expectation for r in answers)
+    unit = "answers (samples)" if len(answers) != len(records) else "items"
     head = "<tr><th>expected \u2193 / output \u2192</th>" + "".join(f"<th>{label}</th>" for label in LABELS) + \
-           "<th>items</th><th>passed</th></tr>"
+           f"<th>{unit}</th><th>passed</th></tr>"
     rows = []
     for e in EXPECTATIONS:
         if not totals[e]:
@@ -236,22 +272,51 @@ def _extraction_text(r: ItemRecord) -> str:
     return json.dumps(d, ensure_ascii=False, indent=1)
 
 
+def _reason(r: ItemRecord) -> str:
+    return r.verdict.reason if r.verdict else f"backend error: {r.completion.error}"
+
+
+def _mark(passed: bool) -> str:
+    return '<span class="pass">pass</span>' if passed else '<span class="fail">fail</span>'
+
+
+def _samples_cell(r: ItemRecord) -> str:
+    """A sampled item's reason cell: its pass rate c/N, then one collapsed `<details>` per sample whose summary
+    (always visible) is the sample's verdict and reason and whose body is its output and extraction."""
+    answers = r.answers()
+    c = sum(a.passed for a in answers)
+    parts = [f'<span class="pass-rate">{c}/{len(answers)} samples passed</span>']
+    for j, a in enumerate(answers):
+        seed = a.completion.seed
+        parts.append(
+            f'<details class="sample" data-sample="{j}"><summary>sample {j}: {_mark(a.passed)} [{esc(a.label)}] '
+            f"{esc(_reason(a))}</summary>"
+            f"<h3>raw output ({len(a.completion.text)} chars, finish {esc(a.completion.finish_reason)}"
+            + (f", seed {seed}" if seed is not None else "") + f")</h3><pre>{esc(a.completion.text)}</pre>"
+            f"<h3>extraction</h3><pre>{esc(_extraction_text(a))}</pre></details>")
+    parts.append(f"<details><summary>expected</summary><pre>{esc(expected_text(r))}</pre></details>")
+    return "".join(parts)
+
+
 def _item_rows(records: Sequence[ItemRecord]) -> str:
     rows = []
     for r in records:
-        reason = r.verdict.reason if r.verdict else f"backend error: {r.completion.error}"
-        mark = '<span class="pass">pass</span>' if r.passed else '<span class="fail">fail</span>'
+        reason = _reason(r)
+        mark = _mark(r.passed)
+        if r.samples:     # every sample's verdict and output, not sample 0's alone
+            mark += f" {sum(s.passed for s in r.samples)}/{len(r.samples)}"
         rows.append(
             f'<tr data-item="{esc(r.item_id)}" data-protocol="{esc(r.protocol)}" '
             f'data-category="{esc(r.case.category)}" data-passed="{"1" if r.passed else "0"}" '
             f'data-label="{esc(r.label)}">'
             f"<td>{esc(r.item_id)}</td><td>{esc(r.protocol)}</td><td>{esc(r.case.category)}</td>"
             f"<td>{esc(r.case.lang)}</td><td>{esc(r.case.difficulty)}</td><td>{esc(r.label)}</td><td>{mark}</td>"
-            f"<td>{esc(reason)}<details><summary>output, extraction, expected</summary>"
-            f"<h3>expected</h3><pre>{esc(expected_text(r))}</pre>"
-            f"<h3>raw output ({len(r.completion.text)} chars, finish {esc(r.completion.finish_reason)})</h3>"
-            f"<pre>{esc(r.completion.text)}</pre><h3>extraction</h3><pre>{esc(_extraction_text(r))}</pre>"
-            f"</details></td></tr>")
+            + (f"<td>{_samples_cell(r)}</td></tr>" if r.samples else
+               f"<td>{esc(reason)}<details><summary>output, extraction, expected</summary>"
+               f"<h3>expected</h3><pre>{esc(expected_text(r))}</pre>"
+               f"<h3>raw output ({len(r.completion.text)} chars, finish {esc(r.completion.finish_reason)})</h3>"
+               f"<pre>{esc(r.completion.text)}</pre><h3>extraction</h3><pre>{esc(_extraction_text(r))}</pre>"
+               f"</details></td></tr>"))
     return "".join(rows)
 
 
@@ -354,9 +419,11 @@ def _comparison_section(cmp: Comparison, alpha: float, max_drop: float | None) -
     for f in cmp.flips:
         cells = []
         for side, r in (("baseline", f.base), ("this run", f.new)):
-            reason = r.verdict.reason if r.verdict else f"backend error: {r.completion.error}"
+            if r.samples:     # a sampled side flips by its pass rate: show every sample
+                cells.append(f"<td><b>{side}</b>: {_samples_cell(r)}</td>")
+                continue
             cells.append(f"<td><b>{side}</b>: <span class='{'pass' if r.passed else 'fail'}'>"
-                         f"{'pass' if r.passed else 'fail'}</span> [{esc(r.label)}] {esc(reason)}"
+                         f"{'pass' if r.passed else 'fail'}</span> [{esc(r.label)}] {esc(_reason(r))}"
                          f"<pre>{esc(r.completion.text)}</pre></td>")
         flips.append(f"<tr><th colspan=2>{esc(f.direction)} {esc(f.base.item_id)} "
                      f"<span class=legend>expected: {esc(expected_text(f.new))}</span></th></tr>"
@@ -380,8 +447,10 @@ def _deployment_table(cmp: Comparison) -> str:
                                     f"<pre>{esc(n.completion.text)}</pre>{_tool_calls(n)}</details>"
                                     for b, n in c.examples.get(cls, [])) + "</td></tr>" for cls in CLASSES)
     verdict = "no call lost, gained, moved or changed" if c.conformant else "calls differ"
-    return (f'<h3 id="deployment">Deployment conformance: {esc(verdict)} ({c.n_items} paired items)</h3>'
-            f"<p class=legend>What each answer became, item by item (calls as the grader extracts them).</p>"
+    how = ("sample by sample: sample j of an item against its sample j in the baseline, drawn with the same seed; "
+           "between serving engines seeded samples also differ by chance" if c.sampled else "item by item")
+    return (f'<h3 id="deployment">Deployment conformance: {esc(verdict)} ({c.n_items} {esc(c.unit)})</h3>'
+            f"<p class=legend>What each answer became, {how} (calls as the grader extracts them).</p>"
             f'<table id="deployment-table"><tr><th>class</th><th>items</th><th>meaning</th><th>examples</th></tr>'
             f"{rows}</table>")
 
@@ -452,6 +521,7 @@ def render_report(results: ResultsFile, baseline: ResultsFile | None = None, com
         f"<header><h1>ToolUse.1 report</h1><p class=sub>{esc(model)} \u2014 {len(records)} items, "
         f"{esc(results.source)}</p></header>",
         f"<section>{_headline(label, summary)}", _metrics_table(columns), "</section>",
+        _samples_section(results),
         _cost_section(results.document["cost"]),
         _native_section(results, label),
         note,

@@ -306,6 +306,15 @@ class ItemRecord:
         """call | malformed | text, or `error` when the backend gave no answer."""
         return self.verdict.label if self.verdict is not None and not self.is_error else "error"
 
+    def answers(self) -> list["ItemRecord"]:
+        """Every answer of this record as an unsampled record: the record itself, or one per sample in order
+        (its completion, extraction and verdict, its item id `<item id>#<sample>`; case and protocol the
+        record's). What shows or compares answers one by one (report, deployment conformance) iterates."""
+        if not self.samples:
+            return [self]
+        return [dataclasses.replace(self, completion=s.completion, extraction=s.extraction, verdict=s.verdict,
+                                    samples=None) for s in self.samples]
+
     def graded_item(self) -> GradedItem:
         """What metrics need of this record (an unsampled one; see graded_items)."""
         return dataclasses.replace(GradedItem.of(self.case, self.protocol, self.verdict, self.is_error),

@@ -16,13 +16,16 @@ and the summary gets `summarise_samples` as its `samples` section.
   share of items every sample passed (what a pytest item reports), each the mean of a per-item value with
   a 95% interval clustered by case (cluster-robust CR1 standard error, `stats.cr1_variance`; normal, clipped
   to [0, 1]; (0, 1) with fewer than two cases).
+- `decoding_key` / `describe_decoding` / `decoding_differences`: which runs' decodings (provenance.decoding)
+  may be scored side by side. The one check `compare`, the `--baseline` gate, `report`, `leaderboard` and
+  the deployment conformance section share (each overridden by `--allow-decoding-change` where it refuses).
 """
 from __future__ import annotations
 
 import hashlib
 import math
 from dataclasses import dataclass
-from typing import Hashable, Iterable, Sequence
+from typing import Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -161,3 +164,38 @@ def identical_samples(outputs: Iterable[Sequence[str]]) -> bool:
     two or more samples: at a temperature > 0 that means sampling was not switched on where it ran."""
     several = [list(o) for o in outputs if len(o) > 1]
     return bool(several) and all(len(set(o)) == 1 for o in several)
+
+
+def is_sampled(decoding: Mapping) -> bool:
+    """Whether a run's decoding (provenance.decoding) is a sampled one: N > 1 samples or a temperature > 0
+    (as `DecodingConfig.sampled`); an empty mapping (a file that recorded none) is greedy."""
+    return decoding.get("samples", 1) > 1 or decoding.get("temperature", 0) > 0
+
+
+def decoding_key(decoding: Mapping, count_samples: bool = False) -> tuple:
+    """What of a decoding changes what a run's scores mean: greedy or sampled, the temperature, the top-p
+    (only at a temperature > 0: at 0 the choice is the argmax) and, with `count_samples`, the number of
+    samples. Two runs with equal keys are scored side by side without a note."""
+    sampled = is_sampled(decoding)
+    temperature = float(decoding.get("temperature", 0))
+    top_p = float(decoding.get("top_p", 1.0)) if temperature > 0 else 1.0
+    return (sampled, temperature, top_p) + ((int(decoding.get("samples", 1)),) if count_samples else ())
+
+
+def describe_decoding(decoding: Mapping) -> str:
+    """A decoding in words: `greedy`, or `N samples at temperature T, top-p P`."""
+    if not is_sampled(decoding):
+        return "greedy"
+    return (f"{decoding.get('samples', 1)} samples at temperature {decoding.get('temperature', 0):g}, "
+            f"top-p {decoding.get('top_p', 1.0):g}")
+
+
+def decoding_differences(base: Mapping, new: Mapping, count_samples: bool = False) -> str | None:
+    """How two runs' decodings differ in a way that changes what their scores mean (`decoding_key`), or None:
+    greedy against sampled (N > 1 or a temperature > 0), or another temperature or top-p; with
+    `count_samples` also another number of samples. Without it a different number of samples alone is no
+    difference: each run's score is its per-item mean, an unbiased estimate of the same pass rate."""
+    if decoding_key(base, count_samples) == decoding_key(new, count_samples):
+        return None
+    return (f"decoding ({describe_decoding(base)} vs {describe_decoding(new)}; pass --allow-decoding-change to "
+            f"compare them)")
