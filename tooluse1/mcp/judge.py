@@ -33,8 +33,8 @@ from tooluse1.results import scrub_secrets
 from tooluse1.spin.mcp_runner import first_json_object, result_line
 
 __all__ = ["AGGREGATES", "DIMENSIONS", "JUDGE_MARKER", "JUDGE_NOTE", "JudgeSettings", "agreement",
-           "dimension_order", "format_agreement", "judge_prompt", "judge_run", "parse_scores", "pearson",
-           "spearman"]
+           "dimension_order", "format_agreement", "judge_prompt", "judge_run", "judge_runs", "judge_section",
+           "offered_tools", "parse_scores", "pearson", "spearman"]
 
 # Our descriptions of MCP-Bench's six rubric dimensions, keyed by the deterministic columns' names.
 DIMENSIONS: dict[str, str] = {
