@@ -20,7 +20,8 @@ from tooluse1.mcp.metrics import COLUMNS, ExecutedCall, McpRunRecord, numbers_in
 from tooluse1.mcp.scripted import BEHAVIOURS, UNGROUNDED_CLAIM, ScriptedMcpBackend  # noqa: E402
 from tooluse1.mcp.servers import SERVERS, fixtures_digest  # noqa: E402
 from tooluse1.mcp.tasks import McpTaskError, Reference, load_references, load_tasks, solve  # noqa: E402
-from tooluse1.spin.mcp_runner import first_json_object, resolve_tool, run_base, run_spin  # noqa: E402
+from tooluse1.spin.mcp_runner import (first_json_object, parameter_lines, resolve_tool, run_base,  # noqa: E402
+                                      run_spin)
 
 TASKS = {t.id: t for t in load_tasks()}
 REFS = load_references()
@@ -75,6 +76,20 @@ def test_version_strings_and_dates_are_not_read_as_claims() -> None:
 ])
 def test_first_json_object(reply: str, expected: Any) -> None:
     assert first_json_object(reply) == expected
+
+
+def test_parameter_lines_read_as_words_not_schema() -> None:
+    schema = {"properties": {
+        "value": {"title": "Value", "type": "number"},
+        "matrix": {"items": {"items": {"type": "number"}, "type": "array"}, "type": "array"},
+        "platform": {"default": "steam", "type": "string", "enum": ["steam", "itch"], "description": "where"},
+        "limit": {"default": 5, "type": "integer"},
+        "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}}, "required": ["value", "matrix"]}
+    assert parameter_lines(schema) == [
+        "value (number, required)", "matrix (array of array of number, required)",
+        'platform (string, optional, default "steam", one of steam|itch): where',
+        "limit (integer, optional, default 5)", "note (string or null, optional, default null)"]
+    assert parameter_lines({"type": "object"}) == []
 
 
 def _sci_math_2() -> tuple[Any, Reference]:
@@ -232,6 +247,40 @@ def test_each_bad_agent_gets_its_known_lower_scores(agent: str, behaviour: str, 
         assert [c.tool for c in rec.calls if not c.ok] == ["scientific_computing.vector_add"]
     assert scores.columns == pytest.approx(expected), scores.checks
     assert scores.tool_call_success == tcs and rec.rounds == rounds
+
+
+class _Recording(ScriptedMcpBackend):
+    """The oracle, keeping every prompt it was asked."""
+
+    def __init__(self) -> None:
+        super().__init__("oracle")
+        self.prompts: list[str] = []
+
+    def _reply(self, text: str) -> str:
+        self.prompts.append(text)
+        return super()._reply(text)
+
+
+@pytest.mark.mcp
+def test_prompts_list_parameters_as_lines_not_json_schema(pool: McpPool) -> None:
+    """BASE's round prompt and SPIN's step prompt for a real task list each parameter as a line
+    ``name (type, required)``, never as a JSON-schema fragment (a small model copied those as its arguments);
+    the oracle still scores 10 everywhere through them."""
+    task = TASKS["unit-math-1"]
+    for fn, kind in ((run_base, "This is round 1 of"), (run_spin, "Arguments JSON for #S")):
+        backend = _Recording()
+        rec = fn(task, pool, backend)
+        offered = [t.qualified for t in pool.tools(task.all_servers)]
+        assert set(score_run(task, REFS[task.id], rec, offered).columns.values()) == {10.0}
+        prompt = next(p for p in backend.prompts if kind in p)
+        assert '{"type":' not in prompt and '"properties"' not in prompt
+        if fn is run_base:
+            assert "- unit_converter.convert_length: Convert a length" in prompt
+            for line in ("value (number, required)", "from_unit (string, required)",
+                         "numbers (array of number, required)", "timezone (string, required)"):
+                assert f"\n    {line}\n" in prompt, line
+        else:
+            assert "\n    value (number, required)\n" in prompt or "\n    numbers (array of number" in prompt
 
 
 @pytest.mark.mcp

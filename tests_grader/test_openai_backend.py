@@ -19,6 +19,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -75,12 +76,14 @@ class FakeServer:
     "hang" (sleep past the client's timeout), "toolcall" (a response split into reasoning + tool_calls).
     A request with ``stream: true`` is answered with server-sent chunks (``STREAMS``; "ok" and "toolcall" too,
     in pieces), or by the stream actions "cut" (the connection dropped mid tool call) and "nofinish" (a clean
-    end of stream, but no chunk carried a finish_reason).
+    end of stream, but no chunk carried a finish_reason). ``answer`` (the request body -> the reply's content)
+    replaces the "ok" action's ``echo:<key>`` content, for callers that need the model to say something.
     """
 
     def __init__(self, script: dict[str, list[str]] | None = None, hang_s: float = 3.0,
-                 transformers_serve: bool = False):
+                 transformers_serve: bool = False, answer: Callable[[dict], str] | None = None):
         self.script = script or {}
+        self.answer = answer
         self.hang_s = hang_s
         self.bodies: list[dict] = []      # every request body, in arrival order
         # list its model as transformers serve 5.x does (a `status` object): the backend detects it by that
@@ -169,7 +172,8 @@ class FakeServer:
                         "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "fake-model-v1",
                         "system_fingerprint": f"fp-{body.get('seed', 'none')}",
                         "choices": [{"index": 0, "finish_reason": "stop",
-                                     "message": {"role": "assistant", "content": f"echo:{key}"}}],
+                                     "message": {"role": "assistant", "content": fake.answer(body)
+                                                 if fake.answer else f"echo:{key}"}}],
                         "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}})
                 elif name == "toolcall":
                     self._send(200, {

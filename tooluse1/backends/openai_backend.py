@@ -319,14 +319,15 @@ class OpenAIBackend:
 
     # ------------------------------------------------------------------ checks
 
-    def check(self, timeout: float | None = None) -> list[str]:
+    def check(self, timeout: float | None = None, flag: str = "--base-url") -> list[str]:
         """Fail fast before a run: one ``GET /models`` with a short timeout and no retries.
 
         Returns the model ids the server lists (also recorded in provenance). Raises BackendError naming the
-        URL and ``--base-url`` when the server cannot be reached or does not answer like an OpenAI server.
+        URL and `flag` (the option that gave it: ``--base-url``, or ``--judge-base-url`` for the MCP track's
+        judge) when the server cannot be reached or does not answer like an OpenAI server.
         """
         client = self._client.with_options(timeout=timeout or self.check_timeout, max_retries=0)
-        where = f"the OpenAI-compatible server at {self.base_url} (--base-url)"
+        where = f"the OpenAI-compatible server at {self.base_url} ({flag})"
         try:
             page = client.models.list()
             ids = [m.id for m in page.data]

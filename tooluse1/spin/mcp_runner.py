@@ -6,9 +6,9 @@ synchronous and talk to any backend (transformers, openai, scripted) through `Mo
 every model call's role and token counts.
 
 BASE is MCP-Bench's round loop: each round the model gets the task, the tools (`server.tool`, description,
-JSON parameters) and every earlier round's results, and answers one JSON object {"reasoning",
-"should_continue", "planned_tools": [{"tool", "parameters"}]}; the planned calls of a round run together. The
-loop ends when the model stops (should_continue false or no calls), writes no readable JSON, or after
+one line per parameter: `tool_catalogue`) and every earlier round's results, and answers one JSON object
+{"reasoning", "should_continue", "planned_tools": [{"tool", "parameters"}]}; the planned calls of a round run
+together. The loop ends when the model stops (should_continue false or no calls), writes no readable JSON, or after
 `max_rounds` (20, MCP-Bench's cap); then one final-answer call. Rounds = planning rounds + the answer.
 
 SPIN is the track's planner with the trajectory store off (no past outputs: the simulator predicts from the
@@ -40,7 +40,8 @@ from tooluse1.spin.prompts import (answer_prompt_text, build_repair_prompt, crit
 from tooluse1.spin.runner import dependency_levels
 
 __all__ = ["AGENTS", "BASE_MAX_ROUNDS", "BASE_ROUND_MARKER", "MCP_ROLE_CAPS", "STEP_MARKER", "ModelClient",
-           "first_json_object", "resolve_tool", "run_base", "run_spin", "tool_catalogue"]
+           "first_json_object", "parameter_lines", "resolve_tool", "result_line", "run_base", "run_spin",
+           "tool_catalogue"]
 
 AGENTS: tuple[str, ...] = ("base", "spin")
 BASE_MAX_ROUNDS = 20
@@ -75,15 +76,44 @@ class ModelClient:
         return strip_thinking(done.text)[0]
 
 
+def _schema_type(schema: Mapping[str, Any]) -> str:
+    """A JSON-schema fragment's type in words: ``number``, ``array of number``, ``string or null``."""
+    if "anyOf" in schema or "oneOf" in schema:
+        return " or ".join(dict.fromkeys(_schema_type(s) for s in schema.get("anyOf", schema.get("oneOf", []))))
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " or ".join(str(k) for k in kind)
+    if kind == "array" and isinstance(schema.get("items"), Mapping):
+        return f"array of {_schema_type(schema['items'])}"
+    return str(kind) if kind else "any"
+
+
+def parameter_lines(input_schema: Mapping[str, Any]) -> list[str]:
+    """One line per parameter of a tool's JSON input schema, in schema order:
+    ``name (type, required|optional[, default X][, one of A|B]): description`` (the description part only
+    where the schema gives one; a default as JSON, so a string default reads quoted). Never a JSON-schema
+    fragment: a small model copied those into its arguments (BENCHMARKS.md, issue 33 step 6)."""
+    required = set(input_schema.get("required", []))
+    lines = []
+    for name, spec in (input_schema.get("properties") or {}).items():
+        spec = spec if isinstance(spec, Mapping) else {}
+        facts = [_schema_type(spec), "required" if name in required else "optional"]
+        if "default" in spec:
+            facts.append(f"default {json.dumps(spec['default'], ensure_ascii=False)}")
+        if spec.get("enum"):
+            facts.append("one of " + "|".join(str(v) for v in spec["enum"]))
+        description = " ".join(str(spec.get("description", "")).split())
+        lines.append(f"{name} ({', '.join(facts)})" + (f": {description}" if description else ""))
+    return lines
+
+
 def tool_catalogue(tools: Sequence[ToolInfo]) -> str:
-    """The tools as the prompts list them: ``- server.tool: description Parameters: {json schema props}``."""
+    """The tools as every MCP prompt lists them (BASE's rounds, SPIN's steps): ``- server.tool: description``,
+    then one indented ``parameter_lines`` line per parameter (``(no parameters)`` for none)."""
     lines = []
     for t in tools:
-        props = {k: {kk: vv for kk, vv in v.items() if kk in ("type", "items", "default")}
-                 for k, v in t.input_schema.get("properties", {}).items()}
-        required = t.input_schema.get("required", [])
-        lines.append(f"- {t.qualified}: {' '.join(t.description.split())} Parameters: "
-                     f"{json.dumps(props, ensure_ascii=False)}; required: {', '.join(required) or 'none'}")
+        lines.append(f"- {t.qualified}: {' '.join(t.description.split())}")
+        lines += [f"    {p}" for p in parameter_lines(t.input_schema) or ["(no parameters)"]]
     return "\n".join(lines)
 
 
@@ -128,7 +158,8 @@ def _execute(pool: McpPool, tools: Sequence[ToolInfo], round_no: int, name: str,
     return ExecutedCall(round_no, tool.qualified, args, res.ok, res.output, res.error)
 
 
-def _result_line(c: ExecutedCall) -> str:
+def result_line(c: ExecutedCall) -> str:
+    """One call as the prompts show it: ``- server.tool({arguments}) -> output`` (or ``-> FAILED: why``)."""
     outcome = c.output if c.ok else f"FAILED: {c.error}"
     return f"- {c.tool}({json.dumps(c.arguments, ensure_ascii=False)}) -> {outcome}"
 
@@ -140,7 +171,7 @@ You solve the user's task by calling tools on MCP servers, over several rounds. 
 tool calls to run now; the calls of one round run in parallel, so one round holds only calls that do not need \
 each other's results. Later rounds see the results of earlier ones.
 
-Available tools (name: description, parameters):
+Available tools, each with its parameters (one per line):
 {tools}
 
 Task:
@@ -158,7 +189,7 @@ When the results above are enough to answer the task, reply {{"reasoning": "..."
 
 
 def _final_answer_prompt(task: McpTask, calls: Sequence[ExecutedCall]) -> str:
-    results = "\n".join(_result_line(c) for c in calls) or "(no tool was run)"
+    results = "\n".join(result_line(c) for c in calls) or "(no tool was run)"
     return (f"Task:\n{task.task}\n\nTool results:\n{results}\n\nAnswer the task for the user using the tool "
             "results above: state the numbers and facts as the tools gave them, in plain text, and do not "
             "write any tool call.\n\nAnswer:")
@@ -178,7 +209,7 @@ def run_base(task: McpTask, pool: McpPool, backend: Backend, max_rounds: int = B
         history: list[str] = []
         for k in range(r):
             history.append(f"Round {k + 1}:")
-            history += [_result_line(c) for c in calls if c.round == k] or ["- (no calls)"]
+            history += [result_line(c) for c in calls if c.round == k] or ["- (no calls)"]
         reply = client.ask("round", _BASE_TEMPLATE.format(
             tools=tool_catalogue(tools), task=task.task, results="\n".join(history) or "(none yet)",
             round=r + 1, max_rounds=max_rounds))
@@ -205,7 +236,7 @@ def _step_prompt(task: McpTask, step: PlanStep, tool: ToolInfo | None, done: Map
                  ) -> str:
     lines = [f"Overall request (context only): {task.task}",
              f"Your task now (step {step.index} of a plan): {step.task}",
-             f"Tool: {tool_catalogue([tool]) if tool else step.agent}"]
+             f"Tool:\n{tool_catalogue([tool]) if tool else step.agent}"]
     if step.dependencies:
         lines.append("Outputs of the earlier steps this step depends on:")
         lines += [f"{step_line(done[d][0])}: {done[d][1]}" for d in step.dependencies if d in done]
