@@ -5,6 +5,10 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.tooluse1-setup-$(shell cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-12)
 PYTEST_ARGS ?=
 BENCH_ARGS  ?=
+# The test suite runs in this many pytest-xdist workers, each test file whole in one worker (--dist loadfile: a file's
+# module fixtures, such as a loaded model or a started server, are built once). Each worker's torch gets one
+# thread (OMP_NUM_THREADS), so two workers use two cores without oversubscribing them.
+TEST_WORKERS ?= 2
 
 .PHONY: setup test bench selftest build board clean-cache
 
@@ -20,7 +24,7 @@ setup: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
+	HF_HUB_OFFLINE=1 OMP_NUM_THREADS=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The full benchmark (564 items) on the embedded default model, resumable; results in results/.
 # pytest exits 1 when items fail; for a measurement that is a result, not an error, so a complete run is a

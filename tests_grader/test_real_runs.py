@@ -95,8 +95,10 @@ def test_server_killed_mid_run_then_resume_completes(tmp_path, small_model_dir):
     resume, results = tmp_path / "resume.jsonl", tmp_path / "r.json"
     server = start_transformers_serve(small_model_dir, threads=1)
     port = int(server.base_url.rsplit(":", 1)[1].split("/")[0])
+    # A generous request timeout: the kill, not a slow answer on a busy machine (another xdist worker beside
+    # it), must be what fails the items; requests to a killed server fail at once whatever the timeout.
     args = ["--backend", "openai", "--base-url", server.base_url, "--model", server.model, "--concurrency", "1",
-            "--request-timeout", "20", "--max-retries", "1", "-k", FEW, "--max-new-tokens", "24",
+            "--request-timeout", "120", "--max-retries", "1", "-k", FEW, "--max-new-tokens", "24",
             "--resume", str(resume), "--results", str(results)]
     cmd = [sys.executable, "-m", "pytest", "test_tooluse1.py", "-p", "no:cacheprovider", "-q", *args]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
