@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tooluse1.errors import USAGE_ERROR, BackendError, UsageParser
+from tooluse1.errors import USAGE_ERROR, BackendError, ToolUse1Error, UsageParser
 from tooluse1.mcp.client import McpPool
 from tooluse1.mcp.servers import SERVERS, fixtures_digest
 from tooluse1.mcp.tasks import TASKS_PATH, build_references, load_references, load_tasks
@@ -74,7 +74,7 @@ def _write(out: Path, doc: dict[str, Any]) -> None:
     write_json_atomic(out, doc)
 
 
-class _JudgeRefused(Exception):
+class _JudgeRefused(ToolUse1Error):
     """A judge pass that cannot start: the message is the one line to print (exit USAGE_ERROR)."""
 
 
