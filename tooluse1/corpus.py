@@ -12,9 +12,8 @@ import hashlib
 import json
 import re
 from collections import Counter
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -24,7 +23,7 @@ from tooluse1.datafiles import first_stale, read_built
 from tooluse1.errors import StaleCorpusError
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call
 from tooluse1.matching import LEFT_OUT, alternatives, first_choice
-from tooluse1.toolspec import Tool, function_of
+from tooluse1.toolspec import Tool, Toolbox, function_of
 from tooluse1.types import DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, NegativeKind
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 
@@ -96,17 +95,24 @@ class Expectation:
 
     @property
     def answer(self) -> AnswerRequirement:
-        """The requirement on a text answer (tooluse1.answers), for no-call and clarify expectations."""
+        """The requirement on a text answer (tooluse1.answers), for no-call and clarify expectations, of a
+        case offering the registry's tools (`requirement` for any case)."""
+        return self.requirement()
+
+    def requirement(self, tools: Toolbox = TOOLS) -> AnswerRequirement:
+        """The requirement on a text answer of a case offering `tools` (Case.toolbox), whose parameters the
+        `missing` keys name (ValueError for a key none of them has)."""
         return AnswerRequirement(contains_all=self.answer_contains_all, contains_any=self.answer_contains_any,
                                  excludes=self.answer_excludes, refusal=self.refusal, ask_about=self.missing,
-                                 decline_answers=self.decline_answers, action=self.action, about=self.about)
+                                 decline_answers=self.decline_answers, action=self.action, about=self.about,
+                                 tools=tools)
 
-    def right_call(self) -> Call:
-        """A call a right answer makes: the expected call, each argument as its comparison kind writes it (a
-        `keywords` argument, web_search's query, which may list alternatives `a|b`, as a query a user would
-        type: its first alternatives)."""
+    def right_call(self, tools: Toolbox = TOOLS) -> Call:
+        """A call a right answer makes: the expected call, each argument as its comparison kind in `tools`
+        (the case's offered tools, Case.toolbox) writes it (a `keywords` argument, web_search's query, which
+        may list alternatives `a|b`, as a query a user would type: its first alternatives)."""
         assert self.call is not None
-        params = TOOLS[self.call.name].param_index
+        params = tools[self.call.name].param_index
         out = {}
         for k, v in self.call.arguments.items():
             alts = alternatives(v)
@@ -183,7 +189,7 @@ def _alternatives(item: Any) -> tuple[str, ...]:
 class Case:
     """One authored case. `tools` is always the explicit tuple of offered tool names; `definitions` the
     tools the case declares itself (OpenAI-format function objects, in its `tools:` list beside the names),
-    which it is prompted, parsed and graded with in place of the registry's (`case_toolset`)."""
+    which it is prompted, parsed and graded with in place of the registry's (`toolbox`)."""
 
     id: str
     lang: str                                   # en or ru; in a suite any BCP 47 tag (tooluse1.langtags)
@@ -199,6 +205,14 @@ class Case:
     @property
     def expectation(self) -> ExpectationKind:
         return self.expect.kind
+
+    @cached_property
+    def toolbox(self) -> Toolbox:
+        """The tools the case offers, which every stage takes (`tools=`): the registry (tooluse1.tools.TOOLS)
+        for a case that declares no tools itself; else exactly its offered tools, its own declarations in
+        place of the registry's of the same name (two cases may define one name two ways). Resolved once,
+        at the first use (while the suite the case belongs to is loaded), and kept."""
+        return offered_toolbox(self.tools, own_tools(self.definitions)) if self.definitions else TOOLS
 
     @property
     def cluster(self) -> str:
@@ -240,14 +254,12 @@ def own_tools(definitions: Iterable[Mapping[str, Any]]) -> tuple[Tool, ...]:
     return found
 
 
-def case_toolset(case: "Case") -> AbstractContextManager[None]:
-    """The context a case is prompted, parsed and graded in: for a case that declares tools itself, the
-    registry reads as exactly its offered tools (its own declarations in place of the registry's of the same
-    name); for any other case, the registry as it is."""
-    if not case.definitions:
-        return nullcontext()
-    own = {t.name: t for t in own_tools(case.definitions)}
-    return TOOLS.scoped([own[n] if n in own else TOOLS[n] for n in case.tools])
+def offered_toolbox(names: Iterable[str], own: Iterable[Tool]) -> Toolbox:
+    """A toolbox of the tools `names` names, in their order (each name once): the tool of `own` (a case's
+    own declarations) of that name where there is one, else the registry's (KeyError for a name neither
+    has)."""
+    mine = {t.name: t for t in own}
+    return Toolbox(mine[n] if n in mine else TOOLS[n] for n in dict.fromkeys(names))
 
 
 def as_case(case: "Case | dict") -> Case:
@@ -284,7 +296,8 @@ def check_arguments(tool: str, args: Any, where: str, line: int, probs: Problems
                 probs.add(where, line, f"{tool}.{name}: {wrong}")
 
 
-def _check_messages(msgs: Any, where: str, line: int, probs: Problems, tool_names: tuple[str, ...]) -> None:
+def _check_messages(msgs: Any, where: str, line: int, probs: Problems, tool_names: tuple[str, ...],
+                    toolbox: Toolbox) -> None:
     if not isinstance(msgs, list) or not msgs:
         probs.add(where, line, "messages must be a non-empty list")
         return
@@ -301,7 +314,7 @@ def _check_messages(msgs: Any, where: str, line: int, probs: Problems, tool_name
                 probs.add(where, ml, f"malformed history: message {i + 1} calls an unknown tool "
                                      f"{tc.get('name') if isinstance(tc, dict) else tc!r}")
                 continue
-            check_arguments(tc["name"], tc.get("arguments", {}), where, line_of(tc, default=ml), probs)
+            check_arguments(tc["name"], tc.get("arguments", {}), where, line_of(tc, default=ml), probs, toolbox)
             pending_call = tc["name"]
         elif role == "tool":
             if pending_call is None:
@@ -352,9 +365,7 @@ def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str
     fields = {"difficulty": raw.get("difficulty", "medium"), "kind": raw.get("kind")}
     if suite and raw["category"] == "negative" and fields["kind"] is None:
         fields["kind"] = _derived_kind(raw["expect"])
-    with TOOLS.scoped([next((t for t in own if t.name == n), None) or TOOLS[n] for n in tools]) if own \
-            else nullcontext():
-        _validate_case(raw, where, probs, known, suite, tools, fields)
+    _validate_case(raw, where, probs, known, suite, tools, fields, offered_toolbox(tools, own) if own else TOOLS)
     if len(probs.items) > n_before:
         return None
     offered = [next((d for d in raw["tools"] if isinstance(d, Mapping) and function_of(d).get("name") == n), n)
@@ -426,8 +437,9 @@ def _derived_kind(exp: Any) -> str:
 
 
 def _validate_case(raw: dict, where: str, probs: Problems, tool_names: tuple[str, ...], suite: bool,
-                   tools: list[str], fields: dict) -> None:
-    """The checks of `_validate_entry` that read the tools (with a case's own tools in scope)."""
+                   tools: list[str], fields: dict, toolbox: Toolbox) -> None:
+    """The checks of `_validate_entry` that read the tools: those of `toolbox`, what the case offers (the
+    registry, or its own toolbox when it declares tools itself)."""
     cid, lang, cat = raw["id"], raw["lang"], raw["category"]
     m = _ID_RE.match(str(cid))
     if suite and not is_lang_tag(lang):     # a suite's cases: any language (tooluse1.langtags)
@@ -450,7 +462,7 @@ def _validate_case(raw: dict, where: str, probs: Problems, tool_names: tuple[str
         probs.add(where, line_of(raw, "kind"), f"negative cases need kind: one of {NEGATIVE_KINDS}")
     if cat != "negative" and kind is not None:
         probs.add(where, line_of(raw, "kind"), "kind is only for negative cases")
-    _check_messages(raw["messages"], where, line_of(raw, "messages"), probs, tool_names)
+    _check_messages(raw["messages"], where, line_of(raw, "messages"), probs, tool_names, toolbox)
 
     exp = raw["expect"]
     el = line_of(raw, "expect")
@@ -471,13 +483,13 @@ def _validate_case(raw: dict, where: str, probs: Problems, tool_names: tuple[str
             probs.add(where, el, f"expected tool {call['name']!r} is not among the offered tools")
         if cat in tool_names and call["name"] != cat:
             probs.add(where, el, f"a {cat} case must expect a call of {cat}")
-        if call["name"] in TOOLS:
-            check_arguments(call["name"], call.get("arguments"), where, line_of(call, default=el), probs)
+        if call["name"] in toolbox:
+            check_arguments(call["name"], call.get("arguments"), where, line_of(call, default=el), probs, toolbox)
         extra = set(exp) - {"call"}
         if extra:
             probs.add(where, el, f"a call expectation takes no {sorted(extra)}")
     else:
-        _check_text_expectation(exp, shape, kind, tools, where, el, probs, lang, suite)
+        _check_text_expectation(exp, shape, kind, tools, toolbox, where, el, probs, lang, suite)
 
 
 _TEXT_FIELDS = {"no_call": {"answer_contains_all", "answer_contains_any", "answer_excludes", "refusal", "reference",
@@ -520,11 +532,12 @@ def term_field_problem(value: Any, key: str, suite: bool = False) -> str | None:
     return None
 
 
-def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list[str], where: str, el: int,
-                            probs: Problems, lang: str = "en", suite: bool = False) -> None:
+def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list[str], toolbox: Toolbox,
+                            where: str, el: int, probs: Problems, lang: str = "en", suite: bool = False) -> None:
     """The answer requirement of a no-call or clarify case: known fields of the right types, and what each
     kind needs (SPEC §3.3): a fact for knowledge and instruction traps, a refusal or a fact for capability
-    traps, the missing required arguments (of an offered tool) for clarify cases; always a reference."""
+    traps, the missing required arguments (of an offered tool, `tools` by name, declared in `toolbox`) for
+    clarify cases; always a reference."""
     extra = set(exp) - {shape} - _TEXT_FIELDS[shape]
     if extra:
         probs.add(where, el, f"unknown expect fields {sorted(extra)} for a {shape} case "
@@ -554,13 +567,13 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
                                  "left out)")
         for item in missing if isinstance(missing, list) else []:
             tool, _, param = str(item).rpartition(".")    # a tool name may hold dots, a parameter name not
-            if tool not in TOOLS or param not in TOOLS[tool].required:
+            if tool not in toolbox or param not in toolbox[tool].required:
                 probs.add(where, line_of(exp, "missing", el),
                           f"missing: {item!r} is not a required argument of a tool (write tool.param, e.g. "
                           f"get_weather.city)")
             elif tool not in tools:
                 probs.add(where, line_of(exp, "missing", el), f"missing: {item!r} names a tool that is not offered")
-            elif is_lang_tag(lang) and not TOOLS[tool].param_index[param].ask.get(primary_language(lang)):
+            elif is_lang_tag(lang) and not toolbox[tool].param_index[param].ask.get(primary_language(lang)):
                 # The user-side terms: those of the case's language (en-GB reads en's). A question is
                 # about the parameter only by them, so a language without them cannot be graded.
                 terms = primary_language(lang)

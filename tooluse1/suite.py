@@ -18,7 +18,7 @@ api_names, skipped}`) and what `compare`, `report`, the `--baseline` gate and `r
 What a suite means by the built-in words:
 - its tools are the ones its tools file declares, and only those (a built-in tool's name is free for
   them): `tools: all` offers every one of them, a case offering another is refused; a case may also
-  declare tools of its own inline (tooluse1.corpus.case_toolset);
+  declare tools of its own inline (tooluse1.corpus.Case.toolbox);
 - its categories are its tool names as written, `multi_step`, `negative` and `clarification`; case ids are
   any `[A-Za-z0-9_.-]+`, unique within the suite. Ids of different suites (or of the built-in corpus) may
   coincide: a session and a results file hold one suite, and runs of different suites are never paired

@@ -4,12 +4,13 @@ The SPIN track executes plan steps here, and the scenarios' required calls are c
 tool's answer comes from its own simulation (`Tool.simulate`; the nine built-in ones and their tables are
 in tooluse1.toolbox), so the same call always gives the same output.
 
-Tool names are read through `TOOLS.canonical_name`, so `weather(city="Питер")` is get_weather. Arguments
-are typed by their parameter's comparison kind (tooluse1.matching: numbers may be numbers or numeric
-strings, as XML protocols carry no types); arguments a tool does not declare are ignored, as the grader
-tolerates them. Every failure (unknown tool, a tool without a simulation, missing required argument, a
-value of the wrong type, an unknown city, currency, unit or time zone, an unevaluable expression, a
-simulation that fails) is a ToolResult with ok=False and an error message; `execute` never raises.
+Tool names are read through `World.tools` (Toolbox.canonical_name), so `weather(city="Питер")` is
+get_weather. Arguments are typed by their parameter's comparison kind (tooluse1.matching: numbers may be
+numbers or numeric strings, as XML protocols carry no types); arguments a tool does not declare are
+ignored, as the grader tolerates them. Every failure (unknown tool, a tool without a simulation, missing
+required argument, a value of the wrong type, an unknown city, currency, unit or time zone, an unevaluable
+expression, a simulation that fails) is a ToolResult with ok=False and an error message; `execute` never
+raises.
 """
 from __future__ import annotations
 
