@@ -15,8 +15,8 @@ from tooluse1.corpus import Case
 from tooluse1.grade import compare_arguments, grade
 from tooluse1.parse import extract
 from tooluse1.prompts import format_call, render
-from tooluse1.suite import SuiteError, load_suite, unload_suite
-from tooluse1.tools import TOOLS, Call
+from tooluse1.suite import SuiteError, load_suite
+from tooluse1.tools import TOOL_NAMES, TOOLS, Call
 from tooluse1.toolspec import Tool, Toolbox, api_name, derived_ask_terms
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,9 +25,9 @@ FLIGHTS = "Flights.searchFlights"
 
 
 @pytest.fixture(autouse=True)
-def _no_suite_left_behind():
+def _registry_untouched():
     yield
-    unload_suite()
+    assert tuple(TOOLS) == TOOL_NAMES          # a suite's tools live in its own toolbox
 
 
 def _readme_block(lang: str) -> str:
@@ -53,7 +53,7 @@ def test_readme_example_is_the_example_suite_and_loads() -> None:
     case_text = _readme_block("yaml")
     assert case_text in (EXAMPLE / "cases/en/cases.yaml").read_text(encoding="utf-8")
     assert suite.manifest["suite"]["api_names"] == {"Flights_x2E_searchFlights": FLIGHTS}
-    flights = TOOLS[FLIGHTS]
+    flights = suite.toolbox[FLIGHTS]
     assert [(p.name, p.type, p.match) for p in flights.params] == [
         ("origin", "string", "text"), ("destination", "string", "text"), ("date", "string", "text"),
         ("cabin", "string", "text"), ("passengers", "object", "object")]
@@ -153,7 +153,7 @@ def test_native_declares_encoded_names_and_grading_maps_them_back() -> None:
     case = next(c for c in suite.cases if c.id == "flights.business")
     prompt = render(case, "native")
     assert [t["function"]["name"] for t in prompt.tools] == ["create_calendar_event", "Flights_x2E_searchFlights"]
-    args = case.expect.right_call().arguments
+    args = case.expect.right_call(case.toolbox).arguments
     reply = json.dumps({"name": "Flights_x2E_searchFlights", "arguments": args})
     assert grade(case, reply, "native").passed
     assert not grade(case, json.dumps({"name": "Flights_searchFlights", "arguments": args}), "native").passed
@@ -257,7 +257,7 @@ def _example_cases() -> list[Case]:
 @pytest.mark.parametrize("protocol", ["json", "xml", "plain", "native"])
 def test_every_right_answer_round_trips(protocol: str) -> None:
     for case in _example_cases():
-        call = case.expect.right_call()
+        call = case.expect.right_call(case.toolbox)
         verdict = grade(case, format_call(call, protocol), protocol)
         assert verdict.passed, (case.id, protocol, verdict.reason)
 
@@ -425,9 +425,12 @@ def test_cases_may_define_one_name_two_ways_and_optional_fields_have_defaults(tm
     assert not grade(v2, '{"name": "get_weather", "arguments": {"city": "Oslo", "days": 1}}', "json").passed
     assert grade(v2, "TOOL get_weather | location=Oslo | days=1", "plain").passed
     assert grade(by_id["weather.ask"], "Sure, which location do you want the weather for?", "json").passed
-    assert "get_weather" not in TOOLS                   # the registry holds the suite's tools only
-    # A round trip of the digest's form keeps the definitions.
-    assert Case.from_dict(v2.as_dict()) == v2
+    assert "get_weather" not in suite.toolbox and "get_weather" in TOOLS   # the suite's own, the registry kept
+    # A round trip of the digest's form keeps the definitions (the suite's toolbox gives the tools it names).
+    again = Case.from_dict(v2.as_dict(), tools=suite.toolbox)
+    assert again == v2 and dict(again.toolbox) == dict(v2.toolbox)
+    assert again.toolbox["Movies_1_FindMovies"] is suite.toolbox["Movies_1_FindMovies"]
+    assert by_id["smalltalk"].toolbox is suite.toolbox              # no tools of its own: the suite's
 
 
 def test_a_case_whose_right_answer_fails_is_skipped_listed_and_counted(tmp_path: Path) -> None:
@@ -484,6 +487,34 @@ def test_each_case_is_read_with_its_own_toolbox() -> None:
     assert '"city"' in render(_BY_CITY, "json").messages[0]["content"]
     assert '"hotel"' in render(_BY_HOTEL, "json").messages[0]["content"]
     assert not hasattr(Toolbox, "scoped")                        # one way: the toolbox is an argument
+
+
+def test_a_case_gets_its_toolbox_when_built_and_keeps_it_through_copies(tmp_path: Path) -> None:
+    """Case.toolbox is a field set at construction, not read from global state later: a built-in case's is
+    the registry itself (after pickling too), a suite case's is its suite's or its own, and pickling,
+    copying and dataclasses.replace keep it, so a copy grades as the original does."""
+    import copy
+    import dataclasses
+    import pickle
+    from tooluse1.corpus import load_corpus
+    builtin = load_corpus()[0][0]
+    assert builtin.toolbox is TOOLS and pickle.loads(pickle.dumps(builtin)).toolbox is TOOLS
+    suite = load_suite(_suite(tmp_path, json.dumps([_FUNCTION]), cases=_INLINE_CASES))
+    by_id = {c.id: c for c in suite.cases}
+    shared, own = by_id["smalltalk"], by_id["weather.v2"]
+    assert shared.toolbox is suite.toolbox and list(own.toolbox) == ["get_weather", "Movies_1_FindMovies"]
+    assert own.toolbox["Movies_1_FindMovies"] is suite.toolbox["Movies_1_FindMovies"]   # from the suite's
+    reply = "TOOL get_weather | location=Oslo | days=1"
+    for twin in (pickle.loads(pickle.dumps(own)), copy.copy(own), copy.deepcopy(own),
+                 dataclasses.replace(own, id="weather.v2.copy")):
+        assert twin.toolbox is not TOOLS and list(twin.toolbox) == list(own.toolbox)
+        assert grade(twin, reply, "plain").passed and not grade(twin, reply.replace("location", "city"), "plain").passed
+    # Built by hand (a test's case), a case with definitions of its own reads them over the registry.
+    assert list(_BY_CITY.toolbox) == ["book"] and "book" not in TOOLS
+    # A dict of a suite's case reads as a case of that suite only with the suite's toolbox.
+    with pytest.raises(KeyError):
+        Case.from_dict(shared.as_dict())
+    assert Case.from_dict(shared.as_dict(), tools=suite.toolbox).toolbox is suite.toolbox
 
 
 def test_conflicting_definitions_grade_interleaved_and_concurrently() -> None:

@@ -13,7 +13,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -188,8 +188,16 @@ def _alternatives(item: Any) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Case:
     """One authored case. `tools` is always the explicit tuple of offered tool names; `definitions` the
-    tools the case declares itself (OpenAI-format function objects, in its `tools:` list beside the names),
-    which it is prompted, parsed and graded with in place of the registry's (`toolbox`)."""
+    tools the case declares itself (OpenAI-format function objects, in its `tools:` list beside the names);
+    `toolbox` the tools every stage reads for it (`tools=`: prompts, parsing, grading), set when the case is
+    built (tooluse1.corpus.case_toolbox): the toolbox of its corpus (the registry tooluse1.tools.TOOLS for
+    the built-in corpus, its suite's for a suite's case, tooluse1.suite), or, for a case declaring tools
+    itself, exactly its offered tools with its own declarations in place. Left out, it is the registry, or
+    for a case with `definitions` its offered tools from the registry and its own.
+
+    No global state is read after construction: two cases may define one tool name two ways, and cases of
+    two suites live side by side. `toolbox` takes no part in equality, and a pickled case keeps the registry
+    by reference (the registry itself after unpickling) and any other toolbox by value."""
 
     id: str
     lang: str                                   # en or ru; in a suite any BCP 47 tag (tooluse1.langtags)
@@ -201,18 +209,23 @@ class Case:
     kind: NegativeKind | None = None            # negatives only
     source: str = field(default="", compare=False)   # "cases/en/x.yaml:12", for messages
     definitions: tuple[dict, ...] = ()          # the case's own tool declarations, as written
+    toolbox: Toolbox = field(default_factory=lambda: TOOLS, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.definitions and self.toolbox is TOOLS:   # built by hand (tests): its own tools over the registry
+            object.__setattr__(self, "toolbox", case_toolbox(self.tools, self.definitions))
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The registry travels by reference: an unpickled built-in case offers TOOLS itself (what the answer
+        # rules key their shared tables on), not a copy of it.
+        return {k: (None if k == "toolbox" and v is TOOLS else v) for k, v in self.__dict__.items()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, toolbox=TOOLS if state.get("toolbox") is None else state["toolbox"])
 
     @property
     def expectation(self) -> ExpectationKind:
         return self.expect.kind
-
-    @cached_property
-    def toolbox(self) -> Toolbox:
-        """The tools the case offers, which every stage takes (`tools=`): the registry (tooluse1.tools.TOOLS)
-        for a case that declares no tools itself; else exactly its offered tools, its own declarations in
-        place of the registry's of the same name (two cases may define one name two ways). Resolved once,
-        at the first use (while the suite the case belongs to is loaded), and kept."""
-        return offered_toolbox(self.tools, own_tools(self.definitions)) if self.definitions else TOOLS
 
     @property
     def cluster(self) -> str:
@@ -231,15 +244,46 @@ class Case:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict, source: str = "") -> "Case":
-        """Build a Case from a JSONL dict (or an already-validated YAML mapping). No validation here."""
-        tools = d.get("tools", "all")
-        listed = TOOL_NAMES if tools == "all" else tuple(tools)
+    def from_dict(cls, d: dict, source: str = "", tools: Toolbox = TOOLS) -> "Case":
+        """Build a Case from a JSONL dict (or an already-validated YAML mapping) of the corpus whose tools are
+        `tools` (the registry, or a suite's Suite.toolbox); its toolbox as case_toolbox gives it. No
+        validation here; KeyError when it offers a name neither `tools` nor its own declarations have."""
+        offered = d.get("tools", "all")
+        listed = _all_names(tools) if offered == "all" else tuple(offered)
         definitions = tuple(dict(t) for t in listed if isinstance(t, Mapping))
-        return cls(id=d["id"], lang=d["lang"], category=d["category"], difficulty=d["difficulty"],
-                   tools=tuple(t if isinstance(t, str) else str(function_of(t).get("name")) for t in listed),
+        names = tuple(t if isinstance(t, str) else str(function_of(t).get("name")) for t in listed)
+        return cls(id=d["id"], lang=d["lang"], category=d["category"], difficulty=d["difficulty"], tools=names,
                    messages=tuple(dict(m) for m in d["messages"]), expect=Expectation.from_dict(d["expect"]),
-                   kind=d.get("kind"), source=source, definitions=definitions)
+                   kind=d.get("kind"), source=source, definitions=definitions,
+                   toolbox=case_toolbox(names, definitions, tools))
+
+
+def _all_names(tools: Toolbox) -> tuple[str, ...]:
+    """What `tools: all` offers in a corpus whose tools are `tools`: the nine built-in names for the registry
+    (a stand-in a test adds to it is not offered), else every tool of the suite."""
+    return TOOL_NAMES if tools is TOOLS else tuple(tools)
+
+
+def case_toolbox(names: Iterable[str], definitions: Iterable[Mapping[str, Any]],
+                 corpus: Toolbox = TOOLS) -> Toolbox:
+    """The toolbox of a case offering `names` in a corpus whose tools are `corpus`: `corpus` itself (the
+    same object for every such case) when the case declares no tools of its own, as the built-in corpus's
+    cases always read the whole registry; else exactly the offered tools, in their order, each of its own
+    `definitions` in place of the corpus's tool of that name (KeyError for a name neither has)."""
+    own = own_tools(definitions)
+    if own:
+        return _offering(names, own, corpus)
+    unknown = [n for n in names if n not in corpus]
+    if unknown:     # a suite's case read without its suite's toolbox: refused, never graded by the wrong tools
+        raise KeyError(f"tools {unknown} are offered but neither declared by the case nor among {list(corpus)}")
+    return corpus
+
+
+def _offering(names: Iterable[str], own: Iterable[Tool], corpus: Toolbox) -> Toolbox:
+    """The tools `names` names, in their order (each once): the tool of `own` of that name where there is
+    one, else `corpus`'s (KeyError for a name neither has)."""
+    mine = {t.name: t for t in own}
+    return Toolbox(mine[n] if n in mine else corpus[n] for n in dict.fromkeys(names))
 
 
 _OWN_TOOLS: dict[str, tuple[Tool, ...]] = {}
@@ -254,17 +298,11 @@ def own_tools(definitions: Iterable[Mapping[str, Any]]) -> tuple[Tool, ...]:
     return found
 
 
-def offered_toolbox(names: Iterable[str], own: Iterable[Tool]) -> Toolbox:
-    """A toolbox of the tools `names` names, in their order (each name once): the tool of `own` (a case's
-    own declarations) of that name where there is one, else the registry's (KeyError for a name neither
-    has)."""
-    mine = {t.name: t for t in own}
-    return Toolbox(mine[n] if n in mine else TOOLS[n] for n in dict.fromkeys(names))
-
-
-def as_case(case: "Case | dict") -> Case:
-    """A Case from a Case or a corpus JSONL dict (the public grading API accepts both)."""
-    return case if isinstance(case, Case) else Case.from_dict(case)
+def as_case(case: "Case | dict", tools: Toolbox = TOOLS) -> Case:
+    """A Case from a Case (as it is, its toolbox included) or a corpus JSONL dict of a corpus whose tools are
+    `tools` (the public grading API accepts both; a dict of a suite's case needs the suite's toolbox, or
+    declares every tool it offers itself)."""
+    return case if isinstance(case, Case) else Case.from_dict(case, tools=tools)
 
 
 # ----------------------------------------------------------------------------- validation
@@ -336,19 +374,21 @@ def _check_messages(msgs: Any, where: str, line: int, probs: Problems, tool_name
         probs.add(where, line_of(last, default=line), "malformed history: the last message must be the user's")
 
 
-def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str, ...] = TOOL_NAMES,
+def _validate_entry(raw: Any, where: str, probs: Problems, tools: Toolbox = TOOLS,
                     unusable: frozenset[str] = frozenset()) -> Case | None:
-    """Check one YAML mapping of a corpus whose tools are `tool_names` (registered in TOOLS; `tools: all`
-    offers them all); on success return the Case with its offered tools listed (problems go to `probs`).
-    A suite's case (tool_names other than the built-in ones) may also declare tools of its own in its
-    `tools:` list, leave out `difficulty` (medium) and a negative's `kind` (derived from its expectation),
-    take any id of `[A-Za-z0-9_.-]` and any BCP 47 `lang`. A case naming a tool of `unusable` (declared,
-    but with problems of its own, reported by the caller) is left out without a problem of its own."""
+    """Check one YAML mapping of a corpus whose tools are `tools` (the registry: the built-in corpus, whose
+    `tools: all` offers the nine built-in tools; any other toolbox: a suite's, all of whose tools `all`
+    offers); on success return the Case with its offered tools listed and its toolbox (Case.from_dict),
+    problems going to `probs`. A suite's case may also declare tools of its own in its `tools:` list, leave
+    out `difficulty` (medium) and a negative's `kind` (derived from its expectation), take any id of
+    `[A-Za-z0-9_.-]` and any BCP 47 `lang`. A case naming a tool of `unusable` (declared, but with problems
+    of its own, reported by the caller) is left out without a problem of its own."""
     line = line_of(raw)
     if not isinstance(raw, dict):
         probs.add(where, line, "a case must be a mapping")
         return None
-    suite = tool_names != TOOL_NAMES
+    suite = tools is not TOOLS
+    tool_names = _all_names(tools)
     n_before = len(probs.items)
     for key in ("id", "lang", "category", "tools", "messages", "expect") + (() if suite else ("difficulty",)):
         if key not in raw:
@@ -360,17 +400,17 @@ def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str
         return None
     if unusable and (raw["tools"] == "all" or not unusable.isdisjoint(_named_tools(raw))):
         return None     # checked once its tool loads: every problem now would only repeat the tool's
-    tools, own = _offered(raw, where, probs, tool_names, suite)
+    names, own = _offered(raw, where, probs, tool_names, suite)
     known = tool_names + tuple(t.name for t in own if t.name not in tool_names)
     fields = {"difficulty": raw.get("difficulty", "medium"), "kind": raw.get("kind")}
     if suite and raw["category"] == "negative" and fields["kind"] is None:
         fields["kind"] = _derived_kind(raw["expect"])
-    _validate_case(raw, where, probs, known, suite, tools, fields, offered_toolbox(tools, own) if own else TOOLS)
+    _validate_case(raw, where, probs, known, suite, names, fields, _offering(names, own, tools) if own else tools)
     if len(probs.items) > n_before:
         return None
     offered = [next((d for d in raw["tools"] if isinstance(d, Mapping) and function_of(d).get("name") == n), n)
-               for n in tools] if own else tools
-    return Case.from_dict({**raw, **fields, "tools": offered}, source=f"{where}:{line}")
+               for n in names] if own else names
+    return Case.from_dict({**raw, **fields, "tools": offered}, source=f"{where}:{line}", tools=tools)
 
 
 def _named_tools(raw: dict) -> set[str]:
@@ -387,11 +427,12 @@ def _named_tools(raw: dict) -> set[str]:
     return names | {c["name"] for c in calls if isinstance(c, dict) and isinstance(c.get("name"), str)}
 
 
-def validate_case(raw: dict, tool_names: tuple[str, ...] = ()) -> list[str]:
-    """The problems of one suite case given as plain data (an importer checks each case it writes, as the
-    suite loader will); empty when it is valid."""
+def validate_case(raw: dict, tools: Toolbox | None = None) -> list[str]:
+    """The problems of one suite case given as plain data, in a suite whose tools file declares `tools`
+    (none by default: an importer's suite, every case declaring its tools itself), as the suite loader will
+    find them; empty when it is valid."""
     probs = Problems()
-    _validate_entry(raw, "case", probs, tool_names)
+    _validate_entry(raw, "case", probs, Toolbox() if tools is None else tools)
     return [p.partition(": ")[2] for p in probs.items]
 
 
@@ -601,12 +642,13 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
 
 
 
-def load_cases(cases_dir: Path = CASES_DIR, tool_names: tuple[str, ...] = TOOL_NAMES,
+def load_cases(cases_dir: Path = CASES_DIR, tools: Toolbox = TOOLS,
                unusable: frozenset[str] = frozenset()) -> list[Case]:
-    """Load and validate every case under cases_dir, a corpus whose tools are `tool_names` (the built-in
-    ones by default; a suite's, tooluse1.suite); raise CorpusError listing all problems. A case naming a
-    tool of `unusable` (a suite's tool that failed its own checks) is left out unchecked."""
-    return load_yaml_entries(cases_dir, partial(_validate_entry, tool_names=tool_names, unusable=unusable), "case",
+    """Load and validate every case under cases_dir, a corpus whose tools are `tools` (the registry: the
+    built-in corpus; a suite's toolbox, tooluse1.suite), each case built with its toolbox (Case.toolbox);
+    raise CorpusError listing all problems. A case naming a tool of `unusable` (a suite's tool that failed
+    its own checks) is left out unchecked."""
+    return load_yaml_entries(cases_dir, partial(_validate_entry, tools=tools, unusable=unusable), "case",
                              CorpusError)
 
 

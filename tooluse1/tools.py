@@ -1,11 +1,12 @@
 """The tools the benchmark offers: the registry `TOOLS` (name -> Tool), tool calls, and typing by schema.
 
-`TOOLS` holds the nine built-in tools (tooluse1.toolbox, in the prompts' order), or an active suite's
-(tooluse1.suite); a tool registered with `TOOLS.register(tool)` is offered to every case that declares no
-tools of its own. A case's offered tools are its `Case.toolbox` (tooluse1.corpus): prompts, parsing and
-grading take them as an argument (`tools=`, TOOLS when left out), so two cases may define one tool name two
-ways. What a tool is and how one is declared: tooluse1.toolspec; how values compare: tooluse1.matching; the
-alias tables: tooluse1.aliases.
+`TOOLS` holds the nine built-in tools (tooluse1.toolbox, in the prompts' order), and only those unless a
+caller registers more (`TOOLS.register(tool)`, a tool then offered to every built-in case): nothing swaps
+it, a suite's tools live in the suite's own toolbox (tooluse1.suite.Suite.toolbox). A case's offered tools
+are its `Case.toolbox` (tooluse1.corpus), set when it is built: prompts, parsing and grading take them as an
+argument (`tools=`, TOOLS when left out), so two cases, or two suites, may define one tool name two ways.
+What a tool is and how one is declared: tooluse1.toolspec; how values compare: tooluse1.matching; the alias
+tables: tooluse1.aliases.
 """
 from __future__ import annotations
 
@@ -15,13 +16,9 @@ from typing import Any
 from tooluse1.toolbox import BUILTIN_TOOLS
 from tooluse1.toolspec import Toolbox
 
-__all__ = ["BUILTIN_TOOLBOX", "TOOLS", "TOOL_NAMES", "Call", "canonical_tool_name", "coerce_value", "type_arguments"]
+__all__ = ["TOOLS", "TOOL_NAMES", "Call", "canonical_tool_name", "coerce_value", "type_arguments"]
 
 TOOLS = Toolbox(BUILTIN_TOOLS)
-
-# The built-in tools whatever suite is active (a suite sets them aside in TOOLS while it is loaded,
-# tooluse1.suite): what the SPIN scenarios, written for the built-in tools, are checked against.
-BUILTIN_TOOLBOX = Toolbox(BUILTIN_TOOLS)
 
 # The nine built-in tools' names, in declaration order (`tools: all` in a case).
 TOOL_NAMES: tuple[str, ...] = tuple(t.name for t in BUILTIN_TOOLS)

@@ -496,9 +496,10 @@ def api_name(name: str) -> str:
 class Toolbox(MutableMapping[str, Tool]):
     """A set of tools: name -> Tool, in declaration order, plus the tools' other names.
 
-    The registry (tooluse1.tools.TOOLS) is one; each case offers one (tooluse1.corpus.Case.toolbox: the
-    registry, or a toolbox of its own when it declares tools itself), which every stage that reads tools
-    (prompts, parsing, grading) takes as an argument. `register` adds a complete tool (ValueError listing
+    The registry (tooluse1.tools.TOOLS, the built-in tools) is one, a suite's (tooluse1.suite.Suite.toolbox)
+    another; each case carries the one it offers (tooluse1.corpus.Case.toolbox: its corpus's, or a toolbox
+    of its own when it declares tools itself), which every stage that reads tools (prompts, parsing,
+    grading) takes as an argument. `register` adds a complete tool (ValueError listing
     `Tool.problems()` otherwise); item assignment adds any tool whose name and other names are free (what a
     test's stand-in needs). `canonical_name` reads a model's spelling of a tool name.
     """

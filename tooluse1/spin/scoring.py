@@ -55,7 +55,7 @@ from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, StepRun, lenien
 from tooluse1.spin.facts import contradicted_quantities
 from tooluse1.spin.scenarios import RequiredCall, Scenario, call_signature, text_meets
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY
-from tooluse1.tools import BUILTIN_TOOLBOX, TOOLS, Call, canonical_tool_name
+from tooluse1.tools import TOOLS, Call, canonical_tool_name
 from tooluse1.toolspec import Toolbox
 from tooluse1.world import World
 
@@ -112,14 +112,14 @@ PAPER: dict[str, dict[str, float]] = {
 # The built-in tools that act in the user's name (declared `effect: acts`; the World keeps what they did):
 # executed unasked, they lower the outcome. Scoring asks `acts` of the tool itself, so a tool declared
 # later (an MCP server's) counts by its own declaration.
-SIDE_EFFECT_TOOLS: frozenset[str] = frozenset(t.name for t in BUILTIN_TOOLBOX.values() if t.effect == "acts")
+SIDE_EFFECT_TOOLS: frozenset[str] = frozenset(t.name for t in TOOLS.values() if t.effect == "acts")
 
 
 def acts(tool_name: str, *, tools: Toolbox = TOOLS) -> bool:
     """Whether the tool named so is declared to act in the user's name (`effect: acts`): the declaration in
-    `tools` (the offered tools; the registry unless given), else the built-in one's; an unknown tool does
-    not."""
-    tool = tools.get(tool_name) or BUILTIN_TOOLBOX.get(tool_name)
+    `tools` (the offered tools; the registry unless given), else the registry's (the built-in one's); an
+    unknown tool does not."""
+    tool = tools.get(tool_name) or TOOLS.get(tool_name)
     return tool is not None and tool.effect == "acts"
 # Tools whose output is a retrieved document: graded by the document, not by the query's words.
 RETRIEVAL_TOOLS: frozenset[str] = frozenset({"web_search"})
