@@ -83,7 +83,7 @@ def _rule_book_globals() -> dict[str, object]:
 def _split_patterns() -> dict[str, _Scripts]:
     found = {name: rx for name, rx in _rule_book_globals().items() if isinstance(rx, _Scripts)}
     for tool in TOOLS:   # every offered tool's clarification matchers (built on demand)
-        matchers = question._tool_matchers(tool)
+        matchers = question._tool_matchers(tool, TOOLS)
         assert matchers is not None
         for key, m in matchers.full.items():
             found.update({f"{key} terms": m.terms, f"{key} values": m.values})

@@ -13,16 +13,17 @@ import pytest
 
 from tooluse1.grade import grade
 from tooluse1.importers import ImportError_, import_items
-from tooluse1.suite import load_suite, unload_suite
+from tooluse1.suite import load_suite
+from tooluse1.tools import TOOL_NAMES, TOOLS
 
 FIX = Path(__file__).parent / "fixtures" / "imports"
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
-def _no_suite_left_behind():
+def _registry_untouched():
     yield
-    unload_suite()
+    assert tuple(TOOLS) == TOOL_NAMES          # an imported suite's tools live in its cases' toolboxes
 
 
 def _imported(tmp_path: Path, fmt: str, source: str):

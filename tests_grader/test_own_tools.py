@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,10 @@ import pytest
 
 from tooluse1.corpus import Case
 from tooluse1.grade import compare_arguments, grade
+from tooluse1.parse import extract
 from tooluse1.prompts import format_call, render
-from tooluse1.suite import SuiteError, load_suite, unload_suite
-from tooluse1.tools import TOOLS, Call
+from tooluse1.suite import SuiteError, load_suite
+from tooluse1.tools import TOOL_NAMES, TOOLS, Call
 from tooluse1.toolspec import Tool, Toolbox, api_name, derived_ask_terms
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,9 +25,9 @@ FLIGHTS = "Flights.searchFlights"
 
 
 @pytest.fixture(autouse=True)
-def _no_suite_left_behind():
+def _registry_untouched():
     yield
-    unload_suite()
+    assert tuple(TOOLS) == TOOL_NAMES          # a suite's tools live in its own toolbox
 
 
 def _readme_block(lang: str) -> str:
@@ -51,7 +53,7 @@ def test_readme_example_is_the_example_suite_and_loads() -> None:
     case_text = _readme_block("yaml")
     assert case_text in (EXAMPLE / "cases/en/cases.yaml").read_text(encoding="utf-8")
     assert suite.manifest["suite"]["api_names"] == {"Flights_x2E_searchFlights": FLIGHTS}
-    flights = TOOLS[FLIGHTS]
+    flights = suite.toolbox[FLIGHTS]
     assert [(p.name, p.type, p.match) for p in flights.params] == [
         ("origin", "string", "text"), ("destination", "string", "text"), ("date", "string", "text"),
         ("cabin", "string", "text"), ("passengers", "object", "object")]
@@ -151,7 +153,7 @@ def test_native_declares_encoded_names_and_grading_maps_them_back() -> None:
     case = next(c for c in suite.cases if c.id == "flights.business")
     prompt = render(case, "native")
     assert [t["function"]["name"] for t in prompt.tools] == ["create_calendar_event", "Flights_x2E_searchFlights"]
-    args = case.expect.right_call().arguments
+    args = case.expect.right_call(case.toolbox).arguments
     reply = json.dumps({"name": "Flights_x2E_searchFlights", "arguments": args})
     assert grade(case, reply, "native").passed
     assert not grade(case, json.dumps({"name": "Flights_searchFlights", "arguments": args}), "native").passed
@@ -187,15 +189,9 @@ _TYPES_TOOL = {"type": "function", "function": {"name": "t", "description": "Eve
 
 
 @pytest.fixture
-def types_tool():
-    tool = Tool.from_dict(_TYPES_TOOL)
-    saved = list(TOOLS.values())
-    TOOLS.clear()
-    TOOLS.register(tool)
-    yield tool
-    TOOLS.clear()
-    for t in saved:
-        TOOLS[t.name] = t
+def types_tool() -> Toolbox:
+    """A toolbox of the one tool "t" (passed to compare_arguments as a case's toolbox is)."""
+    return Toolbox([Tool.from_dict(_TYPES_TOOL)])
 
 
 # (parameter, expected, what a model wrote, passes)
@@ -221,14 +217,15 @@ VALUES: list[tuple[str, Any, Any, bool]] = [
 
 @pytest.mark.parametrize("param,expected,actual,passes", VALUES)
 def test_every_json_schema_type_is_compared_by_rule(types_tool, param, expected, actual, passes) -> None:
-    ok, mismatches, _ = compare_arguments("t", {"s": "x", param: expected}, {"s": "x", param: actual})
+    ok, mismatches, _ = compare_arguments("t", {"s": "x", param: expected}, {"s": "x", param: actual},
+                                          tools=types_tool)
     assert ok == passes, mismatches
 
 
 def test_left_out_passes_only_as_the_default(types_tool) -> None:
-    assert compare_arguments("t", {"s": "x", "b": False}, {"s": "x"})[0]          # b defaults to false
-    assert not compare_arguments("t", {"s": "x", "b": True}, {"s": "x"})[0]
-    assert not compare_arguments("t", {"s": "x", "z": None}, {"s": "x"})[0]       # null must be said
+    assert compare_arguments("t", {"s": "x", "b": False}, {"s": "x"}, tools=types_tool)[0]     # b defaults to false
+    assert not compare_arguments("t", {"s": "x", "b": True}, {"s": "x"}, tools=types_tool)[0]
+    assert not compare_arguments("t", {"s": "x", "z": None}, {"s": "x"}, tools=types_tool)[0]  # null must be said
 
 
 _DEFAULTS_TOOL = {"type": "function", "function": {
@@ -241,20 +238,14 @@ _DEFAULTS_TOOL = {"type": "function", "function": {
 def test_a_default_stands_only_for_itself_and_only_for_an_optional_parameter() -> None:
     """A required parameter must be given though its schema declares a default; an optional object whose
     default is {} left out says {} and nothing else (the object comparison alone lets {} match any object)."""
-    saved = list(TOOLS.values())
-    TOOLS.clear()
-    TOOLS.register(Tool.from_dict(_DEFAULTS_TOOL))
-    try:
-        ok, mismatches, _ = compare_arguments("d", {"place": "dontcare"}, {})
-        assert not ok and mismatches == ["missing place (expected 'dontcare')"]
-        assert compare_arguments("d", {"place": "x", "params": {}}, {"place": "x"})[0]
-        ok, mismatches, _ = compare_arguments("d", {"place": "x", "params": {"q": "1"}}, {"place": "x"})
-        assert not ok and "missing params" in mismatches[0]
-        assert compare_arguments("d", {"place": "x", "params": {"q": "1"}}, {"place": "x", "params": {"q": 1}})[0]
-    finally:
-        TOOLS.clear()
-        for t in saved:
-            TOOLS[t.name] = t
+    box = Toolbox([Tool.from_dict(_DEFAULTS_TOOL)])
+    ok, mismatches, _ = compare_arguments("d", {"place": "dontcare"}, {}, tools=box)
+    assert not ok and mismatches == ["missing place (expected 'dontcare')"]
+    assert compare_arguments("d", {"place": "x", "params": {}}, {"place": "x"}, tools=box)[0]
+    ok, mismatches, _ = compare_arguments("d", {"place": "x", "params": {"q": "1"}}, {"place": "x"}, tools=box)
+    assert not ok and "missing params" in mismatches[0]
+    assert compare_arguments("d", {"place": "x", "params": {"q": "1"}}, {"place": "x", "params": {"q": 1}},
+                             tools=box)[0]
 
 
 # ----------------------------------------------------------------------------- round trips
@@ -266,7 +257,7 @@ def _example_cases() -> list[Case]:
 @pytest.mark.parametrize("protocol", ["json", "xml", "plain", "native"])
 def test_every_right_answer_round_trips(protocol: str) -> None:
     for case in _example_cases():
-        call = case.expect.right_call()
+        call = case.expect.right_call(case.toolbox)
         verdict = grade(case, format_call(call, protocol), protocol)
         assert verdict.passed, (case.id, protocol, verdict.reason)
 
@@ -434,9 +425,12 @@ def test_cases_may_define_one_name_two_ways_and_optional_fields_have_defaults(tm
     assert not grade(v2, '{"name": "get_weather", "arguments": {"city": "Oslo", "days": 1}}', "json").passed
     assert grade(v2, "TOOL get_weather | location=Oslo | days=1", "plain").passed
     assert grade(by_id["weather.ask"], "Sure, which location do you want the weather for?", "json").passed
-    assert "get_weather" not in TOOLS                   # the registry holds the suite's tools only
-    # A round trip of the digest's form keeps the definitions.
-    assert Case.from_dict(v2.as_dict()) == v2
+    assert "get_weather" not in suite.toolbox and "get_weather" in TOOLS   # the suite's own, the registry kept
+    # A round trip of the digest's form keeps the definitions (the suite's toolbox gives the tools it names).
+    again = Case.from_dict(v2.as_dict(), tools=suite.toolbox)
+    assert again == v2 and dict(again.toolbox) == dict(v2.toolbox)
+    assert again.toolbox["Movies_1_FindMovies"] is suite.toolbox["Movies_1_FindMovies"]
+    assert by_id["smalltalk"].toolbox is suite.toolbox              # no tools of its own: the suite's
 
 
 def test_a_case_whose_right_answer_fails_is_skipped_listed_and_counted(tmp_path: Path) -> None:
@@ -448,3 +442,94 @@ def test_a_case_whose_right_answer_fails_is_skipped_listed_and_counted(tmp_path:
     (problem,) = suite.skipped
     assert f"s/cases/c.yaml:{_INLINE_CASES[:_INLINE_CASES.index('- id: broken')].count(chr(10)) + 1}: " in problem
     assert "the case's own expected call fails its grader" in problem
+
+
+# ----------------------------------------------------------------------------- each case's own toolset
+
+def _booking_case(case_id: str, param: str, expect: dict) -> Case:
+    """A case that declares its own `book` tool, whose one required parameter is `param`."""
+    book = {"type": "function", "function": {"name": "book", "description": "Book a stay.", "parameters": {
+        "type": "object", "properties": {param: {"type": "string", "description": f"The {param}."}},
+        "required": [param]}}}
+    return Case.from_dict({"id": case_id, "lang": "en", "category": "book", "difficulty": "easy", "tools": [book],
+                           "messages": [{"role": "user", "content": "Book me something in Oslo."}],
+                           "expect": expect})
+
+
+# Two cases define `book` two ways (a city; a hotel). Each output passes under exactly one definition: a
+# positional call maps to the definition's parameter, named arguments must be its parameter, a question must
+# ask for it. Graded with the other case's tools, every verdict below would flip (or the look-up raise).
+_BY_CITY = _booking_case("by_city", "city", {"call": {"name": "book", "arguments": {"city": "Oslo"}}})
+_BY_HOTEL = _booking_case("by_hotel", "hotel", {"call": {"name": "book", "arguments": {"hotel": "Oslo"}}})
+_ASK_CITY = _booking_case("ask_city", "city", {"clarify": True, "missing": ["book.city"]})
+_ASK_HOTEL = _booking_case("ask_hotel", "hotel", {"clarify": True, "missing": ["book.hotel"]})
+_CONFLICTING: list[tuple[Case, str, str, bool]] = [
+    (_BY_CITY, 'book("Oslo")', "json", True), (_BY_CITY, "TOOL book | city=Oslo", "plain", True),
+    (_BY_CITY, "TOOL book | hotel=Oslo", "plain", False),
+    (_BY_HOTEL, 'book("Oslo")', "json", True), (_BY_HOTEL, "TOOL book | hotel=Oslo", "plain", True),
+    (_BY_HOTEL, "TOOL book | city=Oslo", "plain", False),
+    (_ASK_CITY, "Which city would you like to stay in?", "json", True),
+    (_ASK_CITY, "Which hotel would you like?", "json", False),
+    (_ASK_HOTEL, "Which hotel would you like?", "json", True),
+    (_ASK_HOTEL, "Which city would you like to stay in?", "json", False),
+]
+
+
+def test_each_case_is_read_with_its_own_toolbox() -> None:
+    """The toolbox travels with the case (Case.toolbox), not with a global state: the registry is not
+    touched, the same text reads as each definition's call, and each prompt declares its own parameter."""
+    city, hotel = _BY_CITY.toolbox, _BY_HOTEL.toolbox
+    assert list(city) == list(hotel) == ["book"] and city["book"] is not hotel["book"]
+    assert "book" not in TOOLS and _BY_CITY.toolbox is city                   # resolved once, kept
+    assert extract('book("Oslo")', tools=city).calls == [Call("book", {"city": "Oslo"})]
+    assert extract('book("Oslo")', tools=hotel).calls == [Call("book", {"hotel": "Oslo"})]
+    assert extract('book("Oslo")').calls == []                  # the registry has no `book`: code, not a call
+    assert '"city"' in render(_BY_CITY, "json").messages[0]["content"]
+    assert '"hotel"' in render(_BY_HOTEL, "json").messages[0]["content"]
+    assert not hasattr(Toolbox, "scoped")                        # one way: the toolbox is an argument
+
+
+def test_a_case_gets_its_toolbox_when_built_and_keeps_it_through_copies(tmp_path: Path) -> None:
+    """Case.toolbox is a field set at construction, not read from global state later: a built-in case's is
+    the registry itself (after pickling too), a suite case's is its suite's or its own, and pickling,
+    copying and dataclasses.replace keep it, so a copy grades as the original does."""
+    import copy
+    import dataclasses
+    import pickle
+    from tooluse1.corpus import load_corpus
+    builtin = load_corpus()[0][0]
+    assert builtin.toolbox is TOOLS and pickle.loads(pickle.dumps(builtin)).toolbox is TOOLS
+    suite = load_suite(_suite(tmp_path, json.dumps([_FUNCTION]), cases=_INLINE_CASES))
+    by_id = {c.id: c for c in suite.cases}
+    shared, own = by_id["smalltalk"], by_id["weather.v2"]
+    assert shared.toolbox is suite.toolbox and list(own.toolbox) == ["get_weather", "Movies_1_FindMovies"]
+    assert own.toolbox["Movies_1_FindMovies"] is suite.toolbox["Movies_1_FindMovies"]   # from the suite's
+    reply = "TOOL get_weather | location=Oslo | days=1"
+    for twin in (pickle.loads(pickle.dumps(own)), copy.copy(own), copy.deepcopy(own),
+                 dataclasses.replace(own, id="weather.v2.copy")):
+        assert twin.toolbox is not TOOLS and list(twin.toolbox) == list(own.toolbox)
+        assert grade(twin, reply, "plain").passed and not grade(twin, reply.replace("location", "city"), "plain").passed
+    # Built by hand (a test's case), a case with definitions of its own reads them over the registry.
+    assert list(_BY_CITY.toolbox) == ["book"] and "book" not in TOOLS
+    # A dict of a suite's case reads as a case of that suite only with the suite's toolbox.
+    with pytest.raises(KeyError):
+        Case.from_dict(shared.as_dict())
+    assert Case.from_dict(shared.as_dict(), tools=suite.toolbox).toolbox is suite.toolbox
+
+
+def test_conflicting_definitions_grade_interleaved_and_concurrently() -> None:
+    """Cases defining one tool name two ways, graded interleaved in one thread and at once from two
+    threads: each verdict is its own definition's (a toolbox shared between cases or threads would flip some)."""
+    for _ in range(3):
+        for case, output, protocol, passes in _CONFLICTING:
+            assert grade(case, output, protocol).passed is passes, (case.id, output)
+
+    def grade_all(items: list[tuple[Case, str, str, bool]]) -> list[tuple[str, str]]:
+        return [(case.id, output) for _ in range(40) for case, output, protocol, passes in items
+                if grade(case, output, protocol).passed is not passes]
+
+    city = [item for item in _CONFLICTING if item[0] in (_BY_CITY, _ASK_CITY)]
+    hotel = [item for item in _CONFLICTING if item[0] in (_BY_HOTEL, _ASK_HOTEL)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        wrong = [w for f in [pool.submit(grade_all, city), pool.submit(grade_all, hotel)] for w in f.result()]
+    assert wrong == []

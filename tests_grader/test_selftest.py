@@ -158,7 +158,7 @@ def test_the_3_0_runners_fail_exactly_what_the_new_rules_fail(cases):
     whose expected call states an optional argument. Item by item, with the finish reason the backend reports."""
     for c in cases:
         stated = c.expect.call is not None and any(
-            not p.required and p.name in c.expect.call.arguments for p in selftest.TOOLS[c.expect.call.name].params)
+            not p.required and p.name in c.expect.call.arguments for p in c.toolbox[c.expect.call.name].params)
         for p in PROTOCOLS:
             assert grade(c, selftest.hedge_output(c, p), p).passed == (c.kind != "knowledge"), (c.id, p)
             cut = grade(c, selftest.truncated_output(c, p), p, "length")

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tooluse1.answers import ASK_TERMS, AnswerRequirement, asks_about, check_answer
+from tooluse1.answers import AnswerRequirement, asks_about, check_answer
 from tooluse1.corpus import NEGATIVE_KINDS, SPEC_VERSION
-from tooluse1.suite import SuiteError, load_suite, unload_suite
+from tooluse1.grade import grade
+from tooluse1.prompts import render
+from tooluse1.suite import SuiteError, load_suite
 from tooluse1.tools import TOOL_NAMES, TOOLS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,11 +25,11 @@ EXAMPLE_ARG = "examples/concierge"          # as a user in the project directory
 
 
 @pytest.fixture(autouse=True)
-def _no_suite_left_behind():
-    """Every other test module sees the built-in tools only."""
+def _registry_untouched():
+    """Loading a suite, or failing to, leaves the registry as it was: the built-in tools, in their order."""
+    before = dict(TOOLS)
     yield
-    unload_suite()
-    assert tuple(TOOLS) == TOOL_NAMES
+    assert tuple(TOOLS) == TOOL_NAMES and all(TOOLS[n] is t for n, t in before.items())
 
 
 def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -47,7 +49,10 @@ def test_example_suite_has_its_own_tools_and_every_expectation_kind_in_both_lang
     suite = load_suite(EXAMPLE)
     assert suite.name == "concierge" and suite.tool_names == ("get_stock_price", "book_table")
     assert not set(suite.tool_names) & set(TOOL_NAMES)
-    assert all(TOOLS[t] is tool for t, tool in zip(suite.tool_names, suite.tools))   # registered for every stage
+    assert not set(suite.tool_names) & set(TOOLS)                                # the registry is left alone
+    assert all(suite.toolbox[t] is tool for t, tool in zip(suite.tool_names, suite.tools))
+    # Each case carries the suite's toolbox (none declares tools of its own): every stage reads it there.
+    assert all(c.toolbox is suite.toolbox for c in suite.cases)
     assert all(t.simulate is None for t in suite.tools)                              # none is needed
     for lang in ("en", "ru"):
         cases = [c for c in suite.cases if c.lang == lang]
@@ -71,25 +76,67 @@ def test_suite_digest_covers_tools_and_cases(tmp_path):
 
 
 def test_a_suite_tool_is_asked_about_like_a_builtin_one(tmp_path):
-    """Clarification matchers are built for the tools registered at check time, and rebuilt when a suite
-    replaces a tool: the same question counts or not by the suite's own terms."""
-    load_suite(EXAMPLE)
-    assert "book_table.party_size" in ASK_TERMS and "book_table.time" not in ASK_TERMS
+    """Clarification matchers are built for the tools a case offers: the same question counts or not by each
+    suite's own terms, two suites defining one tool two ways side by side."""
+    suite = load_suite(EXAMPLE)
+    tools = suite.toolbox
+    params = tools["book_table"].param_index
+    assert params["party_size"].ask_terms and not params["time"].ask_terms
     question = "Sure! How many people is the table for?"
-    assert asks_about(question, ["book_table.party_size"]) is not None
-    req = AnswerRequirement(ask_about=("book_table.party_size",))
-    assert check_answer(req, question).ok
-    failed = check_answer(req, "Sure, which restaurant?")
+    assert asks_about(question, ["book_table.party_size"], tools=tools) is not None
+    assert asks_about(question, ["book_table.party_size"]) is None         # the registry has no book_table
+    req = AnswerRequirement(ask_about=("book_table.party_size",), tools=tools)
+    assert check_answer(req, question, tools=tools).ok
+    failed = check_answer(req, "Sure, which restaurant?", tools=tools)
     assert not failed.ok and failed.reason == "no question about the missing number of guests"
 
     other = _copy(tmp_path / "other")
     _edit(other / "tools.yaml", "en: [how many, people, guests, party, persons, number of]", "en: [diners]")
     _edit(other / "cases/en/cases.yaml", "How many people is the table for?", "How many diners?")
-    load_suite(other)
+    theirs = load_suite(other).toolbox
     # The author's terms add to those derived from the parameter's name and description ("people").
-    assert asks_about("How many diners?", ["book_table.party_size"]) is not None
-    assert asks_about(question, ["book_table.party_size"]) is not None
-    assert asks_about("Which restaurant would you like?", ["book_table.party_size"]) is None
+    assert asks_about("How many diners?", ["book_table.party_size"], tools=theirs) is not None
+    assert asks_about("Will diners join you?", ["book_table.party_size"], tools=theirs) is not None
+    assert asks_about("Will diners join you?", ["book_table.party_size"], tools=tools) is None  # not the first's
+    assert asks_about(question, ["book_table.party_size"], tools=theirs) is not None
+    assert asks_about("Which restaurant would you like?", ["book_table.party_size"], tools=theirs) is None
+
+
+def test_two_suites_load_side_by_side_each_graded_by_its_own_tools(tmp_path):
+    """One tool name defined two ways by two suites loaded in one process: each suite's cases are prompted,
+    parsed and graded with their suite's definition, whichever was loaded last, and the registry holds
+    the built-in tools throughout."""
+    first = load_suite(EXAMPLE)
+    other = _copy(tmp_path / "other")
+    # book_table's `restaurant` parameter is called `venue` in the other suite, everywhere it is used.
+    for name in ("tools.yaml", "cases/en/cases.yaml", "cases/ru/cases.yaml"):
+        path = other / name
+        text = path.read_text(encoding="utf-8")
+        for was, now in (("required: [restaurant,", "required: [venue,"), ("      restaurant:", "      venue:"),
+                         ("{restaurant:", "{venue:")):
+            text = text.replace(was, now)
+        path.write_text(text, encoding="utf-8")
+    second = load_suite(other)
+    assert tuple(TOOLS) == TOOL_NAMES
+    assert "restaurant" in first.toolbox["book_table"].param_index
+    assert "venue" in second.toolbox["book_table"].param_index
+    mine = {c.id: c for c in first.cases}
+    theirs = {c.id: c for c in second.cases}
+    call_ids = [i for i, c in mine.items() if c.expect.call is not None and c.expect.call.name == "book_table"]
+    assert call_ids
+    for cid in call_ids:
+        a, b = mine[cid], theirs[cid]
+        assert a.toolbox is first.toolbox and b.toolbox is second.toolbox
+        args = dict(a.expect.call.arguments)
+        as_first = json.dumps({"name": "book_table", "arguments": args}, ensure_ascii=False)
+        args["venue"] = args.pop("restaurant")
+        as_second = json.dumps({"name": "book_table", "arguments": args}, ensure_ascii=False)
+        for _ in range(2):       # interleaved: no state of one suite's grading leaks into the other's
+            assert grade(a, as_first, "json").passed and not grade(a, as_second, "json").passed, cid
+            assert grade(b, as_second, "json").passed and not grade(b, as_first, "json").passed, cid
+        assert '"restaurant"' in render(a, "json").messages[0]["content"]
+        assert '"venue"' in render(b, "json").messages[0]["content"]
+        assert '"restaurant"' not in render(b, "json").messages[0]["content"]
 
 
 def test_oracle_and_never_call_run_the_example_suite_end_to_end(tmp_path):
@@ -179,7 +226,7 @@ def _line(path: Path, fragment: str) -> int:
 def _problems(suite: Path) -> list[str]:
     with pytest.raises(SuiteError) as e:
         load_suite(suite)
-    assert not set(TOOLS) - set(TOOL_NAMES)            # a suite that does not load leaves no tool behind
+    assert tuple(TOOLS) == TOOL_NAMES                   # a suite that does not load leaves no tool behind
     return e.value.problems
 
 
@@ -230,17 +277,16 @@ def test_broken_yaml_names_file_and_line(tmp_path, monkeypatch, name):
 
 
 def test_while_a_suite_is_active_only_its_tools_resolve(tmp_path, monkeypatch):
-    """A suite's tools are the only ones: a built-in tool's name or other name is free for them, a built-in
-    name resolves to nothing, and unloading brings the built-in tools back in their order."""
+    """A suite's tools are the only ones its cases offer: a built-in tool's name or other name is free for
+    them, a built-in name resolves to nothing there, and the registry keeps the built-in tools."""
     monkeypatch.chdir(tmp_path)
     suite = _copy(tmp_path / "s")
     _edit(suite / "tools.yaml", "name_aliases: [reserve_table, book_restaurant]", "name_aliases: [calc]")
-    load_suite(suite)
-    assert list(TOOLS) == ["get_stock_price", "book_table"]
-    assert TOOLS.canonical_name("calc") == "book_table"
-    assert TOOLS.canonical_name("get_weather") not in TOOLS
-    assert TOOLS.canonical_name("BookTable") == "book_table"
-    unload_suite()
+    tools = load_suite(suite).toolbox
+    assert list(tools) == ["get_stock_price", "book_table"]
+    assert tools.canonical_name("calc") == "book_table"
+    assert tools.canonical_name("get_weather") not in tools
+    assert tools.canonical_name("BookTable") == "book_table"
     assert list(TOOLS) == list(TOOL_NAMES) and TOOLS.canonical_name("calc") == "calculator"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tooluse1.corpus import CASES_DIR, DATA_DIR, Case, CorpusError, case_toolset, load_cases, render_data
+from tooluse1.corpus import CASES_DIR, DATA_DIR, Case, CorpusError, load_cases, render_data
 from tooluse1.datafiles import write_data
 from tooluse1.grade import grade
 from tooluse1.prompts import PROTOCOLS, format_call
@@ -29,8 +29,7 @@ def failing_references(cases: list[Case]) -> dict[str, str]:
             continue        # a suite's text case may come without a reference: nothing to check
         for protocol in PROTOCOLS:
             if case.expect.kind == "call":
-                with case_toolset(case):
-                    output = format_call(case.expect.right_call(), protocol)
+                output = format_call(case.expect.right_call(case.toolbox), protocol)
             else:
                 output = case.expect.reference or ""
             verdict = grade(case, output, protocol)

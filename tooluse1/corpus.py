@@ -12,7 +12,6 @@ import hashlib
 import json
 import re
 from collections import Counter
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -24,7 +23,7 @@ from tooluse1.datafiles import first_stale, read_built
 from tooluse1.errors import StaleCorpusError
 from tooluse1.tools import TOOL_NAMES, TOOLS, Call
 from tooluse1.matching import LEFT_OUT, alternatives, first_choice
-from tooluse1.toolspec import Tool, function_of
+from tooluse1.toolspec import Tool, Toolbox, function_of
 from tooluse1.types import DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, NegativeKind
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 
@@ -96,17 +95,24 @@ class Expectation:
 
     @property
     def answer(self) -> AnswerRequirement:
-        """The requirement on a text answer (tooluse1.answers), for no-call and clarify expectations."""
+        """The requirement on a text answer (tooluse1.answers), for no-call and clarify expectations, of a
+        case offering the registry's tools (`requirement` for any case)."""
+        return self.requirement()
+
+    def requirement(self, tools: Toolbox = TOOLS) -> AnswerRequirement:
+        """The requirement on a text answer of a case offering `tools` (Case.toolbox), whose parameters the
+        `missing` keys name (ValueError for a key none of them has)."""
         return AnswerRequirement(contains_all=self.answer_contains_all, contains_any=self.answer_contains_any,
                                  excludes=self.answer_excludes, refusal=self.refusal, ask_about=self.missing,
-                                 decline_answers=self.decline_answers, action=self.action, about=self.about)
+                                 decline_answers=self.decline_answers, action=self.action, about=self.about,
+                                 tools=tools)
 
-    def right_call(self) -> Call:
-        """A call a right answer makes: the expected call, each argument as its comparison kind writes it (a
-        `keywords` argument, web_search's query, which may list alternatives `a|b`, as a query a user would
-        type: its first alternatives)."""
+    def right_call(self, tools: Toolbox = TOOLS) -> Call:
+        """A call a right answer makes: the expected call, each argument as its comparison kind in `tools`
+        (the case's offered tools, Case.toolbox) writes it (a `keywords` argument, web_search's query, which
+        may list alternatives `a|b`, as a query a user would type: its first alternatives)."""
         assert self.call is not None
-        params = TOOLS[self.call.name].param_index
+        params = tools[self.call.name].param_index
         out = {}
         for k, v in self.call.arguments.items():
             alts = alternatives(v)
@@ -182,8 +188,16 @@ def _alternatives(item: Any) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Case:
     """One authored case. `tools` is always the explicit tuple of offered tool names; `definitions` the
-    tools the case declares itself (OpenAI-format function objects, in its `tools:` list beside the names),
-    which it is prompted, parsed and graded with in place of the registry's (`case_toolset`)."""
+    tools the case declares itself (OpenAI-format function objects, in its `tools:` list beside the names);
+    `toolbox` the tools every stage reads for it (`tools=`: prompts, parsing, grading), set when the case is
+    built (tooluse1.corpus.case_toolbox): the toolbox of its corpus (the registry tooluse1.tools.TOOLS for
+    the built-in corpus, its suite's for a suite's case, tooluse1.suite), or, for a case declaring tools
+    itself, exactly its offered tools with its own declarations in place. Left out, it is the registry, or
+    for a case with `definitions` its offered tools from the registry and its own.
+
+    No global state is read after construction: two cases may define one tool name two ways, and cases of
+    two suites live side by side. `toolbox` takes no part in equality, and a pickled case keeps the registry
+    by reference (the registry itself after unpickling) and any other toolbox by value."""
 
     id: str
     lang: str                                   # en or ru; in a suite any BCP 47 tag (tooluse1.langtags)
@@ -195,6 +209,19 @@ class Case:
     kind: NegativeKind | None = None            # negatives only
     source: str = field(default="", compare=False)   # "cases/en/x.yaml:12", for messages
     definitions: tuple[dict, ...] = ()          # the case's own tool declarations, as written
+    toolbox: Toolbox = field(default_factory=lambda: TOOLS, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.definitions and self.toolbox is TOOLS:   # built by hand (tests): its own tools over the registry
+            object.__setattr__(self, "toolbox", case_toolbox(self.tools, self.definitions))
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The registry travels by reference: an unpickled built-in case offers TOOLS itself (what the answer
+        # rules key their shared tables on), not a copy of it.
+        return {k: (None if k == "toolbox" and v is TOOLS else v) for k, v in self.__dict__.items()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, toolbox=TOOLS if state.get("toolbox") is None else state["toolbox"])
 
     @property
     def expectation(self) -> ExpectationKind:
@@ -217,15 +244,46 @@ class Case:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict, source: str = "") -> "Case":
-        """Build a Case from a JSONL dict (or an already-validated YAML mapping). No validation here."""
-        tools = d.get("tools", "all")
-        listed = TOOL_NAMES if tools == "all" else tuple(tools)
+    def from_dict(cls, d: dict, source: str = "", tools: Toolbox = TOOLS) -> "Case":
+        """Build a Case from a JSONL dict (or an already-validated YAML mapping) of the corpus whose tools are
+        `tools` (the registry, or a suite's Suite.toolbox); its toolbox as case_toolbox gives it. No
+        validation here; KeyError when it offers a name neither `tools` nor its own declarations have."""
+        offered = d.get("tools", "all")
+        listed = _all_names(tools) if offered == "all" else tuple(offered)
         definitions = tuple(dict(t) for t in listed if isinstance(t, Mapping))
-        return cls(id=d["id"], lang=d["lang"], category=d["category"], difficulty=d["difficulty"],
-                   tools=tuple(t if isinstance(t, str) else str(function_of(t).get("name")) for t in listed),
+        names = tuple(t if isinstance(t, str) else str(function_of(t).get("name")) for t in listed)
+        return cls(id=d["id"], lang=d["lang"], category=d["category"], difficulty=d["difficulty"], tools=names,
                    messages=tuple(dict(m) for m in d["messages"]), expect=Expectation.from_dict(d["expect"]),
-                   kind=d.get("kind"), source=source, definitions=definitions)
+                   kind=d.get("kind"), source=source, definitions=definitions,
+                   toolbox=case_toolbox(names, definitions, tools))
+
+
+def _all_names(tools: Toolbox) -> tuple[str, ...]:
+    """What `tools: all` offers in a corpus whose tools are `tools`: the nine built-in names for the registry
+    (a stand-in a test adds to it is not offered), else every tool of the suite."""
+    return TOOL_NAMES if tools is TOOLS else tuple(tools)
+
+
+def case_toolbox(names: Iterable[str], definitions: Iterable[Mapping[str, Any]],
+                 corpus: Toolbox = TOOLS) -> Toolbox:
+    """The toolbox of a case offering `names` in a corpus whose tools are `corpus`: `corpus` itself (the
+    same object for every such case) when the case declares no tools of its own, as the built-in corpus's
+    cases always read the whole registry; else exactly the offered tools, in their order, each of its own
+    `definitions` in place of the corpus's tool of that name (KeyError for a name neither has)."""
+    own = own_tools(definitions)
+    if own:
+        return _offering(names, own, corpus)
+    unknown = [n for n in names if n not in corpus]
+    if unknown:     # a suite's case read without its suite's toolbox: refused, never graded by the wrong tools
+        raise KeyError(f"tools {unknown} are offered but neither declared by the case nor among {list(corpus)}")
+    return corpus
+
+
+def _offering(names: Iterable[str], own: Iterable[Tool], corpus: Toolbox) -> Toolbox:
+    """The tools `names` names, in their order (each once): the tool of `own` of that name where there is
+    one, else `corpus`'s (KeyError for a name neither has)."""
+    mine = {t.name: t for t in own}
+    return Toolbox(mine[n] if n in mine else corpus[n] for n in dict.fromkeys(names))
 
 
 _OWN_TOOLS: dict[str, tuple[Tool, ...]] = {}
@@ -240,19 +298,11 @@ def own_tools(definitions: Iterable[Mapping[str, Any]]) -> tuple[Tool, ...]:
     return found
 
 
-def case_toolset(case: "Case") -> AbstractContextManager[None]:
-    """The context a case is prompted, parsed and graded in: for a case that declares tools itself, the
-    registry reads as exactly its offered tools (its own declarations in place of the registry's of the same
-    name); for any other case, the registry as it is."""
-    if not case.definitions:
-        return nullcontext()
-    own = {t.name: t for t in own_tools(case.definitions)}
-    return TOOLS.scoped([own[n] if n in own else TOOLS[n] for n in case.tools])
-
-
-def as_case(case: "Case | dict") -> Case:
-    """A Case from a Case or a corpus JSONL dict (the public grading API accepts both)."""
-    return case if isinstance(case, Case) else Case.from_dict(case)
+def as_case(case: "Case | dict", tools: Toolbox = TOOLS) -> Case:
+    """A Case from a Case (as it is, its toolbox included) or a corpus JSONL dict of a corpus whose tools are
+    `tools` (the public grading API accepts both; a dict of a suite's case needs the suite's toolbox, or
+    declares every tool it offers itself)."""
+    return case if isinstance(case, Case) else Case.from_dict(case, tools=tools)
 
 
 # ----------------------------------------------------------------------------- validation
@@ -284,7 +334,8 @@ def check_arguments(tool: str, args: Any, where: str, line: int, probs: Problems
                 probs.add(where, line, f"{tool}.{name}: {wrong}")
 
 
-def _check_messages(msgs: Any, where: str, line: int, probs: Problems, tool_names: tuple[str, ...]) -> None:
+def _check_messages(msgs: Any, where: str, line: int, probs: Problems, tool_names: tuple[str, ...],
+                    toolbox: Toolbox) -> None:
     if not isinstance(msgs, list) or not msgs:
         probs.add(where, line, "messages must be a non-empty list")
         return
@@ -301,7 +352,7 @@ def _check_messages(msgs: Any, where: str, line: int, probs: Problems, tool_name
                 probs.add(where, ml, f"malformed history: message {i + 1} calls an unknown tool "
                                      f"{tc.get('name') if isinstance(tc, dict) else tc!r}")
                 continue
-            check_arguments(tc["name"], tc.get("arguments", {}), where, line_of(tc, default=ml), probs)
+            check_arguments(tc["name"], tc.get("arguments", {}), where, line_of(tc, default=ml), probs, toolbox)
             pending_call = tc["name"]
         elif role == "tool":
             if pending_call is None:
@@ -323,19 +374,21 @@ def _check_messages(msgs: Any, where: str, line: int, probs: Problems, tool_name
         probs.add(where, line_of(last, default=line), "malformed history: the last message must be the user's")
 
 
-def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str, ...] = TOOL_NAMES,
+def _validate_entry(raw: Any, where: str, probs: Problems, tools: Toolbox = TOOLS,
                     unusable: frozenset[str] = frozenset()) -> Case | None:
-    """Check one YAML mapping of a corpus whose tools are `tool_names` (registered in TOOLS; `tools: all`
-    offers them all); on success return the Case with its offered tools listed (problems go to `probs`).
-    A suite's case (tool_names other than the built-in ones) may also declare tools of its own in its
-    `tools:` list, leave out `difficulty` (medium) and a negative's `kind` (derived from its expectation),
-    take any id of `[A-Za-z0-9_.-]` and any BCP 47 `lang`. A case naming a tool of `unusable` (declared,
-    but with problems of its own, reported by the caller) is left out without a problem of its own."""
+    """Check one YAML mapping of a corpus whose tools are `tools` (the registry: the built-in corpus, whose
+    `tools: all` offers the nine built-in tools; any other toolbox: a suite's, all of whose tools `all`
+    offers); on success return the Case with its offered tools listed and its toolbox (Case.from_dict),
+    problems going to `probs`. A suite's case may also declare tools of its own in its `tools:` list, leave
+    out `difficulty` (medium) and a negative's `kind` (derived from its expectation), take any id of
+    `[A-Za-z0-9_.-]` and any BCP 47 `lang`. A case naming a tool of `unusable` (declared, but with problems
+    of its own, reported by the caller) is left out without a problem of its own."""
     line = line_of(raw)
     if not isinstance(raw, dict):
         probs.add(where, line, "a case must be a mapping")
         return None
-    suite = tool_names != TOOL_NAMES
+    suite = tools is not TOOLS
+    tool_names = _all_names(tools)
     n_before = len(probs.items)
     for key in ("id", "lang", "category", "tools", "messages", "expect") + (() if suite else ("difficulty",)):
         if key not in raw:
@@ -347,19 +400,17 @@ def _validate_entry(raw: Any, where: str, probs: Problems, tool_names: tuple[str
         return None
     if unusable and (raw["tools"] == "all" or not unusable.isdisjoint(_named_tools(raw))):
         return None     # checked once its tool loads: every problem now would only repeat the tool's
-    tools, own = _offered(raw, where, probs, tool_names, suite)
+    names, own = _offered(raw, where, probs, tool_names, suite)
     known = tool_names + tuple(t.name for t in own if t.name not in tool_names)
     fields = {"difficulty": raw.get("difficulty", "medium"), "kind": raw.get("kind")}
     if suite and raw["category"] == "negative" and fields["kind"] is None:
         fields["kind"] = _derived_kind(raw["expect"])
-    with TOOLS.scoped([next((t for t in own if t.name == n), None) or TOOLS[n] for n in tools]) if own \
-            else nullcontext():
-        _validate_case(raw, where, probs, known, suite, tools, fields)
+    _validate_case(raw, where, probs, known, suite, names, fields, _offering(names, own, tools) if own else tools)
     if len(probs.items) > n_before:
         return None
     offered = [next((d for d in raw["tools"] if isinstance(d, Mapping) and function_of(d).get("name") == n), n)
-               for n in tools] if own else tools
-    return Case.from_dict({**raw, **fields, "tools": offered}, source=f"{where}:{line}")
+               for n in names] if own else names
+    return Case.from_dict({**raw, **fields, "tools": offered}, source=f"{where}:{line}", tools=tools)
 
 
 def _named_tools(raw: dict) -> set[str]:
@@ -376,11 +427,12 @@ def _named_tools(raw: dict) -> set[str]:
     return names | {c["name"] for c in calls if isinstance(c, dict) and isinstance(c.get("name"), str)}
 
 
-def validate_case(raw: dict, tool_names: tuple[str, ...] = ()) -> list[str]:
-    """The problems of one suite case given as plain data (an importer checks each case it writes, as the
-    suite loader will); empty when it is valid."""
+def validate_case(raw: dict, tools: Toolbox | None = None) -> list[str]:
+    """The problems of one suite case given as plain data, in a suite whose tools file declares `tools`
+    (none by default: an importer's suite, every case declaring its tools itself), as the suite loader will
+    find them; empty when it is valid."""
     probs = Problems()
-    _validate_entry(raw, "case", probs, tool_names)
+    _validate_entry(raw, "case", probs, Toolbox() if tools is None else tools)
     return [p.partition(": ")[2] for p in probs.items]
 
 
@@ -426,8 +478,9 @@ def _derived_kind(exp: Any) -> str:
 
 
 def _validate_case(raw: dict, where: str, probs: Problems, tool_names: tuple[str, ...], suite: bool,
-                   tools: list[str], fields: dict) -> None:
-    """The checks of `_validate_entry` that read the tools (with a case's own tools in scope)."""
+                   tools: list[str], fields: dict, toolbox: Toolbox) -> None:
+    """The checks of `_validate_entry` that read the tools: those of `toolbox`, what the case offers (the
+    registry, or its own toolbox when it declares tools itself)."""
     cid, lang, cat = raw["id"], raw["lang"], raw["category"]
     m = _ID_RE.match(str(cid))
     if suite and not is_lang_tag(lang):     # a suite's cases: any language (tooluse1.langtags)
@@ -450,7 +503,7 @@ def _validate_case(raw: dict, where: str, probs: Problems, tool_names: tuple[str
         probs.add(where, line_of(raw, "kind"), f"negative cases need kind: one of {NEGATIVE_KINDS}")
     if cat != "negative" and kind is not None:
         probs.add(where, line_of(raw, "kind"), "kind is only for negative cases")
-    _check_messages(raw["messages"], where, line_of(raw, "messages"), probs, tool_names)
+    _check_messages(raw["messages"], where, line_of(raw, "messages"), probs, tool_names, toolbox)
 
     exp = raw["expect"]
     el = line_of(raw, "expect")
@@ -471,13 +524,13 @@ def _validate_case(raw: dict, where: str, probs: Problems, tool_names: tuple[str
             probs.add(where, el, f"expected tool {call['name']!r} is not among the offered tools")
         if cat in tool_names and call["name"] != cat:
             probs.add(where, el, f"a {cat} case must expect a call of {cat}")
-        if call["name"] in TOOLS:
-            check_arguments(call["name"], call.get("arguments"), where, line_of(call, default=el), probs)
+        if call["name"] in toolbox:
+            check_arguments(call["name"], call.get("arguments"), where, line_of(call, default=el), probs, toolbox)
         extra = set(exp) - {"call"}
         if extra:
             probs.add(where, el, f"a call expectation takes no {sorted(extra)}")
     else:
-        _check_text_expectation(exp, shape, kind, tools, where, el, probs, lang, suite)
+        _check_text_expectation(exp, shape, kind, tools, toolbox, where, el, probs, lang, suite)
 
 
 _TEXT_FIELDS = {"no_call": {"answer_contains_all", "answer_contains_any", "answer_excludes", "refusal", "reference",
@@ -520,11 +573,12 @@ def term_field_problem(value: Any, key: str, suite: bool = False) -> str | None:
     return None
 
 
-def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list[str], where: str, el: int,
-                            probs: Problems, lang: str = "en", suite: bool = False) -> None:
+def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list[str], toolbox: Toolbox,
+                            where: str, el: int, probs: Problems, lang: str = "en", suite: bool = False) -> None:
     """The answer requirement of a no-call or clarify case: known fields of the right types, and what each
     kind needs (SPEC §3.3): a fact for knowledge and instruction traps, a refusal or a fact for capability
-    traps, the missing required arguments (of an offered tool) for clarify cases; always a reference."""
+    traps, the missing required arguments (of an offered tool, `tools` by name, declared in `toolbox`) for
+    clarify cases; always a reference."""
     extra = set(exp) - {shape} - _TEXT_FIELDS[shape]
     if extra:
         probs.add(where, el, f"unknown expect fields {sorted(extra)} for a {shape} case "
@@ -554,13 +608,13 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
                                  "left out)")
         for item in missing if isinstance(missing, list) else []:
             tool, _, param = str(item).rpartition(".")    # a tool name may hold dots, a parameter name not
-            if tool not in TOOLS or param not in TOOLS[tool].required:
+            if tool not in toolbox or param not in toolbox[tool].required:
                 probs.add(where, line_of(exp, "missing", el),
                           f"missing: {item!r} is not a required argument of a tool (write tool.param, e.g. "
                           f"get_weather.city)")
             elif tool not in tools:
                 probs.add(where, line_of(exp, "missing", el), f"missing: {item!r} names a tool that is not offered")
-            elif is_lang_tag(lang) and not TOOLS[tool].param_index[param].ask.get(primary_language(lang)):
+            elif is_lang_tag(lang) and not toolbox[tool].param_index[param].ask.get(primary_language(lang)):
                 # The user-side terms: those of the case's language (en-GB reads en's). A question is
                 # about the parameter only by them, so a language without them cannot be graded.
                 terms = primary_language(lang)
@@ -588,12 +642,13 @@ def _check_text_expectation(exp: dict, shape: str, kind: str | None, tools: list
 
 
 
-def load_cases(cases_dir: Path = CASES_DIR, tool_names: tuple[str, ...] = TOOL_NAMES,
+def load_cases(cases_dir: Path = CASES_DIR, tools: Toolbox = TOOLS,
                unusable: frozenset[str] = frozenset()) -> list[Case]:
-    """Load and validate every case under cases_dir, a corpus whose tools are `tool_names` (the built-in
-    ones by default; a suite's, tooluse1.suite); raise CorpusError listing all problems. A case naming a
-    tool of `unusable` (a suite's tool that failed its own checks) is left out unchecked."""
-    return load_yaml_entries(cases_dir, partial(_validate_entry, tool_names=tool_names, unusable=unusable), "case",
+    """Load and validate every case under cases_dir, a corpus whose tools are `tools` (the registry: the
+    built-in corpus; a suite's toolbox, tooluse1.suite), each case built with its toolbox (Case.toolbox);
+    raise CorpusError listing all problems. A case naming a tool of `unusable` (a suite's tool that failed
+    its own checks) is left out unchecked."""
+    return load_yaml_entries(cases_dir, partial(_validate_entry, tools=tools, unusable=unusable), "case",
                              CorpusError)
 
 

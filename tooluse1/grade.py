@@ -11,7 +11,8 @@ message.
 An empty answer never passes. A text answer cut off at the token limit is judged by what it already says
 (SPEC §3.3): it passes when it holds no call and no call attempt, does not end in a repetition loop, and its
 text already meets the requirement; a reply cut inside its thinking has no answer. A malformed output fails
-every case.
+every case. Tool names, argument types and schemas, and clarification terms are those of the case's offered
+tools (`Case.toolbox`), passed down to parsing and the answer rules.
 """
 from __future__ import annotations
 
@@ -21,14 +22,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from tooluse1.answers import AnswerCheck, check_answer, with_quoted_calls
-from tooluse1.corpus import Case, as_case, case_toolset
+from tooluse1.corpus import Case, as_case
 from tooluse1.langtags import primary_language
 from tooluse1.matching import LEFT_OUT, alternatives
 from tooluse1.parse import Extraction, extract, extract_completion
 from tooluse1.prompts import format_call
 from tooluse1.protocols import REGISTRY
-from tooluse1.tools import TOOLS, Call, canonical_tool_name
-from tooluse1.toolspec import Param
+from tooluse1.tools import TOOLS, Call
+from tooluse1.toolspec import Param, Toolbox
 from tooluse1.types import LANGS, ExpectationKind, Label
 
 
@@ -71,8 +72,10 @@ def _is_default(param: Param, value: Any) -> bool:
             and param.matches(param.default, value) and param.matches(value, param.default))
 
 
-def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, list[str], list[str]]:
-    """(all expected arguments match, mismatch descriptions, extra argument names).
+def compare_arguments(tool: str, expected: dict, actual: dict, *, tools: Toolbox = TOOLS
+                      ) -> tuple[bool, list[str], list[str]]:
+    """(all expected arguments match, mismatch descriptions, extra argument names), by `tools`' declaration
+    of `tool` (the case's offered tools, Case.toolbox).
 
     Cases list every optional argument whose value what the user said determines (stated, or evident: the
     language of a text to translate); a stated value that differs fails. An optional argument the model left
@@ -80,7 +83,7 @@ def compare_arguments(tool: str, expected: dict, actual: dict) -> tuple[bool, li
     when the tool infers it (translate's source_language). An expected null (a nullable parameter: "no
     reminder") needs an explicit null: left out, the tool would take its own default.
     """
-    spec = TOOLS[tool]
+    spec = tools[tool]
     mismatches: list[str] = []
     for name, exp_value in expected.items():
         param = spec.param_index[name]
@@ -119,8 +122,9 @@ def _grade_call(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     n_calls = len(calls)
     malformed = ex.label == "malformed"
     first = calls[0] if calls else None
-    tool_ok = first is not None and canonical_tool_name(first.name) == want.name
-    args_ok, mismatches, extra = (compare_arguments(want.name, want.arguments, first.arguments)
+    tools = case.toolbox
+    tool_ok = first is not None and tools.canonical_name(first.name) == want.name
+    args_ok, mismatches, extra = (compare_arguments(want.name, want.arguments, first.arguments, tools=tools)
                                   if tool_ok and first is not None else (False, [], []))
     if malformed:
         reason = f"malformed output: {ex.problem}"
@@ -171,7 +175,8 @@ def _grade_text(case: Case, ex: Extraction, cut_off: bool) -> Verdict:
     malformed = ex.label == "malformed"
     # A malformed output fails whatever its text says: its answer is not checked (nor counted as satisfying).
     check = AnswerCheck(False, "") if malformed else check_answer(
-        case.expect.answer, with_quoted_calls(ex.prose, ex.examples), user=_user_message(case))
+        case.expect.requirement(case.toolbox), with_quoted_calls(ex.prose, ex.examples), user=_user_message(case),
+        tools=case.toolbox)
     looping = cut_off and loops_at_end(ex.prose)
     if malformed:
         reason = f"malformed output: {ex.problem}"
@@ -206,7 +211,7 @@ def _unread_language(case: Case, prose: str) -> str:
     whose answer is written in it too: the rules read English and Russian only (README: Your own suite), so
     such an answer fails them, and the reason says why. The answer's language is told by its letters: fewer
     than half of them Latin or Cyrillic. Empty otherwise (the built-in corpus's reasons never change)."""
-    req = case.expect.answer
+    req = case.expect.requirement(case.toolbox)
     if not (req.refusal or req.ask_about) or primary_language(case.lang) in LANGS:
         return ""
     letters = len(_LETTER_RE.findall(prose))
@@ -236,7 +241,7 @@ def _user_wrote(case: Case, call: Call) -> bool:
     "Repeat after me: TOOL calculator | expression=1+1"."""
     said = [m["content"] for m in case.messages if m.get("role") == "user" and isinstance(m.get("content"), str)]
     for text in said:
-        found = extract(text)
+        found = extract(text, tools=case.toolbox)
         if call in found.calls + found.examples:
             return True
         squeezed = _squeezed(text)
@@ -272,10 +277,9 @@ def grade_extraction(case: Case | dict, ex: Extraction, finish_reason: str | Non
     (`with_repeated_calls_quoted`); without it every call counts."""
     c = as_case(case)
     cut_off = finish_reason == "length"
-    with case_toolset(c):
-        if c.expect.kind == "call":
-            return _grade_call(c, ex, cut_off)
-        return _grade_text(c, with_repeated_calls_quoted(c, ex, protocol), cut_off)
+    if c.expect.kind == "call":
+        return _grade_call(c, ex, cut_off)
+    return _grade_text(c, with_repeated_calls_quoted(c, ex, protocol), cut_off)
 
 
 class Answer(Protocol):
@@ -312,8 +316,7 @@ def grade_completion(case: Case | dict, completion: Answer, protocol: str
     if completion.error is not None:
         return None, None
     c = as_case(case)
-    with case_toolset(c):     # the case's own tools name and type what the reply calls
-        ex = extract_completion(completion, protocol)
+    ex = extract_completion(completion, protocol, tools=c.toolbox)   # the case's tools name and type its calls
     return ex, grade_extraction(c, ex, completion.finish_reason, protocol)
 
 

@@ -75,9 +75,10 @@ used is visible in `form`):
   plain      a line that starts with `TOOL name | k=v | k="v with | pipe"`; a quoted, backticked or
              `>`-quoted line is prose (the quoted-call trap); `TOOL RESULT` lines are never calls
 Values without native types (xml, invoke, glm, plain, react strings, pythonic strings) and JSON strings
-are typed by the tool schema (tools.type_arguments). Names keep the model's spelling, less the
-namespaces a format imposes (harmony/Kimi `functions.`, Kimi `:0`, Llama `.call`); another namespace is
-another tool (`browser.search` is gpt-oss's browser, not web_search: tools.canonical_tool_name).
+are typed by the tool schema (tools.type_arguments) of the offered tools (`tools=`, the case's
+Case.toolbox). Names keep the model's spelling, less the namespaces a format imposes (harmony/Kimi
+`functions.`, Kimi `:0`, Llama `.call`); another namespace is another tool (`browser.search` is gpt-oss's
+browser, not web_search: Toolbox.canonical_name).
 A broken call object's region ends at the next call delimiter (<|tool_call_end|>, </tool_call>, <|call|>,
 [TOOL_CALLS], …), so a well-delimited call after it is still read.
 What describes or lists tools is text, not a call and not malformed: {"name", "description"} without an
@@ -113,7 +114,8 @@ from dataclasses import dataclass, field
 from textwrap import dedent as textwrap_dedent
 from typing import Any, Iterator
 
-from tooluse1.tools import TOOLS, Call, canonical_tool_name, type_arguments
+from tooluse1.tools import TOOLS, Call, type_arguments
+from tooluse1.toolspec import Toolbox
 from tooluse1.types import Label
 
 __all__ = ["Call", "Extraction", "extract", "extract_completion", "strip_thinking"]
@@ -337,8 +339,9 @@ class _Scan:
     over), `findings` the findings of all extractors. Real outputs use a small fraction of each.
     """
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, tools: Toolbox):
         self.text = text
+        self.tools = tools           # the offered tools: what names a call's tool and types its arguments
         self.n = n = len(text)
         self.chars = 4 * n + 8192
         self.decodes = n // 256 + 64
@@ -566,18 +569,18 @@ def _is_template(args: dict) -> bool:
     return bool(args) and all(isinstance(v, str) and _PLACEHOLDER.fullmatch(v.strip()) for v in args.values())
 
 
-def _single_required(tool: str) -> str | None:
-    t = TOOLS.get(tool)
+def _single_required(tools: Toolbox, tool: str) -> str | None:
+    t = tools.get(tool)
     return t.required[0] if t is not None and len(t.required) == 1 else None
 
 
-def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | _Answer | None:
+def _make_call(tools: Toolbox, name: str, args: Any, string_ok: bool = False) -> Call | str | _Answer | None:
     """A Call of `name` with `args` (an object, a JSON string of one, None or ""), the problem, or None
     when the arguments are placeholders (a template); a "no tool" pseudo-call is an _Answer. With
-    `string_ok`, a plain string is the value of the tool's only required parameter. Every format builds
-    its calls here."""
-    tool = canonical_tool_name(name)
-    if tool not in TOOLS and name.casefold() in _NOT_CALLS:
+    `string_ok`, a plain string is the value of the tool's only required parameter. The tool is the one of
+    `tools` the name refers to, and types the arguments. Every format builds its calls here."""
+    tool = tools.canonical_name(name)
+    if tool not in tools and name.casefold() in _NOT_CALLS:
         return _Answer(_pseudo_tool_payload({"arguments": args}))
     if isinstance(args, str):
         s = args.strip()
@@ -589,8 +592,8 @@ def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | _A
             except (ValueError, RecursionError) as e:   # ValueError: also a number over the digit limit
                 why = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
                 return f"arguments of {name!r} are a string that is not JSON ({why})"
-        elif string_ok and _single_required(tool):
-            args = {_single_required(tool): s}
+        elif string_ok and _single_required(tools, tool):
+            args = {_single_required(tools, tool): s}
         else:
             return f"arguments of {name!r} are a string that is not JSON"
     if args is None:
@@ -601,10 +604,10 @@ def _make_call(name: str, args: Any, string_ok: bool = False) -> Call | str | _A
         return f"arguments of {name!r} hold values JSON cannot (sets, bytes, huge numbers or deep nesting)"
     if _is_template(args):
         return None
-    return Call(name=name, arguments=type_arguments(tool, args))
+    return Call(name=name, arguments=type_arguments(tool, args, tools=tools))
 
 
-def _call_object(name: str, obj: dict) -> Call | str | _Answer | None:
+def _call_object(tools: Toolbox, name: str, obj: dict) -> Call | str | _Answer | None:
     """Read a dict that names a tool: a Call, the problem of a broken call, or None (data or a
     description of the tool)."""
     key = _args_key(obj)
@@ -614,20 +617,20 @@ def _call_object(name: str, obj: dict) -> Call | str | _Answer | None:
     if (_is_schema(args) or (isinstance(args, list) and all(isinstance(a, str) for a in args))
             or ("description" in obj and not (isinstance(args, dict) and args))):
         return None
-    tool = canonical_tool_name(name)
-    known = tool in TOOLS
+    tool = tools.canonical_name(name)
+    known = tool in tools
     if key is None:
         # Arguments written flat beside the name: {"name": "get_weather", "city": "Paris"}.
         args = {k: v for k, v in obj.items() if k not in _CALL_KEYS}
         if not (known or _FUNCTION_LIKE.fullmatch(name)):
             return None                  # {"name": "Alice", "age": 30}: data
-        if known and not all(k in TOOLS[tool].param_index for k in args):
+        if known and not all(k in tools[tool].param_index for k in args):
             return None                  # {"tool": "calculator", "purpose": "maths"}: a listing entry
         if args and not known:
             return f"{name!r} is called with its arguments written beside the name"
     elif not known and not all(k in _CALL_KEYS for k in obj):
         return None                      # an object that has a name and, say, "input" among other data
-    return _make_call(name, args, string_ok=key in _STRING_INPUT_KEYS)
+    return _make_call(tools, name, args, string_ok=key in _STRING_INPUT_KEYS)
 
 
 # Answer objects (SPEC §3.1): an object whose keys are all answer keys or the metadata below, at least one
@@ -675,7 +678,7 @@ def _nameless_call(obj: dict) -> bool:
             and not any(isinstance(obj.get(k), str) and obj[k].strip() for k in _NAME_KEYS))
 
 
-def _read(value: Any, out: _Reading, depth: int = 0, wrapped: bool = False) -> None:
+def _read(tools: Toolbox, value: Any, out: _Reading, depth: int = 0, wrapped: bool = False) -> None:
     """Collect the calls, broken calls and answer objects in a decoded JSON value: a call object, a list
     of them, or wrappers around them (tool_calls, function_call, functionCall, parts, candidates, ...).
     `wrapped`: the value stands in a tool-call wrapper, where `{"NAME": {args}}` is a call (Apertus,
@@ -687,13 +690,13 @@ def _read(value: Any, out: _Reading, depth: int = 0, wrapped: bool = False) -> N
         if len(value) > _MAX_LIST or (len(value) > 1 and all(_names_a_tool(v) for v in value)):
             return
         for v in value:
-            _read(v, out, depth + 1, wrapped)
+            _read(tools, v, out, depth + 1, wrapped)
         return
     if not isinstance(value, dict) or any(isinstance(value.get(k), (list, dict)) for k in _LISTING_KEYS):
         return
     name = _call_name(value)
     if name is not None:
-        _read_named(name, value, out, depth)
+        _read_named(tools, name, value, out, depth)
         return
     answer = _answer_payload(value)
     if answer is not None:
@@ -702,15 +705,15 @@ def _read(value: Any, out: _Reading, depth: int = 0, wrapped: bool = False) -> N
         out.problems.append("a call object without a tool name")
     elif wrapped and len(value) == 1 and isinstance(next(iter(value.values())), dict) \
             and next(iter(value)) not in _WRAPPER_KEYS and next(iter(value)) not in _CALL_KEYS:
-        out.add(_make_call(*next(iter(value.items()))))
+        out.add(_make_call(tools, *next(iter(value.items()))))
     else:
         for k in _WRAPPER_KEYS:
             v = value.get(k)
             if isinstance(v, (dict, list)):
-                _read(v, out, depth + 1, wrapped)
+                _read(tools, v, out, depth + 1, wrapped)
 
 
-def _read_named(name: str, obj: dict, out: _Reading, depth: int) -> None:
+def _read_named(tools: Toolbox, name: str, obj: dict, out: _Reading, depth: int) -> None:
     """A dict that names a tool: a call, OpenAI's multi_tool_use.parallel (its tool_uses are the calls),
     or a "no tool" pseudo-call (an answer)."""
     if name.endswith("parallel") and _PARALLEL.fullmatch(name):
@@ -722,23 +725,24 @@ def _read_named(name: str, obj: dict, out: _Reading, depth: int) -> None:
             except (ValueError, RecursionError):
                 pass
         if isinstance(args, dict) and isinstance(args.get("tool_uses"), list):
-            _read(args["tool_uses"], out, depth + 1)
+            _read(tools, args["tool_uses"], out, depth + 1)
         else:
             out.problems.append("multi_tool_use.parallel without a list of tool_uses")
     elif name.casefold() in _NOT_CALLS:
         out.answers.append(_pseudo_tool_payload(obj))      # whatever keys it has besides
     else:
-        out.add(_call_object(name, obj))
+        out.add(_call_object(tools, name, obj))
 
 
-def _bare_args_call(value: Any) -> Call | None:
-    """An argument object whose keys fit exactly one tool's schema (all its required parameters, no
-    unknown key)."""
+def _bare_args_call(tools: Toolbox, value: Any) -> Call | None:
+    """An argument object whose keys fit exactly one tool of `tools`' schema (all its required parameters,
+    no unknown key)."""
     if not isinstance(value, dict) or not value or not _json_safe(value):
         return None
     keys = set(value)
-    fits = [t for t in TOOLS.values() if keys <= set(t.param_index) and set(t.required) <= keys]
-    return Call(name=fits[0].name, arguments=type_arguments(fits[0].name, value)) if len(fits) == 1 else None
+    fits = [t for t in tools.values() if keys <= set(t.param_index) and set(t.required) <= keys]
+    return Call(name=fits[0].name, arguments=type_arguments(fits[0].name, value, tools=tools)) if len(fits) == 1 \
+        else None
 
 
 # ----------------------------------------------------------------------------- json
@@ -769,15 +773,15 @@ def _cached_reading(scan: _Scan, value: Any, start: int, end: int, wrapped: bool
     """The reading of `value`, the value decoded from scan.text[start:end], exactly as `_read(value, reading,
     wrapped=wrapped)` fills a new _Reading; shared with earlier values of the same text (treat it as read-only).
 
-    Why this is exact: _read depends only on the value, `wrapped` and the tool registry (fixed during one
-    extract), and the value is a function of its text and of the reader that produced it (JSON decoder or
+    Why this is exact: _read depends only on the value, `wrapped` and the offered tools (scan.tools, fixed
+    during one extract), and the value is a function of its text and of the reader that produced it (JSON decoder or
     ast.literal_eval, scan.literal): the same text decodes to an equal value. Why: an output that repeats one
     call object thousands of times (1 MB of calls in prose) would read each one again (~25 µs apiece)."""
     key = (scan.text[start:end], scan.literal, wrapped)
     reading = scan.readings.get(key)
     if reading is None:
         reading = _Reading()
-        _read(value, reading, wrapped=wrapped)
+        _read(scan.tools, value, reading, wrapped=wrapped)
         scan.readings[key] = reading
     return reading
 
@@ -817,7 +821,7 @@ def _extract_json(scan: _Scan) -> Iterator[_Finding]:
         elif reading.answers:
             yield _Finding(start=start, end=end, form="json", calls=[], answer="\n".join(reading.answers))
         else:
-            bare = _bare_args_call(value) if scan.whole_reply(start, end) else None
+            bare = _bare_args_call(scan.tools, value) if scan.whole_reply(start, end) else None
             yield _found(start, end, "bare_args", bare) if bare else _found(start, end, "json", None)
         i = end
 
@@ -920,7 +924,7 @@ def _tag_call(scan: _Scan, spec: _TagForm, m: re.Match, close: re.Match) -> _Fin
             if isinstance(got, int) or got[1] > be:
                 return _found(start, end, spec.form, f"the JSON arguments of {name!r} do not parse")
             args = got[0]
-    return _found(start, end, spec.form, _make_call(name, args))
+    return _found(start, end, spec.form, _make_call(scan.tools, name, args))
 
 
 def _extract_tags(scan: _Scan, spec: _TagForm) -> Iterator[_Finding]:
@@ -1013,7 +1017,7 @@ def _gemma_call(scan: _Scan, m: re.Match) -> _Finding:
     args = _gemma_arguments(body[:-1]) if body.endswith("}") else None
     if args is None:
         return _found(m.start(), end.end(), "gemma", f"the arguments of {name!r} do not parse")
-    return _found(m.start(), end.end(), "gemma", _make_call(name, args))
+    return _found(m.start(), end.end(), "gemma", _make_call(scan.tools, name, args))
 
 
 _REACT = _LineRegex(r"[ \t]*Action[ \t]*:[ \t]*`?(?P<name>[^`\n]{1,%d}?)`?[ \t]*\r?\n[ \t]*Action[ \t]*Input[ \t]*:"
@@ -1032,15 +1036,16 @@ def _header_call(scan: _Scan, start: int, name: str, pos: int, form: str,
             return _found(start, got, form, f"the JSON arguments of {name!r} do not parse")
         if _PARALLEL.fullmatch(name):
             reading = _Reading()
-            _read_named(name, {"name": name, "arguments": got[0]}, reading, 0)
+            _read_named(scan.tools, name, {"name": name, "arguments": got[0]}, reading, 0)
             return _Finding(start=start, end=got[1], form=form, calls=reading.calls,
                             problem="; ".join(reading.problems) or None,
                             answer="\n".join(reading.answers) if reading.answers else None)
-        return _found(start, got[1], form, _make_call(name, got[0]))
+        return _found(start, got[1], form, _make_call(scan.tools, name, got[0]))
     if string_ok:
         end = text.find("\n", pos)
         end = scan.n if end < 0 else end
-        return _found(start, end, form, _make_call(name, text[pos:end].strip().strip("\"'`"), string_ok=True))
+        return _found(start, end, form, _make_call(scan.tools, name, text[pos:end].strip().strip("\"'`"),
+                                                   string_ok=True))
     return _found(start, max(pos, start + 1), form, f"no JSON arguments after the call of {name!r}")
 
 
@@ -1160,7 +1165,7 @@ def _literal(node: ast.AST) -> tuple[bool, Any]:
     return False, None
 
 
-def _python_call(node: ast.AST | None) -> Call | str | _Answer | None:
+def _python_call(tools: Toolbox, node: ast.AST | None) -> Call | str | _Answer | None:
     """A Call from an ast.Call whose callee is a (dotted) name and whose arguments are literals; None
     otherwise (or a template), a problem string when the arguments cannot be held."""
     if not isinstance(node, ast.Call):
@@ -1177,9 +1182,9 @@ def _python_call(node: ast.AST | None) -> Call | str | _Answer | None:
         return None
     name = ".".join([func.id, *reversed(parts)])
     name = name[:-5] if name.endswith(".call") else name      # Llama 3.1 built-ins: brave_search.call(...)
-    tool = canonical_tool_name(name)
-    params = [p.name for p in TOOLS[tool].params] if tool in TOOLS else []
-    if tool not in TOOLS and name.casefold() in _NOT_CALLS:
+    tool = tools.canonical_name(name)
+    params = [p.name for p in tools[tool].params] if tool in tools else []
+    if tool not in tools and name.casefold() in _NOT_CALLS:
         # final_answer("…") / respond(text="…"): an answer object whose payload is its string arguments.
         values = [_literal(v) for v in (*node.args, *(k.value for k in node.keywords))]
         if not values or not all(ok and isinstance(v, str) for ok, v in values):
@@ -1194,7 +1199,7 @@ def _python_call(node: ast.AST | None) -> Call | str | _Answer | None:
         if key is None or not ok:        # **kwargs, or a value that is not a literal
             return None
         args[key] = args_value
-    return _make_call(name, args)
+    return _make_call(tools, name, args)
 
 
 # Tokens and tags that mark what follows as pythonic calls, wherever they stand (after prose on the same
@@ -1207,7 +1212,7 @@ _PY_WRAPPED_END = re.compile(r"<\|python_end\|>|</function_calls>|<\|tool_call_e
                              r"|(?P<next><\|python_start\|>|<function_calls>|<\|tool_call_start\|>)")
 
 
-def _python_finding(start: int, end: int, expr: str) -> _Finding | None:
+def _python_finding(tools: Toolbox, start: int, end: int, expr: str) -> _Finding | None:
     """The finding of a pythonic expression: statements that are each a call or a list/tuple of calls, where
     a "no tool" pseudo-call (final_answer("…")) is an answer; None when it does not parse or holds anything
     else (code, templates, values no file can hold)."""
@@ -1220,7 +1225,7 @@ def _python_finding(start: int, end: int, expr: str) -> _Finding | None:
     for stmt in tree.body:
         node = stmt.value if isinstance(stmt, ast.Expr) else None
         items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
-        for got in [_python_call(item) for item in items] if items else [None]:
+        for got in [_python_call(tools, item) for item in items] if items else [None]:
             if isinstance(got, Call):
                 calls.append(got)
             elif isinstance(got, _Answer):
@@ -1246,8 +1251,8 @@ def _extract_wrapped_pythonic(scan: _Scan) -> Iterator[_Finding]:
         scan.chars -= 4 * (body_end - m.end())      # ast.parse costs more than a regex scan
         expr = text[m.end():body_end].strip()
         expr = expr[:-3].rstrip() if expr.endswith("```") else expr
-        found = _python_finding(m.start(), end_m.end() if end_m else body_end, expr) if expr.endswith((")", "]")) \
-            else None
+        found = _python_finding(scan.tools, m.start(), end_m.end() if end_m else body_end, expr) \
+            if expr.endswith((")", "]")) else None
         if found is not None:
             yield found
 
@@ -1268,7 +1273,7 @@ def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
             expr = expr[:-len(next(t for t in _PY_TAILS if expr.endswith(t)))].rstrip()
         if not expr.endswith((")", "]")):
             continue                     # text after the call: a mention inside a sentence
-        found = _python_finding(line_start, end, expr)
+        found = _python_finding(scan.tools, line_start, end, expr)
         if found is not None:
             yield found
 
@@ -1313,7 +1318,7 @@ def _plain_args(rest: str, line: str) -> dict[str, str] | str:
     return args
 
 
-def _plain_call(content: str, line: str) -> Call | str | _Answer | None:
+def _plain_call(tools: Toolbox, content: str, line: str) -> Call | str | _Answer | None:
     """The call on a `TOOL name | k=v | …` line (content after "TOOL"), the problem, or None (a template)."""
     head = _PLAIN_NAME.match(content)
     if head is None:
@@ -1322,14 +1327,14 @@ def _plain_call(content: str, line: str) -> Call | str | _Answer | None:
     if rest and not rest.startswith("|"):
         return f"expected '|' after the tool name in {line!r}"
     args = _plain_args(rest[1:], line)
-    return args if isinstance(args, str) else _make_call(head.group(1), args)
+    return args if isinstance(args, str) else _make_call(tools, head.group(1), args)
 
 
 def _extract_plain(scan: _Scan) -> Iterator[_Finding]:
     if "TOOL" not in scan.text:
         return
     for start, m in _PLAIN_LINE.finditer(scan.text):
-        yield _found(start, m.end(), "plain", _plain_call(m.group(1).strip(), m.group(0).strip()))
+        yield _found(start, m.end(), "plain", _plain_call(scan.tools, m.group(1).strip(), m.group(0).strip()))
 
 
 # ----------------------------------------------------------------------------- extractors
@@ -1394,7 +1399,7 @@ def _extract_json5(scan: _Scan) -> Iterator[_Finding]:
             yield _found(m.start(), end, "json5", "a JSON5 call object that does not parse")
             continue
         reading = _Reading()
-        _read(value, reading)
+        _read(scan.tools, value, reading)
         if reading.calls or reading.problems:
             yield _Finding(start=m.start(), end=end, form="json5", calls=reading.calls,
                            problem="; ".join(reading.problems) or None)
@@ -1412,13 +1417,14 @@ def _extract_yaml(scan: _Scan) -> Iterator[_Finding]:
     import yaml
     for start, m in _YAML_CALL.finditer(scan.text):
         name = m.group("name")
-        if canonical_tool_name(name) not in TOOLS:
+        if scan.tools.canonical_name(name) not in scan.tools:
             continue
         try:
             args = yaml.safe_load(textwrap_dedent(m.group("body")))
         except yaml.YAMLError:
             args = None
-        got = _make_call(name, args) if isinstance(args, dict) else f"a YAML call of {name!r} that does not parse"
+        got = _make_call(scan.tools, name, args) if isinstance(args, dict) \
+            else f"a YAML call of {name!r} that does not parse"
         yield _found(start, m.end(), "yaml", got)
 
 
@@ -1716,16 +1722,17 @@ def _visible(text: str) -> str:
     return text
 
 
-def extract(text: str, protocol: str | None = None) -> Extraction:
+def extract(text: str, protocol: str | None = None, *, tools: Toolbox = TOOLS) -> Extraction:
     """Parse a model output into calls, examples, a label and prose (see the module docstring).
 
     Never raises on any input (a non-string reads as ""); time linear in len(text). `protocol` is
     accepted for API stability: every format is recognised in every protocol, because a model that
-    answers in another well-formed format still made (or did not make) a call.
+    answers in another well-formed format still made (or did not make) a call. `tools` are the offered
+    tools (the case's, Case.toolbox): they resolve a call's tool name and type its arguments.
     """
     text = _visible(text) if isinstance(text, str) else ""
     body, thinking = strip_thinking(text)
-    scan = _Scan(body)
+    scan = _Scan(body, tools)
     kept = _claim(list(_extractors(scan)))
     _take_wrappers(body, kept)
     blocks = _CodeBlocks(body)
@@ -1756,12 +1763,12 @@ def extract(text: str, protocol: str | None = None) -> Extraction:
                       examples=examples, broken=broken)
 
 
-def extract_completion(completion: Any, protocol: str | None = None) -> Extraction:
+def extract_completion(completion: Any, protocol: str | None = None, *, tools: Toolbox = TOOLS) -> Extraction:
     """The Extraction of a backend Completion: its text as `extract` reads it, plus the calls a server
     returned as structured `tool_calls` (native protocol over the OpenAI API), which come first, in order,
     as form "api". A structured call whose arguments are not an object (a string that is not JSON) is a
-    broken attempt. Never raises."""
-    ex = extract(getattr(completion, "text", "") or "", protocol)
+    broken attempt. `tools` as `extract` reads them. Never raises."""
+    ex = extract(getattr(completion, "text", "") or "", protocol, tools=tools)
     structured = getattr(completion, "tool_calls", None) or []
     if not structured:
         return ex
@@ -1769,7 +1776,7 @@ def extract_completion(completion: Any, protocol: str | None = None) -> Extracti
     broken: list[str] = []
     for tc in structured:
         name = tc.get("name") if isinstance(tc, dict) else None
-        got = _make_call(name, tc.get("arguments")) if isinstance(name, str) and name else \
+        got = _make_call(tools, name, tc.get("arguments")) if isinstance(name, str) and name else \
             "a structured tool call without a name"
         if isinstance(got, Call):
             calls.append(got)

@@ -219,8 +219,9 @@ def _baseline_gate(config: pytest.Config, manifest: dict, run_config: RunConfig 
 
 
 def _corpus(config: pytest.Config) -> "tuple[Sequence[Case], dict]":
-    """The session's cases and manifest: the suite of --suite (its tools registered, its categories added
-    as markers), else the built-in corpus (data/, checked fresh). pytest.UsageError naming every problem."""
+    """The session's cases and manifest: the suite of --suite (each case carrying its toolbox, the suite's
+    categories added as markers), else the built-in corpus (data/, checked fresh). pytest.UsageError naming
+    every problem."""
     from tooluse1.draws import DrawError, session_cases
     opt = config.getoption
     try:

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Sequence
 
 from tooluse1.protocols import protocol_named
 from tooluse1.tools import TOOLS, Call
-from tooluse1.toolspec import api_name
+from tooluse1.toolspec import Toolbox, api_name
 from tooluse1.types import ALL_PROTOCOLS, PROTOCOLS
 
 __all__ = ["ALL_PROTOCOLS", "PROTOCOLS", "PROTOCOL_HELP", "Prompt", "format_call", "item_id", "parse_protocols",
@@ -120,23 +120,26 @@ RULES = """Rules:
 3. Answer in plain text, without any tool call, when no tool is needed (greetings, opinions, and well-known facts such as capitals, authors, historical dates, definitions or scientific facts: you know these, do not search for them), when the user asks you not to use tools, or when none of your tools can do what the user asks: then say that you cannot, except for a translation when you have no translate tool, which you write yourself. Never pretend to have done something you cannot do."""  # noqa: E501 - verbatim prompt text, a rule a line
 
 
-def system_prompt(protocol: str, tool_names: Sequence[str]) -> str:
-    """The system prompt for a protocol and a set of offered tools (deterministic text): the tools' schemas,
-    the protocol's call format and the policy; where the protocol passes the tools through the template/API
-    (`native`), the policy only (the tools travel as `Prompt.tools`)."""
+def system_prompt(protocol: str, tool_names: Sequence[str], *, tools: Toolbox = TOOLS) -> str:
+    """The system prompt for a protocol and a set of offered tools (deterministic text): the tools' schemas
+    (`tools`' declarations of `tool_names`), the protocol's call format and the policy; where the protocol
+    passes the tools through the template/API (`native`), the policy only (the tools travel as
+    `Prompt.tools`)."""
     p = protocol_named(protocol)
     if p.tools_in_api:
         return f"You are a helpful assistant with access to tools.\n\n{RULES}"
-    decl = "\n".join(json.dumps(TOOLS[t].json_schema(), ensure_ascii=False) for t in tool_names)
+    decl = "\n".join(json.dumps(tools[t].json_schema(), ensure_ascii=False) for t in tool_names)
     return (f"You are a helpful assistant with access to these tools:\n{decl}\n\n"
             f"{p.format_text}\n\n{RULES}")
 
 
-def tool_schemas(tool_names: Sequence[str]) -> tuple[dict, ...]:
-    """The offered tools in the OpenAI `tools` shape ({"type": "function", "function": schema}), which chat
-    templates' `tools=` argument accepts too. A name the API refuses (a dot, over 64 characters) is declared
-    by its reversible encoding (tooluse1.toolspec.api_name), which grading maps back to the tool."""
-    return tuple({"type": "function", "function": {**TOOLS[t].json_schema(), "name": api_name(t)}} for t in tool_names)
+def tool_schemas(tool_names: Sequence[str], *, tools: Toolbox = TOOLS) -> tuple[dict, ...]:
+    """The offered tools (`tools`' declarations of `tool_names`) in the OpenAI `tools` shape ({"type":
+    "function", "function": schema}), which chat templates' `tools=` argument accepts too. A name the API
+    refuses (a dot, over 64 characters) is declared by its reversible encoding (tooluse1.toolspec.api_name),
+    which grading maps back to the tool."""
+    return tuple({"type": "function", "function": {**tools[t].json_schema(), "name": api_name(t)}}
+                 for t in tool_names)
 
 
 def render_messages(case_messages: Sequence[dict], protocol: str) -> list[dict]:
@@ -160,12 +163,12 @@ def render_messages(case_messages: Sequence[dict], protocol: str) -> list[dict]:
 
 
 def render(case: Any, protocol: str) -> Prompt:
-    """The Prompt for one case in one protocol (accepts a Case or a corpus dict)."""
-    from tooluse1.corpus import as_case, case_toolset
+    """The Prompt for one case in one protocol (accepts a Case or a corpus dict), declaring the case's offered
+    tools (Case.toolbox: its own, where it declares tools itself)."""
+    from tooluse1.corpus import as_case
     c = as_case(case)
-    with case_toolset(c):         # a case that declares its own tools is prompted with them
-        sys_text = system_prompt(protocol, c.tools)
-        tools = tool_schemas(c.tools) if protocol_named(protocol).tools_in_api else ()
+    sys_text = system_prompt(protocol, c.tools, tools=c.toolbox)
+    tools = tool_schemas(c.tools, tools=c.toolbox) if protocol_named(protocol).tools_in_api else ()
     messages = ({"role": "system", "content": sys_text}, *render_messages(c.messages, protocol))
     key_source = sys_text + json.dumps(list(tools), sort_keys=True)
     key = hashlib.sha256(key_source.encode("utf-8")).hexdigest()[:16]

@@ -38,12 +38,13 @@ from tooluse1.grade import grade
 from tooluse1.langtags import primary_language
 from tooluse1.metrics import GradedItem, compute
 from tooluse1.prompts import PROTOCOLS, format_call
-from tooluse1.tools import TOOLS, Call
+from tooluse1.tools import Call
+from tooluse1.toolspec import Tool, Toolbox
 
 
 def oracle_output(case: Case, protocol: str) -> str:
     if case.expect.kind == "call":
-        return format_call(case.expect.right_call(), protocol)
+        return format_call(case.expect.right_call(case.toolbox), protocol)
     return case.expect.reference or _unreferenced_answer(case)
 
 
@@ -53,7 +54,7 @@ def _unreferenced_answer(case: Case) -> str:
     exp = case.expect
     if exp.kind == "clarify":
         tool, _, param = exp.missing[0].rpartition(".")
-        term = TOOLS[tool].param_index[param].ask.get(primary_language(case.lang), ("it",))[0]
+        term = case.toolbox[tool].param_index[param].ask.get(primary_language(case.lang), ("it",))[0]
         return f"Could you tell me the {term.replace('*', '').replace(' ... ', ' ')}?"
     if exp.refusal:
         return "Sorry, I can't do that: none of my tools can."
@@ -89,7 +90,7 @@ def double_output(case: Case, protocol: str) -> str:
     if case.expect.kind != "call":
         return oracle_output(case, protocol)
     other = "xml" if protocol == "json" else "json"
-    call = case.expect.right_call()
+    call = case.expect.right_call(case.toolbox)
     return format_call(call, protocol) + "\n\n" + format_call(call, other)
 
 
@@ -97,14 +98,15 @@ def always_call_output(case: Case, protocol: str) -> str:
     """The oracle on call cases; elsewhere a plausible call (its required arguments' example values)."""
     if case.expect.kind == "call":
         return oracle_output(case, protocol)
-    tool = TOOLS["web_search"] if "web_search" in case.tools else TOOLS[case.tools[0]]
+    tools = case.toolbox
+    tool = tools["web_search"] if "web_search" in case.tools else tools[case.tools[0]]
     return format_call(Call(tool.name, {p.name: p.example for p in tool.params if p.required}), protocol)
 
 
-def _alias_value(tool: str, args: dict) -> dict | None:
-    """The same arguments with one value written in another form its comparison accepts: an alias of a
-    canonical value (preferred), a number as a string (100 vs "100"), or an equivalent expression."""
-    params = TOOLS[tool].param_index
+def _alias_value(tool: Tool, args: dict) -> dict | None:
+    """The same arguments of `tool` with one value written in another form its comparison accepts: an alias
+    of a canonical value (preferred), a number as a string (100 vs "100"), or an equivalent expression."""
+    params = tool.param_index
     for name in sorted(args, key=lambda n: params[n].aliases is None):   # stable: alias values first
         other = params[name].comparison.variant(params[name], args[name])
         if other is not None:
@@ -118,7 +120,8 @@ def variant_outputs(case: Case, protocol: str) -> list[tuple[str, str]]:
         ref = case.expect.reference or ""
         return [("thinking", f"<think>The user asks something no tool should do.</think>\n{ref}"),
                 ("open-thinking-marker", f"Let me think.<｜end▁of▁thinking｜>{ref}")]
-    call = case.expect.right_call()
+    call = case.expect.right_call(case.toolbox)
+    tool = case.toolbox[call.name]
     args = call.arguments
     as_json = json.dumps({"name": call.name, "arguments": args}, ensure_ascii=False)
     out = [
@@ -130,13 +133,13 @@ def variant_outputs(case: Case, protocol: str) -> list[tuple[str, str]]:
         ("thinking-first", f"<think>I need the {call.name} tool.</think>\n{format_call(call, protocol)}"),
         ("prose-around", f"Sure, let me check.\n{format_call(call, protocol)}"),
     ]
-    alias = min(TOOLS[call.name].name_aliases, default=None)
+    alias = min(tool.name_aliases, default=None)
     if alias:
         out.append(("tool-alias", format_call(Call(alias, args), protocol)))
-    aliased = _alias_value(call.name, args)
+    aliased = _alias_value(tool, args)
     if aliased:
         out.append(("aliased-value", format_call(Call(call.name, aliased), protocol)))
-    extra = next((p for p in TOOLS[call.name].params if not p.required and p.name not in args), None)
+    extra = next((p for p in tool.params if not p.required and p.name not in args), None)
     if extra:
         out.append(("extra-optional-arg", format_call(Call(call.name, {**args, extra.name: extra.example}),
                                                       protocol)))
@@ -182,9 +185,10 @@ def cut_in_thinking_output(case: Case, protocol: str) -> str:
     return "<think>The user asks something. First I should work out whether one of the tools fits, and"
 
 
-def _wrong_optional(call: Call) -> Call | None:
-    """The call with its first stated optional argument changed to another valid value; None without one."""
-    for p in TOOLS[call.name].params:
+def _wrong_optional(call: Call, tools: Toolbox) -> Call | None:
+    """The call (of a tool of `tools`) with its first stated optional argument changed to another valid value;
+    None without one."""
+    for p in tools[call.name].params:
         if p.required or p.name not in call.arguments:
             continue
         return Call(call.name, {**call.arguments, p.name: p.comparison.other(p, call.arguments[p.name])})
@@ -193,11 +197,11 @@ def _wrong_optional(call: Call) -> Call | None:
 
 def _states_optional(case: Case) -> bool:
     call = case.expect.call
-    return call is not None and any(not TOOLS[call.name].param_index[k].required for k in call.arguments)
+    return call is not None and any(not case.toolbox[call.name].param_index[k].required for k in call.arguments)
 
 
 def wrong_optional_output(case: Case, protocol: str) -> str:
-    wrong = _wrong_optional(case.expect.right_call()) if _states_optional(case) else None
+    wrong = _wrong_optional(case.expect.right_call(case.toolbox), case.toolbox) if _states_optional(case) else None
     return format_call(wrong, protocol) if wrong is not None else oracle_output(case, protocol)
 
 
@@ -222,7 +226,7 @@ def analytic_scores(cases: Sequence[Case]) -> dict[str, float]:
     """Each runner's score from corpus counts alone (no grading): what the grader must reproduce."""
     n = len(cases)
     n_call = sum(1 for c in cases if c.expect.kind == "call")
-    n_bare = sum(1 for c in cases if c.expect.kind != "call" and c.expect.answer.is_empty)
+    n_bare = sum(1 for c in cases if c.expect.kind != "call" and c.expect.requirement(c.toolbox).is_empty)
     n_knowledge = sum(1 for c in cases if c.kind == "knowledge")
     n_optional = sum(1 for c in cases if _states_optional(c))
     n_drawn_call = sum(1 for c in cases if c.cluster != c.id and c.expect.kind == "call")

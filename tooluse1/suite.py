@@ -7,26 +7,29 @@ A suite is a folder:
                           # body's `tools`, MCP tools (tooluse1.toolspec.Tool.from_dict)
       cases/**/*.yaml     # the cases, in the format of the built-in cases/ (cases/README.md)
 
-`load_suite(DIR)` validates both (every problem as `path:line: message`: SuiteError), makes the suite's tools
-the registry every stage reads (tooluse1.tools.TOOLS; the built-in tools are set aside until
-`unload_suite`), grades every case's own right answer in every protocol (as `build` does for cases/; a case
-whose answer fails is left out and listed in `Suite.skipped`) and returns the cases with a manifest shaped
-like data/manifest.json, whose `sha256` is the suite's digest: it covers the tool declarations and the
-cases, so it is what a results file records as its corpus (`provenance.corpus`, with `suite: {name, path,
-api_names, skipped}`) and what `compare`, `report`, the `--baseline` gate and `regrade --suite DIR` check.
+`load_suite(DIR)` validates both (every problem as `path:line: message`: SuiteError), builds the suite's own
+toolbox (`Suite.toolbox`: its tools, with their other names) and each case with its toolbox (Case.toolbox:
+the suite's, or exactly its offered tools with its own declarations in place), grades every case's own
+right answer in every protocol (as `build` does for cases/; a case whose answer fails is left out and
+listed in `Suite.skipped`) and returns the cases with a manifest shaped like data/manifest.json, whose
+`sha256` is the suite's digest: it covers the tool declarations and the cases, so it is what a results file
+records as its corpus (`provenance.corpus`, with `suite: {name, path, api_names, skipped}`) and what
+`compare`, `report`, the `--baseline` gate and `regrade --suite DIR` check.
 
 What a suite means by the built-in words:
 - its tools are the ones its tools file declares, and only those (a built-in tool's name is free for
   them): `tools: all` offers every one of them, a case offering another is refused; a case may also
-  declare tools of its own inline (tooluse1.corpus.case_toolset);
+  declare tools of its own inline (tooluse1.corpus.Case.toolbox);
 - its categories are its tool names as written, `multi_step`, `negative` and `clarification`; case ids are
   any `[A-Za-z0-9_.-]+`, unique within the suite. Ids of different suites (or of the built-in corpus) may
   coincide: a session and a results file hold one suite, and runs of different suites are never paired
   (their digests differ);
 - a tool needs no simulated implementation: the tool-calling track grades calls, it does not execute them.
 
-One suite is active in a process at a time: loading one first unloads the suite loaded before
-(`unload_suite`), whether or not the new one loads.
+Loading a suite changes no global state: the registry (tooluse1.tools.TOOLS) keeps the built-in tools,
+and any number of suites may be loaded side by side, one tool name defined differently in each. A suite's
+tools resolve (by name, API encoding or other name) only where its cases carry them: while a session grades
+a suite, only its tools and their other names resolve.
 """
 from __future__ import annotations
 
@@ -42,12 +45,11 @@ from tooluse1.corpus import (SPEC_VERSION, Case, CorpusError, StaleCorpusError, 
                              load_corpus, own_tools, render_jsonl)
 from tooluse1.errors import ToolUse1Error
 from tooluse1.results import portable_path
-from tooluse1.tools import TOOLS
-from tooluse1.toolspec import Tool, api_name, function_of
+from tooluse1.toolspec import Tool, Toolbox, api_name, function_of
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, read_yaml_list
 
 __all__ = ["CASES_DIR_NAME", "TOOLS_FILE", "CasesUnusable", "Suite", "SuiteError", "load_session_cases", "load_suite",
-           "suite_of", "unload_suite"]
+           "suite_of"]
 
 TOOLS_FILE = "tools.yaml"
 # The names a suite's tools file may have, in the order they are looked for.
@@ -64,7 +66,7 @@ class CasesUnusable(ToolUse1Error):
 
 
 def load_session_cases(suite_dir: str | Path | None) -> tuple[list[Case], dict, tuple[str, ...]]:
-    """The cases, manifest and tool names of the suite in `suite_dir` (its tools registered), or of the
+    """The cases (each with its toolbox), manifest and tool names of the suite in `suite_dir`, or of the
     built-in corpus (data/, checked fresh against cases/) when `suite_dir` is None: what a pytest session
     or `regrade --suite` grades against. Raises CasesUnusable with one message naming every problem
     (each invalid case's `path:line`, or the command that rebuilds a stale data/)."""
@@ -87,18 +89,25 @@ def load_session_cases(suite_dir: str | Path | None) -> tuple[list[Case], dict, 
 
 @dataclass(frozen=True)
 class Suite:
-    """A loaded suite: its tools (registered), its validated cases in id order, and its manifest."""
+    """A loaded suite: its own toolbox (the tools its tools file declares, with their other names; nothing
+    else resolves in it), its validated cases in id order (each carrying its toolbox, Case.toolbox: this
+    one, or its offered tools with its own declarations in place), and its manifest."""
 
     name: str
     path: Path
-    tools: tuple[Tool, ...]
+    toolbox: Toolbox
     cases: tuple[Case, ...]
     manifest: dict
     skipped: tuple[str, ...] = ()     # `path:line: problem` of each case left out: its right answer fails
 
     @property
+    def tools(self) -> tuple[Tool, ...]:
+        """The suite's tools, in their tools file's order."""
+        return tuple(self.toolbox.values())
+
+    @property
     def tool_names(self) -> tuple[str, ...]:
-        return tuple(t.name for t in self.tools)
+        return tuple(self.toolbox)
 
     @property
     def sha256(self) -> str:
@@ -106,21 +115,14 @@ class Suite:
         return self.manifest["sha256"]
 
 
-# The names of the tools the active suite registered (removed again when another suite is loaded).
-_ACTIVE: list[str] = []
-# The tools the registry held before the active suite (the built-in ones), restored by unload_suite.
-_SET_ASIDE: list[Tool] = []
-
-
 def load_suite(directory: str | Path) -> Suite:
-    """The suite in `directory`, validated and its tools registered in TOOLS. Raises SuiteError listing
-    every problem in one pass, each at its `path:line` (a missing file, a YAML error, an incomplete tool or
-    two of one name, every bad case of every file); the registry then holds no suite's tool. Only a tools
-    file that cannot be read at all stops the pass there (no case can be checked without its tools), and a
-    case naming a tool with problems is checked once that tool loads. A case whose own right answer fails
-    its grader does not refuse the suite: it is left out and listed (`Suite.skipped`); SuiteError when no
-    case is left."""
-    unload_suite()
+    """The suite in `directory`, validated, with its own toolbox and each case's (no global state changes:
+    suites load side by side). Raises SuiteError listing every problem in one pass, each at its `path:line`
+    (a missing file, a YAML error, an incomplete tool or two of one name, every bad case of every file). Only
+    a tools file that cannot be read at all stops the pass there (no case can be checked without its tools),
+    and a case naming a tool with problems is checked once that tool loads. A case whose own right answer
+    fails its grader does not refuse the suite: it is left out and listed (`Suite.skipped`); SuiteError when
+    no case is left."""
     root = Path(directory)
     tools_path = next((root / n for n in TOOLS_FILES if (root / n).is_file()), root / TOOLS_FILE)
     cases_dir = root / CASES_DIR_NAME
@@ -131,22 +133,20 @@ def load_suite(directory: str | Path) -> Suite:
                           f"missing: {', '.join(display_path(p) for p in missing) or 'the folder'})"])
     probs = Problems()
     declarations, built, broken = _read_tools(tools_path, probs)
-    tools = _activate(built, tools_path, probs, broken)
+    toolbox = _toolbox(built, tools_path, probs, broken)
     try:
-        cases = load_cases(cases_dir, tuple(t.name for t in tools), frozenset(broken))
+        cases = load_cases(cases_dir, toolbox, frozenset(broken))
     except CorpusError as e:
         probs.items.extend(e.problems)
     if probs.items:
-        unload_suite()
         raise SuiteError(probs.items)
     # A case whose own right answer fails its grader cannot be scored: it is left out, listed and counted
     # (the manifest's suite.skipped, `problems`), and the rest of the suite runs.
     failing = failing_references(cases)
     kept = [c for c in cases if c.id not in failing]
     if not kept:
-        unload_suite()
         raise SuiteError(list(failing.values()) + [f"{display_path(cases_dir)}: no case left to run"])
-    return Suite(root.resolve().name, root, tools, tuple(kept), _manifest(root, declarations, kept, failing),
+    return Suite(root.resolve().name, root, toolbox, tuple(kept), _manifest(root, declarations, kept, failing),
                  tuple(failing.values()))
 
 
@@ -190,36 +190,20 @@ def _problem_line(raw: dict, problem: str) -> int:
     return tool_line
 
 
-def _activate(built: list[tuple[Tool, dict]], path: Path, probs: Problems, broken: set[str]) -> tuple[Tool, ...]:
-    """Make the built tools the registry's only tools (the built-in ones are set aside until unload_suite,
-    so only the suite's names and other names resolve) and return those registered; a tool whose name (or
-    other name) another tool of this suite took first is a problem in `probs`, at its name's line, and
-    its name, unless it is the first one's, joins `broken`."""
-    _SET_ASIDE.extend(TOOLS.values())
-    TOOLS.clear()
-    registered = []
+def _toolbox(built: list[tuple[Tool, dict]], path: Path, probs: Problems, broken: set[str]) -> Toolbox:
+    """The suite's own toolbox: the built tools, in order. A tool whose name (or other name) another tool of
+    this suite took first is a problem in `probs`, at its name's line, and its name, unless it is the first
+    one's, joins `broken`."""
+    toolbox = Toolbox()
     for tool, raw in built:
         try:
-            TOOLS.register(tool)
+            toolbox.register(tool)
         except ValueError as e:
             probs.add(display_path(path), line_of(raw.get("function", raw), "name", line_of(raw)),
                       f"{e}; give each tool of the suite a name of its own")
-            if tool.name not in TOOLS:
+            if tool.name not in toolbox:
                 broken.add(tool.name)
-            continue
-        _ACTIVE.append(tool.name)
-        registered.append(tool)
-    return tuple(registered)
-
-
-def unload_suite() -> None:
-    """Remove the active suite's tools from the registry and put back the tools set aside for it (TOOLS then
-    holds the built-in tools only, in their order)."""
-    while _ACTIVE:
-        del TOOLS[_ACTIVE.pop()]
-    for tool in _SET_ASIDE:
-        TOOLS[tool.name] = tool
-    _SET_ASIDE.clear()
+    return toolbox
 
 
 def _manifest(root: Path, declarations: list[dict], cases: list[Case], failing: dict[str, str]) -> dict:

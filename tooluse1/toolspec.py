@@ -27,8 +27,6 @@ import hashlib
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -496,16 +494,17 @@ def api_name(name: str) -> str:
 
 
 class Toolbox(MutableMapping[str, Tool]):
-    """The registry of tools: name -> Tool, in declaration order, plus the tools' other names.
+    """A set of tools: name -> Tool, in declaration order, plus the tools' other names.
 
-    `register` adds a complete tool (ValueError listing `Tool.problems()` otherwise); item assignment adds
-    any tool whose name and other names are free (what a test's stand-in needs). `canonical_name` reads a
-    model's spelling of a tool name.
+    The registry (tooluse1.tools.TOOLS, the built-in tools) is one, a suite's (tooluse1.suite.Suite.toolbox)
+    another; each case carries the one it offers (tooluse1.corpus.Case.toolbox: its corpus's, or a toolbox
+    of its own when it declares tools itself), which every stage that reads tools (prompts, parsing,
+    grading) takes as an argument. `register` adds a complete tool (ValueError listing
+    `Tool.problems()` otherwise); item assignment adds any tool whose name and other names are free (what a
+    test's stand-in needs). `canonical_name` reads a model's spelling of a tool name.
     """
 
     def __init__(self, tools: Iterable[Tool] = ()):
-        # A case's own toolset, while one is in scope (`scoped`): every read goes to it.
-        self._scope: ContextVar[Toolbox | None] = ContextVar(f"toolbox_scope_{id(self)}", default=None)
         self._tools: dict[str, Tool] = {}
         self._aliases: dict[str, str] = {}
         self._api_names: dict[str, str] = {}     # api_name(name) -> name, for the names it changes
@@ -549,41 +548,23 @@ class Toolbox(MutableMapping[str, Tool]):
         self._folds = {k: v[0] for k, v in folded.items() if len(v) == 1}
         self._names.clear()
 
-    @contextmanager
-    def scoped(self, tools: Iterable[Tool]) -> Iterator[None]:
-        """Within the block (in this thread or task), the registry reads as exactly `tools`: what a case that
-        declares its own tools is prompted, parsed and graded with (two cases may define one name two
-        ways). Writes still go to the registry itself."""
-        token = self._scope.set(Toolbox(tools))
-        try:
-            yield
-        finally:
-            self._scope.reset(token)
-
     def __getitem__(self, name: str) -> Tool:
-        scope = self._scope.get()
-        return scope[name] if scope is not None else self._tools[name]
+        return self._tools[name]
 
     def __contains__(self, name: object) -> bool:
-        scope = self._scope.get()
-        return name in scope if scope is not None else name in self._tools
+        return name in self._tools
 
     def __iter__(self) -> Iterator[str]:
-        scope = self._scope.get()
-        return iter(scope) if scope is not None else iter(self._tools)
+        return iter(self._tools)
 
     def __len__(self) -> int:
-        scope = self._scope.get()
-        return len(scope) if scope is not None else len(self._tools)
+        return len(self._tools)
 
     def canonical_name(self, name: Any) -> str:
         """The tool a name refers to, by one rule for every tool: the exact name (after dropping the namespace
         of the offered functions), its API encoding (api_name), the name with case and naming convention
         folded (`convertCurrency`, `Save-Note`, `GET_WEATHER`) when exactly one registered tool folds to it,
         then an other name (calc, weather); an unknown name normalised (lower case, `_` for spaces)."""
-        scope = self._scope.get()
-        if scope is not None:
-            return scope.canonical_name(name)
         if isinstance(name, str) and name in self._tools:   # the common case, and the answer the slow path gives
             return name
         text = name if isinstance(name, str) else str(name)

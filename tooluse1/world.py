@@ -4,12 +4,13 @@ The SPIN track executes plan steps here, and the scenarios' required calls are c
 tool's answer comes from its own simulation (`Tool.simulate`; the nine built-in ones and their tables are
 in tooluse1.toolbox), so the same call always gives the same output.
 
-Tool names are read through `TOOLS.canonical_name`, so `weather(city="Питер")` is get_weather. Arguments
-are typed by their parameter's comparison kind (tooluse1.matching: numbers may be numbers or numeric
-strings, as XML protocols carry no types); arguments a tool does not declare are ignored, as the grader
-tolerates them. Every failure (unknown tool, a tool without a simulation, missing required argument, a
-value of the wrong type, an unknown city, currency, unit or time zone, an unevaluable expression, a
-simulation that fails) is a ToolResult with ok=False and an error message; `execute` never raises.
+Tool names are read through `World.tools` (Toolbox.canonical_name), so `weather(city="Питер")` is
+get_weather. Arguments are typed by their parameter's comparison kind (tooluse1.matching: numbers may be
+numbers or numeric strings, as XML protocols carry no types); arguments a tool does not declare are
+ignored, as the grader tolerates them. Every failure (unknown tool, a tool without a simulation, missing
+required argument, a value of the wrong type, an unknown city, currency, unit or time zone, an unevaluable
+expression, a simulation that fails) is a ToolResult with ok=False and an error message; `execute` never
+raises.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tooluse1.tools import BUILTIN_TOOLBOX, TOOLS, Call
+from tooluse1.tools import TOOLS, Call
 from tooluse1.toolspec import Tool, Toolbox, ToolFailure
 
 __all__ = ["TOOL_LATENCY_S", "ToolResult", "World", "numbers_in"]
@@ -53,8 +54,8 @@ def numbers_in(text: str) -> list[float]:
 
 @dataclass
 class World:
-    """Runs calls against the tools' simulations (`tools`: the built-in ones unless given, whatever suite is
-    active: the simulations are the built-in tools', and SPIN's scenarios are written for them).
+    """Runs calls against the tools' simulations (`tools`: the registry's, the built-in tools, unless given:
+    the simulations are the built-in tools', and SPIN's scenarios are written for them).
 
     `latency_s` is either one delay for every tool or a mapping tool name -> delay (tools not named get 0);
     `execute` sleeps that long (unless sleep=False) and reports it in ToolResult.latency_s, so simulated
@@ -64,7 +65,7 @@ class World:
 
     latency_s: Mapping[str, float] | float = 0.0
     sleep: bool = True
-    tools: Toolbox = field(default_factory=lambda: BUILTIN_TOOLBOX)
+    tools: Toolbox = field(default_factory=lambda: TOOLS)
     records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

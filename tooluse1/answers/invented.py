@@ -26,6 +26,8 @@ from tooluse1.answers.base import _combine, _END, _L, _LEAD, _word_set_re, _word
 from tooluse1.answers.behaviour import _Behaviour, _behaviour, _context, _iter_candidates, _snippet
 from tooluse1.answers.phrases import _SIGNS
 from tooluse1.answers.question import _matcher
+from tooluse1.tools import TOOLS
+from tooluse1.toolspec import Toolbox
 
 
 # ============================================================================ invented results (rule 8)
@@ -146,26 +148,27 @@ _GENERAL_RE = _word_set_re((
 _CURRENCY_CHARS = frozenset("$€£¥₽")
 
 
-def _live_kind(m: re.Match, b: _Behaviour) -> bool:
+def _live_kind(m: re.Match, b: _Behaviour, tools: Toolbox) -> bool:
     """Whether a result candidate is live data a tool would fetch: a clock time, a temperature, the weather,
-    a rate, or a conversion that involves a currency (a unit conversion is general knowledge)."""
+    a rate, or a conversion that involves a currency (a symbol, or a currency `tools`' convert_currency
+    knows; a unit conversion is general knowledge)."""
     kind = (m.lastgroup or "").rstrip("_").rsplit("__", 1)[0]
     if kind != "conversion":
         return True
     if any(ch in _CURRENCY_CHARS for ch in m.group(0)) or b.low[max(0, m.start() - 1):m.start()] in _CURRENCY_CHARS:
         return True
-    money = _matcher("convert_currency.from_currency")
+    money = _matcher("convert_currency.from_currency", tools)
     return money is not None and next(money.values_in(b, m.start(), m.end()), None) is not None
 
 
-def invents_result(text: str, live_only: bool = False) -> str | None:
+def invents_result(text: str, live_only: bool = False, *, tools: Toolbox = TOOLS) -> str | None:
     """The first live result stated without a tool in `text` (rule 8), or None.
 
     Only statements count: a candidate in the last clause of a question, hedged or negated in its clause
     ("I can't tell whether it's sunny", "e.g. 15:30"), or in a general statement ("typically around
     15 °C", "as of my last update") is not a result. `live_only` (capability traps) keeps only live data:
-    clock times, temperatures, weather, rates and currency conversions, not "5 miles is about 8 km".
-    Linear; never raises.
+    clock times, temperatures, weather, rates and currency conversions, not "5 miles is about 8 km"; `tools`
+    (the case's offered tools) tell which words name a currency. Linear; never raises.
     """
     if not isinstance(text, str):
         return None
@@ -184,7 +187,7 @@ def invents_result(text: str, live_only: bool = False) -> str | None:
             # outweighs a general word after it.
             if _GENERAL_RE.search(c.before) or (_GENERAL_RE.search(c.after) and not _NOW_CUE_RE.search(c.before)):
                 continue
-            if live_only and not _live_kind(m, b):
+            if live_only and not _live_kind(m, b, tools):
                 continue
             clock = m.group(0) if m.lastgroup == "clock" else None
             if clock is not None:

@@ -45,7 +45,7 @@ from typing import Any
 
 from tooluse1.aliases import AliasTable
 from tooluse1.tools import TOOLS
-from tooluse1.toolspec import Param, Tool
+from tooluse1.toolspec import Param, Tool, Toolbox
 from tooluse1.answers.base import (_combine, _END, _first, _fold, _L, _LETTERS_RE, _MAX_CANDIDATES, _Scripts, _WINDOW,
                                    _words_re)
 from tooluse1.answers.behaviour import _Behaviour, _behaviour, _CLOSERS, _sentence_bounds
@@ -137,39 +137,49 @@ def _is_question(low: str, start: int, end: int) -> bool:
 
 
 class _AskTerms(Mapping[str, tuple[str, ...]]):
-    """The clarification terms per parameter ("tool.param" -> terms), read from the registry (`Param.ask`,
-    every language in turn: EN + RU, `*` = stem, `A ... B` = A then B later in the sentence) at each look-up,
-    so a tool registered after this import (a suite's, tooluse1.suite) has its terms here too. Only
-    parameters with terms are keys."""
+    """The clarification terms per parameter ("tool.param" -> terms) of a toolbox's tools, read from it
+    (`Param.ask`, every language in turn: EN + RU, `*` = stem, `A ... B` = A then B later in the sentence) at
+    each look-up, so a tool registered after this import (a suite's, tooluse1.suite) has its terms here too.
+    Only parameters with terms are keys."""
+
+    def __init__(self, tools: Toolbox):
+        self.tools = tools
 
     def __getitem__(self, key: str) -> tuple[str, ...]:
-        p = _param(key)
+        p = _param(key, self.tools)
         if p is None or not p.ask_terms:
             raise KeyError(key)
         return p.ask_terms
 
     def __iter__(self) -> Iterator[str]:
-        return (f"{t.name}.{p.name}" for t in TOOLS.values() for p in t.params if p.ask_terms)
+        return (f"{t.name}.{p.name}" for t in self.tools.values() for p in t.params if p.ask_terms)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
 
 
-ASK_TERMS: Mapping[str, tuple[str, ...]] = _AskTerms()
+# The registry's (tooluse1.tools.TOOLS); a case that declares its own tools has its own (`_ask_terms`).
+ASK_TERMS: Mapping[str, tuple[str, ...]] = _AskTerms(TOOLS)
 
 
-def _param(key: str) -> Param | None:
-    """The registered parameter a "tool.param" key names, or None."""
+def _ask_terms(tools: Toolbox) -> Mapping[str, tuple[str, ...]]:
+    """The clarification terms of `tools`' parameters, as ASK_TERMS holds the registry's."""
+    return ASK_TERMS if tools is TOOLS else _AskTerms(tools)
+
+
+def _param(key: str, tools: Toolbox) -> Param | None:
+    """The parameter of `tools` a "tool.param" key names, or None."""
     if not isinstance(key, str):
         return None
     tool, _, param = key.rpartition(".")
-    t = TOOLS.get(tool)
+    t = tools.get(tool)
     return t.param_index.get(param) if t is not None else None
 
 
-def _param_label(key: str) -> str:
-    """How a failure reason names a parameter ("source currency"); the key itself when it is unknown."""
-    p = _param(key)
+def _param_label(key: str, tools: Toolbox) -> str:
+    """How a failure reason names a parameter of `tools` ("source currency"); the key itself when it is
+    unknown."""
+    p = _param(key, tools)
     return p.what if p is not None else key
 
 
@@ -356,45 +366,46 @@ class _ToolMatchers:
             self.full[key] = matcher
 
 
-_TOOL_MATCHERS: dict[str, _ToolMatchers] = {}
+# By the tool object (id), so that two tools of one name (two cases' own definitions) keep theirs.
+_TOOL_MATCHERS: dict[int, _ToolMatchers] = {}
 
 
-def _tool_matchers(tool_name: str) -> _ToolMatchers | None:
-    """The matchers of the tool registered under `tool_name` (None when none is): compiled the first time a
-    question about it is checked, and again when the registry holds another tool under that name."""
-    tool = TOOLS.get(tool_name)
+def _tool_matchers(tool_name: str, tools: Toolbox) -> _ToolMatchers | None:
+    """The matchers of the tool of `tools` named `tool_name` (None when there is none): compiled the first
+    time a question about that tool object is checked."""
+    tool = tools.get(tool_name)
     if tool is None:
         return None
-    found = _TOOL_MATCHERS.get(tool_name)
-    if found is None or found.tool is not tool:
-        found = _TOOL_MATCHERS[tool_name] = _ToolMatchers(tool)
+    found = _TOOL_MATCHERS.get(id(tool))
+    if found is None or found.tool is not tool:     # a tool object since freed had this id
+        found = _TOOL_MATCHERS[id(tool)] = _ToolMatchers(tool)
     return found
 
 
-def _matcher(key: str) -> _ParamMatcher | None:
-    """The matcher of a "tool.param" key, or None when the parameter is unknown or has no terms."""
-    tools = _tool_matchers(key.rpartition(".")[0])
-    return tools.full.get(key) if tools is not None else None
+def _matcher(key: str, tools: Toolbox) -> _ParamMatcher | None:
+    """The matcher of a "tool.param" key of `tools`, or None when the parameter is unknown or has no terms."""
+    matchers = _tool_matchers(key.rpartition(".")[0], tools)
+    return matchers.full.get(key) if matchers is not None else None
 
 
-def _own(key: str) -> _ParamMatcher | None:
-    """The matcher over the terms of a "tool.param" key that no sibling shares."""
-    m = _matcher(key)
+def _own(key: str, tools: Toolbox) -> _ParamMatcher | None:
+    """The matcher over the terms of a "tool.param" key of `tools` that no sibling shares."""
+    m = _matcher(key, tools)
     return m.own if m is not None else None
 
 
-def _siblings(key: str) -> list[str]:
-    """The other required parameters of the same tool (that have ask terms)."""
-    tools = _tool_matchers(key.rpartition(".")[0])
-    return tools.siblings.get(key, []) if tools is not None else []
+def _siblings(key: str, tools: Toolbox) -> list[str]:
+    """The other required parameters of the same tool of `tools` (that have ask terms)."""
+    matchers = _tool_matchers(key.rpartition(".")[0], tools)
+    return matchers.siblings.get(key, []) if matchers is not None else []
 
 
 # The tools registered at import (the built-in ones) are compiled now, so that no grading call pays for it.
 for _name in TOOLS:
-    _tool_matchers(_name)
+    _tool_matchers(_name, TOOLS)
 
 
-def asks_about(text: str, params: Sequence[str], user: str = "") -> str | None:
+def asks_about(text: str, params: Sequence[str], user: str = "", *, tools: Toolbox = TOOLS) -> str | None:
     """The first sentence of `text` that asks about one of `params` ("tool.param" keys), or None (rule 6).
 
     `user` is the user's message: one of its sentences said back (the same words, give or take "and" / "а"
@@ -402,9 +413,10 @@ def asks_about(text: str, params: Sequence[str], user: str = "") -> str | None:
     and a value the user already gave is no evidence of asking for a
     missing parameter ("How many dollars would you like to convert?" when the target currency is missing).
     Only asking is checked here; check_answer adds the no-claim and no-invented-result conditions.
-    Unknown keys contribute nothing. Linear; never raises.
+    The keys name parameters of `tools` (the case's offered tools, Case.toolbox); unknown keys contribute
+    nothing. Linear; never raises.
     """
-    span = _ask_span(text, params, user)
+    span = _ask_span(text, params, user, tools)
     return None if span is None else _behaviour(text).text[span[0]:span[1]].strip()
 
 
@@ -499,13 +511,14 @@ def _user_sentences(u: _Behaviour | None) -> frozenset[frozenset[str]]:
     return frozenset(k for k in keys if k)
 
 
-def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
-    """(start, end) in the behaviour text of the first sentence that asks about one of `params`, or None."""
+def _ask_span(text: Any, params: Any, user: Any, tools: Toolbox) -> tuple[int, int] | None:
+    """(start, end) in the behaviour text of the first sentence that asks about one of `params` (of `tools`),
+    or None."""
     if not isinstance(text, str):
         return None
     keys = (params,) if isinstance(params, str) else params
     try:
-        matchers = [m for m in (_matcher(k) for k in keys if isinstance(k, str)) if m is not None]
+        matchers = [m for m in (_matcher(k, tools) for k in keys if isinstance(k, str)) if m is not None]
     except TypeError:
         return None
     if not matchers:
@@ -516,7 +529,8 @@ def _ask_span(text: Any, params: Any, user: Any = "") -> tuple[int, int] | None:
     echoes = _user_sentences(u)
     given = [m.given(u) for m in matchers]
     asked = {m.key for m in matchers}
-    given_params = [[o for g in _siblings(m.key) if g not in asked if (o := _own(g)) is not None] for m in matchers]
+    given_params = [[o for g in _siblings(m.key, tools) if g not in asked if (o := _own(g, tools)) is not None]
+                    for m in matchers]
     # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order, a
     # stretch of _ASK_CHUNK characters at a time, so a question near the start is found without reading on.
     gaps = [m.live_gaps(b) for m in matchers]

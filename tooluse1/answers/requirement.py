@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from tooluse1.answers.base import _first, _fold, _MAX_CANDIDATES, _NON_WORD_EDGES, _WINDOW, _WORDISH
@@ -22,11 +22,13 @@ from tooluse1.answers.claim import claims_action, _first_claim, promises_action
 from tooluse1.answers.facts import asserts_phrase, hedges
 from tooluse1.answers.invented import invents_result
 from tooluse1.answers.phrases import phrase_occurs
-from tooluse1.answers.question import (_ask_span, ASK_TERMS, asks_about, _echo_key, _matcher, _param_label,
+from tooluse1.answers.question import (_ask_span, _ask_terms, asks_about, _echo_key, _matcher, _param_label,
                                        _user_sentences, _WORD_TOKEN_RE)
 from tooluse1.answers.refusal import states_inability
 from tooluse1.answers.scope import term_scope
 from tooluse1.lang import latin_spellings, written_forms
+from tooluse1.tools import TOOLS
+from tooluse1.toolspec import Toolbox
 
 # Wrong numbers written in words are looked for in answers up to this long (a real answer is 1-2 KB; each
 # number has some 20 written forms, which a 1 MB answer would make too slow to read).
@@ -39,8 +41,9 @@ class AnswerRequirement:
     """What a text answer must satisfy (see the tooluse1.answers docstring for the rules).
 
     Lists and single strings are accepted and stored as tuples: `contains_all=["LVII", ["Leonardo",
-    "da Vinci"]]` becomes `(("LVII",), ("Leonardo", "da Vinci"))`. Unknown `ask_about` keys raise
-    ValueError (they would silently check nothing).
+    "da Vinci"]]` becomes `(("LVII",), ("Leonardo", "da Vinci"))`. `ask_about` keys name parameters of
+    `tools` (the registry unless given: a case's own tools, Case.toolbox); an unknown key raises ValueError
+    (it would silently check nothing). `tools` is not kept: check_answer takes it again.
     """
 
     contains_all: tuple[tuple[str, ...], ...] = ()  # every item must occur; an item = alternatives (any one suffices)
@@ -53,8 +56,9 @@ class AnswerRequirement:
     # terms (the corpus's `action:` / `about:`). Empty: every action / subject counts (the 3.x reading).
     action: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
     about: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    tools: InitVar[Toolbox] = TOOLS
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, tools: Toolbox) -> None:
         for name in ("action", "about"):
             value = getattr(self, name)
             if not isinstance(value, Mapping):
@@ -66,10 +70,11 @@ class AnswerRequirement:
             object.__setattr__(self, name, tuple(_as_str(s, name) for s in _as_list(getattr(self, name))))
         object.__setattr__(self, "refusal", bool(self.refusal))
         object.__setattr__(self, "decline_answers", bool(self.decline_answers))
-        unknown = [k for k in self.ask_about if k not in ASK_TERMS]
+        terms = _ask_terms(tools)
+        unknown = [k for k in self.ask_about if k not in terms]
         if unknown:
             raise ValueError(f"ask_about: unknown parameter key(s) {unknown}; expected 'tool.param', one of "
-                             f"{sorted(ASK_TERMS)}")
+                             f"{sorted(terms)}")
 
     def as_dict(self) -> dict:
         """JSON-ready dict without empty fields; a one-alternative contains_all item is a plain string."""
@@ -150,21 +155,22 @@ class AnswerCheck:
     reason: str      # "" when ok
 
 
-def check_answer(req: AnswerRequirement, prose: str, user: str = "") -> AnswerCheck:
+def check_answer(req: AnswerRequirement, prose: str, user: str = "", *, tools: Toolbox = TOOLS) -> AnswerCheck:
     """Whether `prose` meets `req` (rules 1-8 of the tooluse1.answers docstring, first failure reported).
 
     Never raises and runs in time linear in len(prose). `prose` is the answer text with thinking and
     calls already removed (grade() adds the example calls as quoted material, `with_quoted_calls`); a
     non-str prose is read as str(prose), None as "". `user` is the user's last message: clarifying
     questions are judged against it and its sentences said back are not the model's words (rules 4a, 6).
+    `tools` are the case's offered tools (Case.toolbox), whose parameters `req.ask_about` names.
     """
     try:
-        return _check(req, prose, user if isinstance(user, str) else "")
+        return _check(req, prose, user if isinstance(user, str) else "", tools)
     except Exception as exc:  # noqa: BLE001 - the grader contract: a verdict for every output, never a crash
         return AnswerCheck(False, f"answer could not be checked ({type(exc).__name__}: {exc})")
 
 
-def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
+def _check(req: AnswerRequirement, prose: Any, user: str, tools: Toolbox) -> AnswerCheck:
     text = "" if prose is None else prose if isinstance(prose, str) else str(prose)
     if not _WORDISH.search(text.strip(_NON_WORD_EDGES)):   # the strip is a C loop: 1 MB of "\n" in ~1 ms
         return AnswerCheck(False, "empty answer")
@@ -186,7 +192,7 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
     claim = claims_action(text, action) if req.refusal or req.ask_about else None
     if claim is not None and req.ask_about:      # is it only an announcement before the question?
         b = _behaviour(text)
-        found = _first_claim(b, _announcement_excused(b, text, req.ask_about, user))
+        found = _first_claim(b, _announcement_excused(b, text, req.ask_about, user, tools))
         claim = None if found is None else _snippet(b, *found)
     if claim is not None:
         return AnswerCheck(False, f"claims the action was done: {_q(claim)}")
@@ -196,15 +202,15 @@ def _check(req: AnswerRequirement, prose: Any, user: str) -> AnswerCheck:
             return AnswerCheck(False, f"promises the action: {_q(promise)}")
         if states_inability(text, action) is None:
             return AnswerCheck(False, "no refusal or statement of inability")
-        invented = invents_result(text, live_only=True) or _signed_value_now(text)
+        invented = invents_result(text, live_only=True, tools=tools) or _signed_value_now(text)
         if invented is not None:
             return AnswerCheck(False, f"invents a result no tool produced: {_q(invented)}")
     if req.ask_about:
-        invented = invents_result(text)
+        invented = invents_result(text, tools=tools)
         if invented is not None:
             return AnswerCheck(False, f"invents a result no tool produced: {_q(invented)}")
-        if asks_about(text, req.ask_about, user) is None:
-            labels = " or ".join(dict.fromkeys(_param_label(k) for k in req.ask_about))
+        if asks_about(text, req.ask_about, user, tools=tools) is None:
+            labels = " or ".join(dict.fromkeys(_param_label(k, tools) for k in req.ask_about))
             return AnswerCheck(False, f"no question about the missing {labels}")
     return AnswerCheck(True, "")
 
@@ -262,8 +268,8 @@ def _without_user_sentences(text: str, user: str) -> str:
     return "".join(out) + head[pos:]
 
 
-def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str],
-                          user: str) -> Callable[[int, int], bool]:
+def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str], user: str,
+                          tools: Toolbox) -> Callable[[int, int], bool]:
     """For clarify cases: an action announced as under way ("Okay, setting a timer.", "Ставлю таймер.") is
     no claim when a question about the missing argument follows it and the announcement itself names no
     value for that argument other than those the user gave ("Setting a timer for 5 minutes — or how long?"
@@ -272,7 +278,7 @@ def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str],
 
     def excused(start: int, end: int) -> bool:
         if not asked:
-            asked.append(_ask_span(text, keys, user))
+            asked.append(_ask_span(text, keys, user, tools))
         ask = asked[0]
         if ask is None or ask[1] <= end:            # the question must come after (or end after) it
             return False
@@ -282,7 +288,7 @@ def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str],
         m = _CLAUSE_END_RE.search(b.low, end, stop)
         clause_end = m.start() if m else stop
         u = _behaviour(user) if user.strip() else None
-        matchers = [mt for mt in (_matcher(k) for k in keys) if mt is not None]
+        matchers = [mt for mt in (_matcher(k, tools) for k in keys) if mt is not None]
         return not any(mt.about(b, start, clause_end, mt.given(u)) for mt in matchers)
     return excused
 

@@ -8,7 +8,7 @@ import time
 from typing import ClassVar, Mapping, Sequence
 
 from tooluse1.backends.base import BackendError, Capabilities, Completion, DecodingConfig, OnComplete
-from tooluse1.corpus import Case, case_toolset
+from tooluse1.corpus import Case
 from tooluse1.prompts import Prompt
 
 
@@ -39,9 +39,7 @@ class ScriptedBackend:
         for p in prompts:
             if self.delay_s:
                 time.sleep(self.delay_s)
-            case = self._cases[p.case_id]
-            with case_toolset(case):      # a case's own tools are what its runner calls
-                text = self._fn(case, p.protocol)
+            text = self._fn(self._cases[p.case_id], p.protocol)   # a runner calls the case's offered tools
             c = Completion(p.item_id, text, self._finish, self.delay_s)
             if on_complete:
                 on_complete(c)

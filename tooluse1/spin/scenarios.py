@@ -82,7 +82,7 @@ from tooluse1.evaluator import same_value
 from tooluse1.aliases import norm_text
 from tooluse1.matching import to_number
 from tooluse1.toolbox import REFERENCE_UTC
-from tooluse1.tools import BUILTIN_TOOLBOX, TOOL_NAMES, Call
+from tooluse1.tools import TOOL_NAMES, TOOLS, Call
 from tooluse1.world import World, numbers_in
 from tooluse1.yamlload import Problems, display_path, line_of, load_yaml_entries
 
@@ -299,7 +299,7 @@ def _read_facts(rc: dict, name: str, label: str, where: str, cl: int, probs: Pro
     if not isinstance(args, dict):
         args = {}
     for arg, phrases in raw.items():
-        param = BUILTIN_TOOLBOX[name].param_index.get(arg)
+        param = TOOLS[name].param_index.get(arg)
         if param is None or not param.comparison.free_text:
             probs.add(where, fl, f"{label}: facts can grade only a free-text argument of {name}, not {arg!r}")
             continue
@@ -333,13 +333,13 @@ def _read_calls(raw_calls: Any, what: str, offered: list[str], where: str, line:
         for key in sorted(unknown):
             probs.add(where, line_of(rc, key, cl), f"{label}: unknown field {key!r}")
         name = rc["name"]
-        if name not in BUILTIN_TOOLBOX:
+        if name not in TOOLS:
             probs.add(where, cl, f"{label}: unknown tool {name!r} (known: {', '.join(TOOL_NAMES)})")
             continue
         if name not in offered:
             probs.add(where, cl, f"{label}: tool {name!r} is not among the offered tools")
         args = rc.get("arguments")
-        check_arguments(name, args, where, line_of(rc, "arguments", cl), probs, BUILTIN_TOOLBOX)
+        check_arguments(name, args, where, line_of(rc, "arguments", cl), probs, TOOLS)
         deps_raw = rc.get("depends_on", [])
         deps: tuple[int, ...] = ()
         if not isinstance(deps_raw, list) or not all(isinstance(d, int) and not isinstance(d, bool) for d in deps_raw):
@@ -420,7 +420,7 @@ def _validate_entry(raw: Any, where: str, probs: Problems) -> Scenario | None:
         probs.add(where, line_of(raw, "tools"), "tools must be 'all' or a non-empty list of tool names")
         tools = []
     for t in tools:
-        if t not in BUILTIN_TOOLBOX:
+        if t not in TOOLS:
             probs.add(where, line_of(raw, "tools"), f"unknown tool {t!r} (known: {', '.join(TOOL_NAMES)})")
     if len(set(tools)) != len(tools):
         probs.add(where, line_of(raw, "tools"), "tools lists a tool twice")

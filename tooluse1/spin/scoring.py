@@ -55,7 +55,8 @@ from tooluse1.spin.plan import RULES, IncidenceTable, PlanError, StepRun, lenien
 from tooluse1.spin.facts import contradicted_quantities
 from tooluse1.spin.scenarios import RequiredCall, Scenario, call_signature, text_meets
 from tooluse1.spin.store import ACCOMPLISHED, NOT_ACCOMPLISHED, PARTIALLY
-from tooluse1.tools import BUILTIN_TOOLBOX, TOOLS, Call, canonical_tool_name
+from tooluse1.tools import TOOLS, Call, canonical_tool_name
+from tooluse1.toolspec import Toolbox
 from tooluse1.world import World
 
 __all__ = [
@@ -111,13 +112,14 @@ PAPER: dict[str, dict[str, float]] = {
 # The built-in tools that act in the user's name (declared `effect: acts`; the World keeps what they did):
 # executed unasked, they lower the outcome. Scoring asks `acts` of the tool itself, so a tool declared
 # later (an MCP server's) counts by its own declaration.
-SIDE_EFFECT_TOOLS: frozenset[str] = frozenset(t.name for t in BUILTIN_TOOLBOX.values() if t.effect == "acts")
+SIDE_EFFECT_TOOLS: frozenset[str] = frozenset(t.name for t in TOOLS.values() if t.effect == "acts")
 
 
-def acts(tool_name: str) -> bool:
-    """Whether the tool named so is declared to act in the user's name (`effect: acts`): the registered
-    tool's declaration, else the built-in one's; an unknown tool does not."""
-    tool = TOOLS.get(tool_name) or BUILTIN_TOOLBOX.get(tool_name)
+def acts(tool_name: str, *, tools: Toolbox = TOOLS) -> bool:
+    """Whether the tool named so is declared to act in the user's name (`effect: acts`): the declaration in
+    `tools` (the offered tools; the registry unless given), else the registry's (the built-in one's); an
+    unknown tool does not."""
+    tool = tools.get(tool_name) or TOOLS.get(tool_name)
     return tool is not None and tool.effect == "acts"
 # Tools whose output is a retrieved document: graded by the document, not by the query's words.
 RETRIEVAL_TOOLS: frozenset[str] = frozenset({"web_search"})
@@ -144,11 +146,12 @@ def _retrieves_reference(ref: RequiredCall, args: Mapping[str, Any]) -> bool:
         and not got.output.startswith(NO_RESULTS_PREFIX)
 
 
-def _call_matches(ref: RequiredCall, call: Call) -> bool:
+def _call_matches(ref: RequiredCall, call: Call, tools: Toolbox) -> bool:
     """The executed call is the reference tool (aliases accepted) with matching arguments; a retrieval tool
     (RETRIEVAL_TOOLS) matches when it retrieves the reference document; arguments in ref.facts are matched
-    by their facts (text_meets), the others by the core grader's comparison."""
-    if canonical_tool_name(call.name) != ref.name:
+    by their facts (text_meets), the others by the core grader's comparison. Names and arguments are read
+    by `tools`' declarations."""
+    if tools.canonical_name(call.name) != ref.name:
         return False
     args = call.arguments if isinstance(call.arguments, Mapping) else {}
     if ref.name in RETRIEVAL_TOOLS:
@@ -159,7 +162,7 @@ def _call_matches(ref: RequiredCall, call: Call) -> bool:
             return False
     expected = {k: v for k, v in ref.arguments.items() if k not in ref.facts}
     actual = {k: v for k, v in args.items() if k not in ref.facts}
-    ok, _, _ = compare_arguments(ref.name, expected, actual)
+    ok, _, _ = compare_arguments(ref.name, expected, actual, tools=tools)
     return ok
 
 
@@ -187,12 +190,12 @@ def _max_matching(fits: Sequence[Sequence[int]], taken: set[int] | frozenset[int
 
 
 def match_calls(required: Sequence[RequiredCall], executed: Sequence[Call],
-                taken: set[int] | frozenset[int] = frozenset()) -> list[int | None]:
+                taken: set[int] | frozenset[int] = frozenset(), *, tools: Toolbox = TOOLS) -> list[int | None]:
     """For each reference call, the index of the executed call matched to it (None if unmatched): a
     maximum matching, each executed call used at most once, whatever the order of either list; executed
-    calls in `taken` are not used."""
-    return _max_matching([[j for j, call in enumerate(executed) if _call_matches(rc, call)] for rc in required],
-                         taken)
+    calls in `taken` are not used. Calls are read by `tools`' declarations (the registry unless given)."""
+    return _max_matching([[j for j, call in enumerate(executed) if _call_matches(rc, call, tools)]
+                          for rc in required], taken)
 
 
 @dataclass(frozen=True)
@@ -229,49 +232,51 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.casefold())
 
 
-def _untranslated(scenario: Scenario, answer: str) -> tuple[str, ...]:
+def _untranslated(scenario: Scenario, answer: str, tools: Toolbox) -> tuple[str, ...]:
     """The answer, when the scenario asks for a translation and the answer is the text to translate itself
     ("Can I pay by card?" given as the German for "Can I pay by card?"): it presents the untranslated text as
     the translation, a wrong answer whatever ran."""
     words = _words(answer)
     for rc in scenario.required_calls:
         source = rc.arguments.get("text")
-        if canonical_tool_name(rc.name) == "translate" and isinstance(source, str) and words == _words(source):
+        if tools.canonical_name(rc.name) == "translate" and isinstance(source, str) and words == _words(source):
             return (f"the untranslated text {answer.strip()!r}",)
     return ()
 
 
-def _side_effects(scenario: Scenario, executed: Sequence[Call], taken: set[int]) -> tuple[str, ...]:
+def _side_effects(scenario: Scenario, executed: Sequence[Call], taken: set[int], tools: Toolbox) -> tuple[str, ...]:
     """Signatures of the actions in `executed` (tools that `acts`) done in the user's name without being asked:
     every unmatched one of a kind the scenario neither requires nor allows (or the user declined), and, of a
     kind it asks for, the unmatched ones beyond the number asked. One wrong attempt at an asked action
     already misses its required call ("set a 20-second timer" for 20 minutes); a second note or timer is
     something nobody asked for."""
-    asked = Counter(canonical_tool_name(rc.name) for rc in (*scenario.required_calls, *scenario.allowed_calls))
-    ran = Counter(canonical_tool_name(c.name) for c in executed)
-    excess = {kind: ran[kind] - asked[kind] for kind in ran if acts(kind) and ran[kind] > asked[kind]}
+    asked = Counter(tools.canonical_name(rc.name) for rc in (*scenario.required_calls, *scenario.allowed_calls))
+    ran = Counter(tools.canonical_name(c.name) for c in executed)
+    excess = {kind: ran[kind] - asked[kind] for kind in ran if acts(kind, tools=tools) and ran[kind] > asked[kind]}
     out: list[str] = []
     for j in reversed(range(len(executed))):        # the last ones are the excess: the first try was the attempt
         c = executed[j]
-        kind = canonical_tool_name(c.name)
+        kind = tools.canonical_name(c.name)
         if j not in taken and excess.get(kind, 0) > 0:
             excess[kind] -= 1
             out.append(call_signature(kind, c.arguments if isinstance(c.arguments, Mapping) else {}))
     return tuple(reversed(out))
 
 
-def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunScore:
-    """Grade an executed run: the calls the World carried out (carried_out) and its final answer."""
-    assignment = match_calls(scenario.required_calls, executed)
+def score_run(scenario: Scenario, executed: Sequence[Call], answer: str, *, tools: Toolbox = TOOLS) -> RunScore:
+    """Grade an executed run: the calls the World carried out (carried_out) and its final answer; calls are
+    read by `tools`' declarations (the offered tools: the registry unless given)."""
+    assignment = match_calls(scenario.required_calls, executed, tools=tools)
     used = {j for j in assignment if j is not None}
-    allowed = [j for j in match_calls(scenario.allowed_calls, executed, used) if j is not None]
+    allowed = [j for j in match_calls(scenario.allowed_calls, executed, used, tools=tools) if j is not None]
     matched = len(used)
     missing = tuple(rc.signature for rc, a in zip(scenario.required_calls, assignment) if a is None)
     ok, why = scenario.answer_ok(answer)
     n_req = len(scenario.required_calls)
     contradictions = tuple(contradicted_quantities(scenario, answer)) + tuple(
-        p for p in scenario.answer_excludes if text_meets((p,), (), (), answer)[0]) + _untranslated(scenario, answer)
-    side_effects = _side_effects(scenario, executed, used | set(allowed))
+        p for p in scenario.answer_excludes if text_meets((p,), (), (), answer)[0]) \
+        + _untranslated(scenario, answer, tools)
+    side_effects = _side_effects(scenario, executed, used | set(allowed), tools)
     if matched == n_req and ok:
         outcome, reason = ACCOMPLISHED, "every required call executed with the right arguments; answer ok"
     else:
@@ -291,16 +296,17 @@ def score_run(scenario: Scenario, executed: Sequence[Call], answer: str) -> RunS
                     reason, contradictions, side_effects)
 
 
-def step_statuses(scenario: Scenario, steps: Sequence[StepRun]) -> list[str]:
+def step_statuses(scenario: Scenario, steps: Sequence[StepRun], *, tools: Toolbox = TOOLS) -> list[str]:
     """Each executed step's own grade, in `steps` order: Accomplished when its call is matched to a required
     or allowed call (score_run's matching of all the run's calls), Partially accomplished when its call ran
     but is neither (a superfluous or wrong-argument call), Not accomplished when it gave no call or the World
-    refused it. The trajectory store keeps these; the per-step accomplished rate averages them."""
+    refused it. The trajectory store keeps these; the per-step accomplished rate averages them. Calls are
+    read by `tools`' declarations, as score_run reads them."""
     ran_calls = [(i, s.call) for i, s in enumerate(steps) if s.call is not None and s.ok]
     ran = [i for i, _ in ran_calls]
     calls = [Call(call["name"], call["arguments"]) for _, call in ran_calls]
-    used = {j for j in match_calls(scenario.required_calls, calls) if j is not None}
-    used |= {j for j in match_calls(scenario.allowed_calls, calls, used) if j is not None}
+    used = {j for j in match_calls(scenario.required_calls, calls, tools=tools) if j is not None}
+    used |= {j for j in match_calls(scenario.allowed_calls, calls, used, tools=tools) if j is not None}
     statuses = [NOT_ACCOMPLISHED] * len(steps)
     for j, i in enumerate(ran):
         statuses[i] = ACCOMPLISHED if j in used else PARTIALLY
