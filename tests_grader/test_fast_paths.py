@@ -2,7 +2,8 @@
 before stable code points), parse.strip_thinking over runs of one lone end marker, and parse._wrapper_before
 (the wrapper search skipped unless the window's last character can end markup), answers.base._Scripts (a word
 alternation split by the script of its first characters), and answers.phrases._number_text (numbers split out,
-only those that are not plain read again)."""
+only those that are not plain read again), and parse._after_marker_run (a run of one lone end marker skipped
+at once)."""
 from __future__ import annotations
 
 import random
@@ -13,7 +14,8 @@ import pytest
 
 from tooluse1.answers import base, behaviour, claim, facts, invented, phrases, question, refusal, requirement
 from tooluse1.answers.base import _nfkc, _Scripts
-from tooluse1.parse import _WRAP_BEFORE, _wrapper_before, strip_thinking
+from tooluse1.parse import (_THINK_ANCHOR, _THINK_AT, _WRAP_BEFORE, _after_marker_run, _thinking_marker,
+                            _wrapper_before, strip_thinking)
 from tooluse1.tools import TOOLS
 
 # Combining marks, Hangul jamo and syllables, starters that compose with a following starter (Oriya, Kannada),
@@ -52,6 +54,40 @@ def test_cut_never_splits_a_composition() -> None:
 ])
 def test_runs_of_lone_end_markers(text: str, visible: str, thinking: str) -> None:
     assert strip_thinking(text) == (visible, thinking)
+
+
+def _after_run_one_by_one(text: str, start: int, g: str) -> int:
+    """The plain computation: read the marker again at each position while it reads as g."""
+    pos = start + len(g)
+    while (g and text.startswith(g, pos) and _THINK_ANCHOR.match(text, pos) is not None
+           and (again := _THINK_AT.match(text, pos)) is not None and again.group() == g):
+        pos = again.end()
+    return pos
+
+
+# Lone end markers in their spellings (the optional "<" and ">" of end-of-thinking, case), and what may follow
+# a run: a longer marker that starts like one, an opener, harmony headers, the \A-only "analysis".
+_MARKER_PIECES = ["</think>", "</THINK>", "</Think>", "</thinking>", "[/THINK]", "<|end_of_thought|>", "◁/think▷",
+                  "<|end_of_thinking|>", "|end_of_thinking|", "<｜end▁of▁thinking｜>", "｜end of thinking｜>",
+                  "<|END_THINKING|>", "assistantfinal", "assistantanalysis", "</seed:think>", "</reasoning>", ">",
+                  "<", "|", "<think>", "<|start|>", "<|channel|>analysis", "analysis\n", "x", " ", "\n"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_marker_run_skip_is_the_loop(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(100):
+        unit = "".join(rng.choices(_MARKER_PIECES, k=rng.choice([1, 1, 2, 3])))
+        text = (rng.choice(_MARKER_PIECES) * rng.randint(0, 2) + unit * rng.choice([1, 2, 5, 9, 40, 120])
+                + "".join(rng.choices(_MARKER_PIECES, k=rng.randint(0, 6))))
+        pos = 0
+        while (m := _thinking_marker(text, pos)) is not None:
+            if m.lastgroup and m.lastgroup.startswith("e"):
+                after = _after_run_one_by_one(text, m.start(), m.group())
+                assert _after_marker_run(text, m.start(), m.group()) == after, (text, m.start())
+                pos = after
+            else:
+                pos = m.end() if m.end() > pos else pos + 1
 
 
 _WRAPPER_PIECES = ["<tool_call>", "<|tool_call|>", "[TOOL_CALLS]", "<|python_tag|>", "functools", "<|python_start|>",
