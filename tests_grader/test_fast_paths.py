@@ -167,3 +167,22 @@ def test_number_text_rewrites_at_most_the_limit() -> None:
     many = " ".join(str(i) for i in range(base._MAX_CANDIDATES + 50)) + " -5 3,5 007"
     assert phrases._number_text(many) == _number_text_by_sub(many)
     assert phrases._number_text("minus 5, a-5, 0,50, 1,234.50") == "minus  -5 , a- 5 ,  0.5 ,  1234.5 "
+
+
+def _stop_bounds_by_find(low: str, pos: int) -> tuple[int, int]:
+    """The plain computation: rfind / find of each stop character within the windows."""
+    window = base._WINDOW
+    lo = max(max(low.rfind(c, max(0, pos - window), pos) for c in requirement._SENTENCE_STOPS) + 1, pos - window, 0)
+    ends = [e for e in (low.find(c, pos, pos + window) for c in requirement._SENTENCE_STOPS) if e >= 0]
+    return lo, (min(ends) + 1 if ends else min(len(low), pos + window))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_stop_bounds_are_the_finds(seed: int) -> None:
+    rng = random.Random(seed)
+    pieces = [*requirement._SENTENCE_STOPS, "word ", "a", " ", "x" * 150]
+    for _ in range(200):
+        low = "".join(rng.choices(pieces, k=rng.choice([0, 3, 30, 200])))
+        stops = [i for i, c in enumerate(low) if c in requirement._SENTENCE_STOPS]
+        for pos in {0, len(low), *(rng.randint(0, len(low)) for _ in range(10))}:
+            assert requirement._stop_bounds(stops, pos, len(low)) == _stop_bounds_by_find(low, pos), (low, pos)
