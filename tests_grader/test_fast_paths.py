@@ -186,3 +186,20 @@ def test_stop_bounds_are_the_finds(seed: int) -> None:
         stops = [i for i, c in enumerate(low) if c in requirement._SENTENCE_STOPS]
         for pos in {0, len(low), *(rng.randint(0, len(low)) for _ in range(10))}:
             assert requirement._stop_bounds(stops, pos, len(low)) == _stop_bounds_by_find(low, pos), (low, pos)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_drafts_need_a_colon_before_a_space(seed: int) -> None:
+    # _behaviour skips _blank_drafts when no ":" is followed by whitespace: then it changes nothing.
+    rng = random.Random(seed)
+    pieces = ["you could send", "here's a draft", "черновик", "something like", "14:00", "a:b", ":", ": ", ":\n",
+              " ", "\n\n", "Hi", '"', "«", "»", "feel free", "."]
+    skipped = blanked = 0
+    for _ in range(400):
+        s = "".join(rng.choices(pieces, k=rng.randint(1, 12)))
+        if behaviour._DRAFT_COLON_RE.search(s) is None:
+            skipped += 1
+            assert behaviour._blank_drafts(s) == s, s
+        else:
+            blanked += behaviour._blank_drafts(s) != s
+    assert skipped > 50 and blanked > 10      # both sides of the test are reached

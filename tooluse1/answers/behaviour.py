@@ -148,7 +148,7 @@ def _behaviour(text: str) -> _Behaviour:
         s = _EMPHASIS_RE.sub("", s)
     if not s.isascii():
         s = _EMOJI_RE.sub(".", s)
-    if ":" in s:
+    if _DRAFT_COLON_RE.search(s):       # a draft follows a colon before a space ("14:00" leads to none)
         s = _blank_drafts(s)
     if ">" in s:
         s = _BLOCKQUOTE_RE.sub("\n> ", "\n" + s)[1:]
