@@ -3,7 +3,7 @@ before stable code points), parse.strip_thinking over runs of one lone end marke
 (the wrapper search skipped unless the window's last character can end markup), answers.base._Scripts (a word
 alternation split by the script of its first characters), and answers.phrases._number_text (numbers split out,
 only those that are not plain read again), and parse._after_marker_run (a run of one lone end marker skipped
-at once)."""
+at once); and the scans parse.extract skips when a text lacks what every match needs."""
 from __future__ import annotations
 
 import random
@@ -14,6 +14,7 @@ import pytest
 
 from tooluse1.answers import base, behaviour, claim, facts, invented, phrases, question, refusal, requirement
 from tooluse1.answers.base import _nfkc, _Scripts
+from tooluse1 import parse
 from tooluse1.parse import (_THINK_ANCHOR, _THINK_AT, _WRAP_BEFORE, _after_marker_run, _thinking_marker,
                             _wrapper_before, strip_thinking)
 from tooluse1.tools import TOOLS
@@ -203,3 +204,33 @@ def test_drafts_need_a_colon_before_a_space(seed: int) -> None:
         else:
             blanked += behaviour._blank_drafts(s) != s
     assert skipped > 50 and blanked > 10      # both sides of the test are reached
+
+
+# Call-format fragments with and without what the skipped scans need (quotes, closers, keys, "<", the Mistral
+# tags), so that texts with none of them and texts with some occur.
+_EXTRACT_PIECES = ["{", "[", "(", "}", "]", ")", '"', "'", ":", ",", " ", "\n", "1", "name", "tool", "function",
+                   "arguments", '"name"', "'name'", '"arguments": ', '"get_weather"', "<function=x>", "<tool_call>",
+                   "[TOOL_CALLS]", "[ARGS]", "get_weather", "x", "\\", '{"a":', "[{"]
+
+
+def _extract_without_skips(text: str, monkeypatch: pytest.MonkeyPatch) -> parse.Extraction:
+    """extract with every skip off: an empty hint is in every text."""
+    with monkeypatch.context() as m:
+        m.setattr(parse, "_JSON_START_NEEDS", ("",))
+        m.setattr(parse, "_JSON5_KEYS", ("",))
+        m.setattr(parse, "_CLOSING_BRACKETS", ("",))
+        m.setattr(parse, "_RESIDUE", tuple((rx, None) for rx, _ in parse._RESIDUE))
+        return parse.extract(text)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_extract_skips_change_nothing(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(seed)
+    skipped = 0
+    for _ in range(150):
+        pool = rng.sample(_EXTRACT_PIECES, k=rng.randint(2, 8))       # a few kinds of fragment per text
+        text = "".join(rng.choices(pool, k=rng.choice([1, 5, 30, 200, 800])))
+        skipped += not any(c in text for c in parse._JSON_START_NEEDS) or not any(
+            c in text for c in parse._CLOSING_BRACKETS)
+        assert parse.extract(text) == _extract_without_skips(text, monkeypatch), text
+    assert skipped > 10
