@@ -217,7 +217,7 @@ def _extract_without_skips(text: str, monkeypatch: pytest.MonkeyPatch) -> parse.
     """extract with every skip off: an empty hint is in every text."""
     with monkeypatch.context() as m:
         m.setattr(parse, "_JSON_START_NEEDS", ("",))
-        m.setattr(parse, "_JSON5_KEYS", ("",))
+        m.setattr(parse, "_JSON5_KEY_LETTERS", ("",))
         m.setattr(parse, "_CLOSING_BRACKETS", ("",))
         m.setattr(parse, "_RESIDUE", tuple((rx, None) for rx, _ in parse._RESIDUE))
         return parse.extract(text)
