@@ -234,3 +234,9 @@ def test_extract_skips_change_nothing(seed: int, monkeypatch: pytest.MonkeyPatch
             c in text for c in parse._CLOSING_BRACKETS)
         assert parse.extract(text) == _extract_without_skips(text, monkeypatch), text
     assert skipped > 10
+
+
+def test_odd_spaces_are_the_class() -> None:
+    # _behaviour looks for the odd spaces one by one: they are exactly what `[^\S \n]` matches, in all of Unicode
+    every = "".join(map(chr, range(0x110000)))
+    assert set(re.findall(r"[^\S \n]", every)) == set(behaviour._ODD_SPACES)
