@@ -2,7 +2,8 @@
 before stable code points), parse.strip_thinking over runs of one lone end marker, and parse._wrapper_before
 (the wrapper search skipped unless the window's last character can end markup), answers.base._Scripts (a word
 alternation split by the script of its first characters), and answers.phrases._number_text (numbers split out,
-only those that are not plain read again)."""
+only those that are not plain read again), and parse._after_marker_run (a run of one lone end marker skipped
+at once); and the scans parse.extract skips when a text lacks what every match needs."""
 from __future__ import annotations
 
 import random
@@ -13,7 +14,9 @@ import pytest
 
 from tooluse1.answers import base, behaviour, claim, facts, invented, phrases, question, refusal, requirement
 from tooluse1.answers.base import _nfkc, _Scripts
-from tooluse1.parse import _WRAP_BEFORE, _wrapper_before, strip_thinking
+from tooluse1 import parse
+from tooluse1.parse import (_THINK_ANCHOR, _THINK_AT, _WRAP_BEFORE, _after_marker_run, _thinking_marker,
+                            _wrapper_before, strip_thinking)
 from tooluse1.tools import TOOLS
 
 # Combining marks, Hangul jamo and syllables, starters that compose with a following starter (Oriya, Kannada),
@@ -52,6 +55,40 @@ def test_cut_never_splits_a_composition() -> None:
 ])
 def test_runs_of_lone_end_markers(text: str, visible: str, thinking: str) -> None:
     assert strip_thinking(text) == (visible, thinking)
+
+
+def _after_run_one_by_one(text: str, start: int, g: str) -> int:
+    """The plain computation: read the marker again at each position while it reads as g."""
+    pos = start + len(g)
+    while (g and text.startswith(g, pos) and _THINK_ANCHOR.match(text, pos) is not None
+           and (again := _THINK_AT.match(text, pos)) is not None and again.group() == g):
+        pos = again.end()
+    return pos
+
+
+# Lone end markers in their spellings (the optional "<" and ">" of end-of-thinking, case), and what may follow
+# a run: a longer marker that starts like one, an opener, harmony headers, the \A-only "analysis".
+_MARKER_PIECES = ["</think>", "</THINK>", "</Think>", "</thinking>", "[/THINK]", "<|end_of_thought|>", "◁/think▷",
+                  "<|end_of_thinking|>", "|end_of_thinking|", "<｜end▁of▁thinking｜>", "｜end of thinking｜>",
+                  "<|END_THINKING|>", "assistantfinal", "assistantanalysis", "</seed:think>", "</reasoning>", ">",
+                  "<", "|", "<think>", "<|start|>", "<|channel|>analysis", "analysis\n", "x", " ", "\n"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_marker_run_skip_is_the_loop(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(100):
+        unit = "".join(rng.choices(_MARKER_PIECES, k=rng.choice([1, 1, 2, 3])))
+        text = (rng.choice(_MARKER_PIECES) * rng.randint(0, 2) + unit * rng.choice([1, 2, 5, 9, 40, 120])
+                + "".join(rng.choices(_MARKER_PIECES, k=rng.randint(0, 6))))
+        pos = 0
+        while (m := _thinking_marker(text, pos)) is not None:
+            if m.lastgroup and m.lastgroup.startswith("e"):
+                after = _after_run_one_by_one(text, m.start(), m.group())
+                assert _after_marker_run(text, m.start(), m.group()) == after, (text, m.start())
+                pos = after
+            else:
+                pos = m.end() if m.end() > pos else pos + 1
 
 
 _WRAPPER_PIECES = ["<tool_call>", "<|tool_call|>", "[TOOL_CALLS]", "<|python_tag|>", "functools", "<|python_start|>",
@@ -131,3 +168,74 @@ def test_number_text_rewrites_at_most_the_limit() -> None:
     many = " ".join(str(i) for i in range(base._MAX_CANDIDATES + 50)) + " -5 3,5 007"
     assert phrases._number_text(many) == _number_text_by_sub(many)
     assert phrases._number_text("minus 5, a-5, 0,50, 1,234.50") == "minus  -5 , a- 5 ,  0.5 ,  1234.5 "
+
+
+def _stop_bounds_by_find(low: str, pos: int) -> tuple[int, int]:
+    """The plain computation: rfind / find of each stop character within the windows."""
+    window = base._WINDOW
+    lo = max(max(low.rfind(c, max(0, pos - window), pos) for c in requirement._SENTENCE_STOPS) + 1, pos - window, 0)
+    ends = [e for e in (low.find(c, pos, pos + window) for c in requirement._SENTENCE_STOPS) if e >= 0]
+    return lo, (min(ends) + 1 if ends else min(len(low), pos + window))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_stop_bounds_are_the_finds(seed: int) -> None:
+    rng = random.Random(seed)
+    pieces = [*requirement._SENTENCE_STOPS, "word ", "a", " ", "x" * 150]
+    for _ in range(200):
+        low = "".join(rng.choices(pieces, k=rng.choice([0, 3, 30, 200])))
+        stops = [i for i, c in enumerate(low) if c in requirement._SENTENCE_STOPS]
+        for pos in {0, len(low), *(rng.randint(0, len(low)) for _ in range(10))}:
+            assert requirement._stop_bounds(stops, pos, len(low)) == _stop_bounds_by_find(low, pos), (low, pos)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_drafts_need_a_colon_before_a_space(seed: int) -> None:
+    # _behaviour skips _blank_drafts when no ":" is followed by whitespace: then it changes nothing.
+    rng = random.Random(seed)
+    pieces = ["you could send", "here's a draft", "черновик", "something like", "14:00", "a:b", ":", ": ", ":\n",
+              " ", "\n\n", "Hi", '"', "«", "»", "feel free", "."]
+    skipped = blanked = 0
+    for _ in range(400):
+        s = "".join(rng.choices(pieces, k=rng.randint(1, 12)))
+        if behaviour._DRAFT_COLON_RE.search(s) is None:
+            skipped += 1
+            assert behaviour._blank_drafts(s) == s, s
+        else:
+            blanked += behaviour._blank_drafts(s) != s
+    assert skipped > 50 and blanked > 10      # both sides of the test are reached
+
+
+# Call-format fragments with and without what the skipped scans need (quotes, closers, keys, "<", the Mistral
+# tags), so that texts with none of them and texts with some occur.
+_EXTRACT_PIECES = ["{", "[", "(", "}", "]", ")", '"', "'", ":", ",", " ", "\n", "1", "name", "tool", "function",
+                   "arguments", '"name"', "'name'", '"arguments": ', '"get_weather"', "<function=x>", "<tool_call>",
+                   "[TOOL_CALLS]", "[ARGS]", "get_weather", "x", "\\", '{"a":', "[{"]
+
+
+def _extract_without_skips(text: str, monkeypatch: pytest.MonkeyPatch) -> parse.Extraction:
+    """extract with every skip off: an empty hint is in every text."""
+    with monkeypatch.context() as m:
+        m.setattr(parse, "_JSON_START_NEEDS", ("",))
+        m.setattr(parse, "_JSON5_KEY_LETTERS", ("",))
+        m.setattr(parse, "_closer_in", lambda text, i, limit: True)      # the walk always runs
+        m.setattr(parse, "_RESIDUE", tuple((rx, None) for rx, _ in parse._RESIDUE))
+        return parse.extract(text)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_extract_skips_change_nothing(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(seed)
+    skipped = 0
+    for _ in range(150):
+        pool = rng.sample(_EXTRACT_PIECES, k=rng.randint(2, 8))       # a few kinds of fragment per text
+        text = "".join(rng.choices(pool, k=rng.choice([1, 5, 30, 200, 800])))
+        skipped += not any(c in text for c in parse._JSON_START_NEEDS) or not parse._closer_in(text, 0, len(text))
+        assert parse.extract(text) == _extract_without_skips(text, monkeypatch), text
+    assert skipped > 10
+
+
+def test_odd_spaces_are_the_class() -> None:
+    # _behaviour looks for the odd spaces one by one: they are exactly what `[^\S \n]` matches, in all of Unicode
+    every = "".join(map(chr, range(0x110000)))
+    assert set(re.findall(r"[^\S \n]", every)) == set(behaviour._ODD_SPACES)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Any
@@ -233,13 +234,26 @@ def _signed_value_now(text: str) -> str | None:
 
 
 _SENTENCE_STOPS = ".!?…\n"
+_SENTENCE_STOP_RE = re.compile("[" + re.escape(_SENTENCE_STOPS) + "]")
+
+
+def _stop_bounds(stops: list[int], pos: int, n: int) -> tuple[int, int]:
+    """(after the last stop before pos, after the first stop at or after pos) in a text of length n whose stops
+    (sorted positions) are `stops`, each looked for within _WINDOW characters (else the window's edge): what
+    rfind / find of each stop character within the windows give, by bisection."""
+    k = bisect_left(stops, pos)           # stops[k - 1] < pos <= stops[k]
+    lo = max(stops[k - 1] + 1 if k else 0, pos - _WINDOW, 0)
+    hi = stops[k] + 1 if k < len(stops) and stops[k] < pos + _WINDOW else min(n, pos + _WINDOW)
+    return lo, hi
 
 
 def _without_user_sentences(text: str, user: str) -> str:
     """The part of `text` that behaviour is read from (rules 4-8), with every sentence that says one of the
     user's sentences back (the echo of rule 6) blanked like a quote: a model that repeats "…что я сегодня
     заболел и не выйду" neither refuses nor claims anything. Only sentences holding the longest word of a
-    user sentence are compared (found with str.find), so the cost does not grow with the answer's sentences."""
+    user sentence are compared (found with str.find), so the cost does not grow with the answer's sentences.
+    A compared sentence runs from the character after the last stop (_SENTENCE_STOPS) before the anchor to
+    the first stop at or after it, each looked for within _WINDOW characters."""
     echoes = _user_sentences(_behaviour(user)) if user.strip() else frozenset()
     if not echoes:
         return text
@@ -248,14 +262,15 @@ def _without_user_sentences(text: str, user: str) -> str:
     if len(low) != len(head):
         head = low
     spans: set[tuple[int, int]] = set()
+    stops: list[int] | None = None      # every stop's position, found once (a common anchor recurs hundreds of times)
     for anchor in {max((w for w in key if w != "1/2"), key=len, default="") for key in echoes} - {""}:
         pos = low.find(anchor)
         for _ in range(_MAX_CANDIDATES):
             if pos < 0:
                 break
-            lo = max(max(low.rfind(c, max(0, pos - _WINDOW), pos) for c in _SENTENCE_STOPS) + 1, pos - _WINDOW, 0)
-            ends = [e for e in (low.find(c, pos, pos + _WINDOW) for c in _SENTENCE_STOPS) if e >= 0]
-            hi = min(ends) + 1 if ends else min(len(low), pos + _WINDOW)
+            if stops is None:
+                stops = [m.start() for m in _SENTENCE_STOP_RE.finditer(low)]
+            lo, hi = _stop_bounds(stops, pos, len(low))
             if _echo_key(_WORD_TOKEN_RE.findall(_fold(low[lo:hi]))) in echoes:
                 spans.add((lo, hi))
             pos = low.find(anchor, hi)
