@@ -33,6 +33,7 @@ def record(case, text: str, tool_calls: list[dict] | None = None, protocol: str 
 # (base output, new output, class); each output is (text, tool_calls)
 PAIRS = [
     (("", [TOKYO]), ("", [TOKYO]), "identical"),
+    ((HERMES, None), (HERMES, []), "identical"),          # no structured call: None in process, [] from a server
     (("", [TOKYO]), ("I'll check the current weather in Tokyo for you.", []), "lost"),
     (("", [TOKYO]), ('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Tok', None), "lost"),  # cut
     (("Let me look that up.", None), ("", [TOKYO]), "gained"),

@@ -179,3 +179,21 @@ def test_the_scripted_backend_reports_the_runners_finish_reason(cases):
     for runner, finish in (("truncated", "length"), ("cut-in-thinking", "length"), ("oracle", "stop")):
         (out,) = ScriptedBackend(runner, by_id, delay_s=0).generate([prompt], DecodingConfig())
         assert out.finish_reason == finish
+
+
+def test_wrong_optional_passes_over_an_optional_stated_as_null():
+    """A suite's nullable optional stated as null ("no reminder": `reminder_minutes: null`) has no other value
+    derived from it: the runner falls back to the right call there, and changes a non-null optional elsewhere."""
+    from tooluse1.suite import load_suite
+    suite = load_suite(ROOT / "examples" / "openai_tools")
+    by_id = {c.id: c for c in suite.cases}
+    null_case = by_id["calendar.no-reminder"]
+    assert null_case.expect.call is not None and null_case.expect.call.arguments["reminder_minutes"] is None
+    for p in PROTOCOLS:
+        assert grade(null_case, selftest.wrong_optional_output(null_case, p), p).passed, p
+    changed = [c for c in suite.cases if c.expect.call is not None and any(
+        v is not None and not c.toolbox[c.expect.call.name].param_index[k].required
+        for k, v in c.expect.call.arguments.items())]
+    assert changed
+    for c in changed:
+        assert not grade(c, selftest.wrong_optional_output(c, "json"), "json").passed, c.id

@@ -59,7 +59,10 @@ def _structured(r: ItemRecord) -> bool:
 
 def classify(base: ItemRecord, new: ItemRecord) -> str:
     """The class of one paired item (see the module docstring)."""
-    if base.completion.text == new.completion.text and base.completion.tool_calls == new.completion.tool_calls:
+    # No structured calls is one answer whichever way a backend says it: the in-process backend records
+    # None, a server that parsed the text and found no call an empty list.
+    if base.completion.text == new.completion.text and \
+            (base.completion.tool_calls or []) == (new.completion.tool_calls or []):
         return "identical"
     b_calls, n_calls = _calls(base), _calls(new)
     if b_calls and not n_calls:

@@ -187,9 +187,10 @@ def cut_in_thinking_output(case: Case, protocol: str) -> str:
 
 def _wrong_optional(call: Call, tools: Toolbox) -> Call | None:
     """The call (of a tool of `tools`) with its first stated optional argument changed to another valid value;
-    None without one."""
+    None without one. An argument stated as null (a nullable one, "no reminder") is passed over: another
+    value of its kind is not derived from null."""
     for p in tools[call.name].params:
-        if p.required or p.name not in call.arguments:
+        if p.required or call.arguments.get(p.name) is None:
             continue
         return Call(call.name, {**call.arguments, p.name: p.comparison.other(p, call.arguments[p.name])})
     return None
@@ -197,7 +198,8 @@ def _wrong_optional(call: Call, tools: Toolbox) -> Call | None:
 
 def _states_optional(case: Case) -> bool:
     call = case.expect.call
-    return call is not None and any(not case.toolbox[call.name].param_index[k].required for k in call.arguments)
+    return call is not None and any(not case.toolbox[call.name].param_index[k].required and v is not None
+                                    for k, v in call.arguments.items())
 
 
 def wrong_optional_output(case: Case, protocol: str) -> str:
