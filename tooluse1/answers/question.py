@@ -139,8 +139,8 @@ def _is_question(low: str, start: int, end: int) -> bool:
 class _AskTerms(Mapping[str, tuple[str, ...]]):
     """The clarification terms per parameter ("tool.param" -> terms) of a toolbox's tools, read from it
     (`Param.ask`, every language in turn: EN + RU, `*` = stem, `A ... B` = A then B later in the sentence) at
-    each look-up, so a tool registered after this import (a suite's, tooluse1.suite) has its terms here too.
-    Only parameters with terms are keys."""
+    each look-up, so a tool added to the toolbox after this object was made has its terms here too. Only
+    parameters with terms are keys."""
 
     def __init__(self, tools: Toolbox):
         self.tools = tools
