@@ -366,7 +366,9 @@ class _ToolMatchers:
             self.full[key] = matcher
 
 
-# By the tool object (id), so that two tools of one name (two cases' own definitions) keep theirs.
+# By the tool object (id), so that two tools of one name (two cases' own definitions) keep theirs. An entry
+# holds its tool, so no other object can take that id while the entry exists; entries are never dropped (one
+# per distinct tool object a process grades with: the loaded corpora's).
 _TOOL_MATCHERS: dict[int, _ToolMatchers] = {}
 
 
@@ -377,7 +379,7 @@ def _tool_matchers(tool_name: str, tools: Toolbox) -> _ToolMatchers | None:
     if tool is None:
         return None
     found = _TOOL_MATCHERS.get(id(tool))
-    if found is None or found.tool is not tool:     # a tool object since freed had this id
+    if found is None:
         found = _TOOL_MATCHERS[id(tool)] = _ToolMatchers(tool)
     return found
 
