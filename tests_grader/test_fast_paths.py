@@ -1,9 +1,10 @@
-"""Fast paths that must give exactly what the plain computation gives: answers.base._nfkc (NFKC by pieces cut
-before stable code points), parse.strip_thinking over runs of one lone end marker, and parse._wrapper_before
-(the wrapper search skipped unless the window's last character can end markup), answers.base._Scripts (a word
-alternation split by the script of its first characters), and answers.phrases._number_text (numbers split out,
-only those that are not plain read again), and parse._after_marker_run (a run of one lone end marker skipped
-at once); and the scans parse.extract skips when a text lacks what every match needs."""
+"""Fast paths that must give exactly what the plain computation gives: answers.base._nfkc (NFKC of the stretches
+around suspect code points only, cut before stable ones; its tables shipped per Unicode version),
+parse.strip_thinking over runs of one lone end marker, and parse._wrapper_before (the wrapper search skipped
+unless the window's last character can end markup), answers.base._Scripts (a word alternation split by the script
+of its first characters), answers.phrases._number_text (numbers split out, only those that are not plain read
+again), parse._after_marker_run (a run of one lone end marker skipped at once), requirement._stop_bounds (window
+searches and bisection); and the scans parse.extract skips when a text lacks what every match needs."""
 from __future__ import annotations
 
 import random
@@ -39,10 +40,37 @@ def test_pieces_equal_whole(seed: int) -> None:
 
 
 def test_cut_never_splits_a_composition() -> None:
-    # A base letter ending one 1024-character piece and its combining mark after an ASCII run would be a
-    # wrong cut; the cut is only ever before the stable code point itself.
-    s = "ж" * 1023 + "e" + "\u0301" + "ﬁ" * 50 + "가" + "\u11a8" + "x" * 2000
-    assert _nfkc(s) == unicodedata.normalize("NFKC", s)
+    # A base letter before its combining mark, a syllable before its final jamo, a stretch of neighbouring
+    # suspects: the stretch normalised runs from the stable code point before the suspect to the one after it.
+    s = "ж" * 1023 + "e" + "\u0301" + "ﬁ" * 50 + "가" + "\u11a8" + "x" * 2000 + "\u1100\u1161\u11a8" * 30
+    dense = "a\u0301b" * 3000 + "\u0301" * 500 + "ｘ ｙ " * 300      # stretches that touch, near and far apart
+    for text in (s, dense):
+        assert _nfkc(text) == unicodedata.normalize("NFKC", text)
+
+
+def test_every_code_point_after_every_kind_of_neighbour() -> None:
+    # Each assigned code point alone and after a starter that composes (e, the Hangul L jamo and LV syllable, the
+    # Oriya and Kannada vowels), inside text long enough to take the table path.
+    pad = "ж" * base._NFKC_DIRECT
+    before = "e\u1100가\u0b47\u0cc6"
+    chunk: list[str] = []
+    for c in range(0x110000):
+        if 0xD800 <= c < 0xE000:
+            continue
+        chunk.append(before[c % len(before)] + chr(c))
+        if len(chunk) == 4096 or c == 0x10FFFF:
+            s = pad + " ".join(chunk)
+            assert _nfkc.__wrapped__(s) == unicodedata.normalize("NFKC", s), (hex(c), chunk[:3])
+            chunk = []
+
+
+def test_shipped_tables_are_this_pythons_unicode() -> None:
+    # nfkc_tables.json holds the tables of the Unicode versions it was written for; this Python's must be the
+    # computation's (a Python with another version computes them at first use instead).
+    import json
+    saved = json.loads(base._NFKC_TABLES_FILE.read_text(encoding="utf-8"))
+    assert unicodedata.unidata_version in saved
+    assert saved[unicodedata.unidata_version] == base._nfkc_table_ranges()
 
 
 @pytest.mark.parametrize("text, visible, thinking", [
@@ -186,7 +214,9 @@ def test_stop_bounds_are_the_finds(seed: int) -> None:
         low = "".join(rng.choices(pieces, k=rng.choice([0, 3, 30, 200])))
         stops = [i for i, c in enumerate(low) if c in requirement._SENTENCE_STOPS]
         for pos in {0, len(low), *(rng.randint(0, len(low)) for _ in range(10))}:
-            assert requirement._stop_bounds(stops, pos, len(low)) == _stop_bounds_by_find(low, pos), (low, pos)
+            expected = _stop_bounds_by_find(low, pos)
+            assert requirement._stop_bounds(low, pos, stops) == expected, (low, pos)     # bisected
+            assert requirement._stop_bounds(low, pos, None) == expected, (low, pos)      # searched
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -239,3 +269,4 @@ def test_odd_spaces_are_the_class() -> None:
     # _behaviour looks for the odd spaces one by one: they are exactly what `[^\S \n]` matches, in all of Unicode
     every = "".join(map(chr, range(0x110000)))
     assert set(re.findall(r"[^\S \n]", every)) == set(behaviour._ODD_SPACES)
+

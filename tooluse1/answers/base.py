@@ -5,10 +5,14 @@ imports no other module of the package.
 from __future__ import annotations
 
 import functools
+import json
 import re
 import sys
 import unicodedata
 from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
 
 
 # Budgets (tooluse1.answers docstring, Performance): far above any real answer, they only bound pathological inputs.
@@ -158,34 +162,59 @@ _LETTERS_RE = re.compile(_L + "+")
 _APOSTROPHES = ("’", "‘", "ʼ", "＇", "´")
 
 
-# Candidates for a stable code point (UAX #15 §9: normalisation may restart before one): ASCII, surrogates,
-# private use, and the planes no Unicode version has assigned (each is confirmed in _stable_at).
-_STABLE_CANDIDATE_RE = re.compile("[\x00-\x7f\ud800-\udfff\ue000-\uf8ff\U00040000-\U000dffff"
-                                  "\U000f0000-\U0010ffff]")
-_NFKC_CHUNKS = (1024, 32)      # outer pieces; a piece that is not normalised is cut again into inner ones
+# Two tables over all code points, for _nfkc (UAX #15 §9): `stable` - a code point before which NFKC may restart,
+# so NFKC(s) == NFKC(s[:i]) + NFKC(s[i:]) when s[i] is one: ASCII, unassigned, private use or a surrogate (no
+# decomposition, combining class 0, composes with nothing before it); `suspect` - an assigned code point that
+# may change in NFKC or change its neighbours: not NFKC by itself, a non-zero combining class, or the second of a
+# canonical pair (a combining mark, a Hangul vowel or final jamo, a vowel sign that composes). A stretch between
+# two stable code points that holds no suspect is its own NFKC (nothing decomposes, reorders or composes).
+# They come from Python's own unicodedata, cached per Unicode version in nfkc_tables.json (computing them reads
+# every code point: ~0.7 s); test_fast_paths checks the file against the computation.
+_NFKC_TABLES_FILE = Path(__file__).with_name("nfkc_tables.json")
+_NFKC_DIRECT = 64        # a non-normalised text this short is normalised whole
+_NFKC_GAP = 32           # suspect stretches closer than this are normalised together
 
 
-def _stable_at(s: str, i: int) -> bool:
-    """s[i] is a stable code point: ASCII, or unassigned / private use / surrogate (no decomposition, combining
-    class 0, composes with nothing), so NFKC(s) == NFKC(s[:i]) + NFKC(s[i:])."""
-    c = s[i]
-    return c < "\x80" or unicodedata.category(c) in ("Cn", "Co", "Cs")
+def _nfkc_table_ranges() -> dict[str, list[list[int]]]:
+    """{"stable": [[first, last], ...], "suspect": [...]}: the tables' code point ranges, computed from this
+    Python's unicodedata (see above)."""
+    seconds = {*range(0x1161, 0x1176), *range(0x11A8, 0x11C3)}     # Hangul V and T jamo: composed by algorithm
+    for c in range(0x110000):
+        d = unicodedata.decomposition(chr(c))
+        if d and not d.startswith("<") and len(parts := d.split()) == 2:
+            seconds.add(int(parts[1], 16))
+    ranges: dict[str, list[list[int]]] = {"stable": [], "suspect": []}
+    for c in range(0x110000):
+        ch = chr(c)
+        if c < 0x80 or unicodedata.category(ch) in ("Cn", "Co", "Cs"):
+            kind = "stable"
+        elif c in seconds or unicodedata.combining(ch) or not unicodedata.is_normalized("NFKC", ch):
+            kind = "suspect"
+        else:
+            continue
+        if ranges[kind] and ranges[kind][-1][1] == c - 1:
+            ranges[kind][-1][1] = c
+        else:
+            ranges[kind].append([c, c])
+    return ranges
 
 
-def _stable_pieces(s: str, size: int) -> Iterator[str]:
-    """s cut before stable code points into pieces of at least `size` characters (the last may be shorter)."""
-    start = 0
-    pos = size
-    while pos < len(s):
-        m = _STABLE_CANDIDATE_RE.search(s, pos)
-        while m is not None and not _stable_at(s, m.start()):
-            m = _STABLE_CANDIDATE_RE.search(s, m.start() + 1)
-        if m is None:
-            break
-        yield s[start:m.start()]
-        start = m.start()
-        pos = start + size
-    yield s[start:]
+@functools.cache
+def _nfkc_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(stable, suspect) as boolean arrays indexed by code point: from nfkc_tables.json when it was written
+    for this Python's Unicode version, else computed (once per process)."""
+    try:
+        saved = json.loads(_NFKC_TABLES_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        saved = {}
+    ranges = saved.get(unicodedata.unidata_version) or _nfkc_table_ranges()
+    tables = []
+    for kind in ("stable", "suspect"):
+        table = np.zeros(0x110000, dtype=bool)
+        for first, last in ranges[kind]:
+            table[first:last + 1] = True
+        tables.append(table)
+    return tables[0], tables[1]
 
 
 @functools.lru_cache(maxsize=_TEXT_CACHE)      # the answer's facts and behaviour both start from it
@@ -193,19 +222,33 @@ def _nfkc(s: str) -> str:
     """unicodedata.normalize("NFKC", s), exactly, in time linear in len(s) with a small constant.
 
     Why: CPython composes every character of a string whose quick check fails (~130 ns each, 2 ms for 16 KB of
-    random code points) even when one character needed it. Cut before stable code points, the pieces that are
-    already normalised are kept as they are, and only small pieces around the others are normalised.
+    random code points) even when one character needed it. Here only the stretches around suspect code points,
+    each from the stable code point before it to the one after it, are normalised; the rest is kept as it is.
     """
     if s.isascii() or unicodedata.is_normalized("NFKC", s):
         return s                          # what normalize returns then, without its second quick check
-    if len(s) <= _NFKC_CHUNKS[1]:
+    if len(s) <= _NFKC_DIRECT:
         return unicodedata.normalize("NFKC", s)
+    stable, suspect = _nfkc_tables()
+    codes = np.frombuffer(s.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    cuts = np.flatnonzero(stable[codes])
+    suspects = np.flatnonzero(suspect[codes])
+    if not len(suspects):       # normalised already (is_normalized's quick check said "maybe")
+        return s
+    # Each suspect's stretch: from the last cut before it (or 0) to the first cut after it (or the end); a suspect
+    # is never stable, so searchsorted puts it strictly between two cuts. Stretches are in order (their starts
+    # and ends never decrease); those less than _NFKC_GAP apart are normalised as one (exact: a union of stretches
+    # between cuts is too), so a text dense with suspects takes a few calls, not one per suspect.
+    k = np.searchsorted(cuts, suspects)
+    starts = np.append(0, cuts)[k]
+    ends = np.append(cuts, len(s))[k]
+    new_run = np.flatnonzero(starts[1:] - ends[:-1] >= _NFKC_GAP) + 1
     parts: list[str] = []
-    for piece in _stable_pieces(s, _NFKC_CHUNKS[0]):
-        if unicodedata.is_normalized("NFKC", piece):
-            parts.append(piece)
-        else:
-            parts.extend(unicodedata.normalize("NFKC", p) for p in _stable_pieces(piece, _NFKC_CHUNKS[1]))
+    done = 0
+    for lo, hi in zip(starts[np.append(0, new_run)].tolist(), ends[np.append(new_run - 1, len(ends) - 1)].tolist()):
+        parts += (s[done:lo], unicodedata.normalize("NFKC", s[lo:hi]))
+        done = hi
+    parts.append(s[done:])
     return "".join(parts)
 
 

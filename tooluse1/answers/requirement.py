@@ -237,14 +237,24 @@ _SENTENCE_STOPS = ".!?…\n"
 _SENTENCE_STOP_RE = re.compile("[" + re.escape(_SENTENCE_STOPS) + "]")
 
 
-def _stop_bounds(stops: list[int], pos: int, n: int) -> tuple[int, int]:
-    """(after the last stop before pos, after the first stop at or after pos) in a text of length n whose stops
-    (sorted positions) are `stops`, each looked for within _WINDOW characters (else the window's edge): what
-    rfind / find of each stop character within the windows give, by bisection."""
+def _stop_bounds(low: str, pos: int, stops: list[int] | None) -> tuple[int, int]:
+    """(after the last stop before pos, after the first stop at or after pos) in `low`, each stop
+    (_SENTENCE_STOPS) looked for within _WINDOW characters (else the window's edge). From `stops` (every
+    stop's position, sorted) by bisection when given, else by a search of each window: the same bounds."""
+    n = len(low)
+    if stops is None:
+        back = max(low.rfind(c, max(pos - _WINDOW, 0), pos) for c in _SENTENCE_STOPS)
+        ahead = _SENTENCE_STOP_RE.search(low, pos, min(n, pos + _WINDOW))
+        return max(back + 1, pos - _WINDOW, 0), ahead.start() + 1 if ahead else min(n, pos + _WINDOW)
     k = bisect_left(stops, pos)           # stops[k - 1] < pos <= stops[k]
     lo = max(stops[k - 1] + 1 if k else 0, pos - _WINDOW, 0)
     hi = stops[k] + 1 if k < len(stops) and stops[k] < pos + _WINDOW else min(n, pos + _WINDOW)
     return lo, hi
+
+
+# Candidates whose sentence bounds are searched in their windows; past this many, every stop of the text is
+# listed once and the bounds bisected (a common anchor can recur thousands of times in a long answer).
+_WINDOW_SEARCHES = 64
 
 
 def _without_user_sentences(text: str, user: str) -> str:
@@ -262,15 +272,17 @@ def _without_user_sentences(text: str, user: str) -> str:
     if len(low) != len(head):
         head = low
     spans: set[tuple[int, int]] = set()
-    stops: list[int] | None = None      # every stop's position, found once (a common anchor recurs hundreds of times)
+    stops: list[int] | None = None      # every stop's position, listed after _WINDOW_SEARCHES candidates
+    seen = 0
     for anchor in {max((w for w in key if w != "1/2"), key=len, default="") for key in echoes} - {""}:
         pos = low.find(anchor)
         for _ in range(_MAX_CANDIDATES):
             if pos < 0:
                 break
-            if stops is None:
+            seen += 1
+            if stops is None and seen > _WINDOW_SEARCHES:
                 stops = [m.start() for m in _SENTENCE_STOP_RE.finditer(low)]
-            lo, hi = _stop_bounds(stops, pos, len(low))
+            lo, hi = _stop_bounds(low, pos, stops)
             if _echo_key(_WORD_TOKEN_RE.findall(_fold(low[lo:hi]))) in echoes:
                 spans.add((lo, hi))
             pos = low.find(anchor, hi)
