@@ -38,7 +38,8 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("tooluse1/test_tooluse1.py", "tooluse1/spin/plan_items.py", "tooluse1/data/tooluse1.jsonl",
                    "tooluse1/data/manifest.json", "tooluse1/data/scenarios.jsonl", "tooluse1/cases/en/calculator.yaml",
-                   "tooluse1/scenarios/en.yaml", "tooluse1/schema/results.schema.json", "tooluse1/session.ini"):
+                   "tooluse1/scenarios/en.yaml", "tooluse1/schema/results.schema.json", "tooluse1/session.ini",
+                   "tooluse1/answers/nfkc_tables.json"):
         assert needed in names, f"the wheel lacks {needed}"
     venv = base / "venv"
     made = _run([sys.executable, "-m", "venv", str(venv)], cwd=base)
