@@ -7,6 +7,7 @@ again), parse._after_marker_run (a run of one lone end marker skipped at once), 
 searches and bisection); and the scans parse.extract skips when a text lacks what every match needs."""
 from __future__ import annotations
 
+import json
 import random
 import re
 import unicodedata
@@ -67,7 +68,6 @@ def test_every_code_point_after_every_kind_of_neighbour() -> None:
 def test_shipped_tables_are_this_pythons_unicode() -> None:
     # nfkc_tables.json holds the tables of the Unicode versions it was written for; this Python's must be the
     # computation's (a Python with another version computes them at first use instead).
-    import json
     saved = json.loads(base._NFKC_TABLES_FILE.read_text(encoding="utf-8"))
     assert unicodedata.unidata_version in saved
     assert saved[unicodedata.unidata_version] == base._nfkc_table_ranges()
@@ -269,4 +269,3 @@ def test_odd_spaces_are_the_class() -> None:
     # _behaviour looks for the odd spaces one by one: they are exactly what `[^\S \n]` matches, in all of Unicode
     every = "".join(map(chr, range(0x110000)))
     assert set(re.findall(r"[^\S \n]", every)) == set(behaviour._ODD_SPACES)
-

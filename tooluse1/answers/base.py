@@ -231,10 +231,10 @@ def _nfkc(s: str) -> str:
         return unicodedata.normalize("NFKC", s)
     stable, suspect = _nfkc_tables()
     codes = np.frombuffer(s.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    cuts = np.flatnonzero(stable[codes])
     suspects = np.flatnonzero(suspect[codes])
     if not len(suspects):       # normalised already (is_normalized's quick check said "maybe")
         return s
+    cuts = np.flatnonzero(stable[codes])
     # Each suspect's stretch: from the last cut before it (or 0) to the first cut after it (or the end); a suspect
     # is never stable, so searchsorted puts it strictly between two cuts. Stretches are in order (their starts
     # and ends never decrease); those less than _NFKC_GAP apart are normalised as one (exact: a union of stretches
