@@ -187,7 +187,7 @@ def test_number_text_is_the_substitution(seed: int) -> None:
     # digits, every separator a number can hold, signs and minus words, and letters that make "minus" a
     # part of a longer word ("laminus 5") or touch a sign ("a-5")
     alphabet = list("0123456789 ,.-\u2212\u2013\u00a0ax") + ["minus ", "минус ", "0", "000", "1,234", "12 345"]
-    for size in (1, 3, 8, 30, 200):
+    for size in (1, 3, 8, 30, 200, 2000):
         text = phrases._folded_text("".join(rng.choices(alphabet, k=size)))
         assert phrases._number_text(text) == _number_text_by_sub(text), text
 
@@ -196,6 +196,9 @@ def test_number_text_rewrites_at_most_the_limit() -> None:
     many = " ".join(str(i) for i in range(base._MAX_CANDIDATES + 50)) + " -5 3,5 007"
     assert phrases._number_text(many) == _number_text_by_sub(many)
     assert phrases._number_text("minus 5, a-5, 0,50, 1,234.50") == "minus  -5 , a- 5 ,  0.5 ,  1234.5 "
+    # the same number text read once without a sign is not reused where a sign comes before it
+    assert phrases._number_text("0,50 -0,50 x0,50 минус 0,50 0,50") == \
+        " 0.5  - -0.5  x 0.5  минус  -0.5   0.5 "
 
 
 def _stop_bounds_by_find(low: str, pos: int) -> tuple[int, int]:

@@ -28,10 +28,12 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-from tooluse1.answers.base import _combine, _END, _kind, _L, _LETTERS_RE, _word_set_re, _words_re
+from tooluse1.answers.base import (_combine, _END, _kind, _L, _LETTERS_RE, _Scripts, _TEXT_CACHE, _word_set_re,
+                                   _words_re)
 from tooluse1.answers.behaviour import _Behaviour, _behaviour, _Context, _context, _iter_candidates, _snippet
 from tooluse1.answers.scope import TermScope
 from tooluse1.lang import ru_forms, ru_is, ru_parses
@@ -513,22 +515,51 @@ def promises_action(text: str, scope: TermScope | None) -> str | None:
 _ONGOING = frozenset(_EN_DOING + _RU_NOW)
 
 
+class _Readings:
+    """The claim candidates of one text (the matches of one pattern, in order) with their readings by
+    _claim_start, found as they are asked for and kept: a clarify answer's claims are read twice (claims_action,
+    then again with the announcement excuse), and the second reading scans nothing the first one did."""
+
+    def __init__(self, s: str, rx: re.Pattern | _Scripts, fixed: str | None):
+        self._s = s
+        self._matches = _iter_candidates(rx, s)
+        self._fixed = fixed
+        self._pending: re.Match | None = None          # taken from the matches, not read yet
+        # (start, end, an action under way, where the claimed action starts or None when it is no claim)
+        self._read: list[tuple[int, int, bool, int | None]] = []
+
+    def __iter__(self) -> Iterator[tuple[int, int, bool, int | None]]:
+        for i in itertools.count():
+            if i == len(self._read):
+                m = self._pending = self._pending or next(self._matches, None)
+                if m is None:
+                    return
+                kind = self._fixed or _kind(m)
+                word = m.group(0)
+                claim = _claim_start(kind, m.start(), word, _context(self._s, m.start(), m.end()))
+                ongoing = kind == "progressive" or (kind in ("word", "ru_verb") and word in _ONGOING)
+                self._read.append((m.start(), m.end(), ongoing, claim))
+                self._pending = None
+            yield self._read[i]
+
+
+@functools.lru_cache(maxsize=_TEXT_CACHE)
+def _readings(s: str) -> tuple[_Readings, _Readings]:
+    return _Readings(s, _CLAIM_RE, None), _Readings(s, _CLAIM_CONTRACTION_RE, "state")
+
+
 def _first_claim(b: _Behaviour, excused: Callable[[int, int], bool] | None = None) -> tuple[int, int] | None:
     """(start, end) of the first claim in b (rule 7). `excused(start, end)` may excuse an announcement of an
     action under way ("Okay, setting a timer. How long should it be?"), and is asked only about those."""
-    s = b.low
     found: list[tuple[int, int]] = []
-    for rx, fixed in ((_CLAIM_RE, None), (_CLAIM_CONTRACTION_RE, "state")):
-        for m in _iter_candidates(rx, s):
-            if found and m.start() >= found[0][0]:
+    for readings in _readings(b.low):
+        for start, end, ongoing, claim in readings:
+            if found and start >= found[0][0]:
                 break
-            kind = fixed or _kind(m)
-            claim = _claim_start(kind, m.start(), m.group(0), _context(s, m.start(), m.end()))
             if claim is None:
                 continue
-            ongoing = kind == "progressive" or (kind in ("word", "ru_verb") and m.group(0) in _ONGOING)
-            if ongoing and excused is not None and excused(claim, m.end()):
+            if ongoing and excused is not None and excused(claim, end):
                 continue
-            found.append((claim, m.end()))
+            found.append((claim, end))
             break
     return min(found) if found else None

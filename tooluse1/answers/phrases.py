@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
+from itertools import accumulate
 
 from tooluse1.answers.base import _END, _first, _fold, _L, _MAX_CANDIDATES, _TEXT_CACHE
 
@@ -43,6 +44,7 @@ _NUMBER_RE = re.compile(_NUMBER)
 _PHRASE_TOKEN_RE = re.compile(r"(?P<num>" + _NUMBER + r")|(?P<word>" + _L + r"+)(?P<star>\*)?")
 _MINUS = "-\u2212\u2013"
 _MINUS_WORDS = ("minus ", "минус ")
+_SIGN_BEFORE = (*_MINUS, *_MINUS_WORDS)      # how the text before a number that may be negative ends
 
 
 def _is_negative(s: str, i: int) -> bool:
@@ -91,19 +93,31 @@ def _number_text(text: str) -> str:
     """
     # Why split and join, not _NUMBER_RE.sub(callback): a Python call per number cost ~1 us, and 16 KB of
     # digit-heavy text has ~2,500 numbers. A plain number (no leading zero, no sign before it) is its own
-    # value, so only the others are read again with _NUMBER_RE at the same place (the same match).
+    # value, so only the others are read again with _NUMBER_RE at the same place (the same match). A number
+    # with no sign before it has the value of its text (the match depends on nothing else: every match ends
+    # before a non-digit), so each such text is read once. A sign before a number ends the text part before
+    # it: two numbers never touch (a number ends with a digit and none starts right after one), and
+    # "minus " holds no digit.
     folded = _folded_text(text)
     parts = _NUMBER_SPLIT_RE.split(folded, maxsplit=_MAX_CANDIDATES)
-    pos = 0
-    for k in range(1, len(parts), 2):
-        pos += len(parts[k - 1])
-        number = parts[k]
-        if not (number.isdigit() and number[0] != "0"
-                and (pos == 0 or folded[pos - 1] not in _MINUS and not folded.endswith(_MINUS_WORDS, 0, pos))):
-            m = _NUMBER_RE.match(folded, pos)
-            assert m is not None                    # the same pattern matched here in the split
-            parts[k] = _canon_number(m)
-        pos += len(number)
+    numbers = parts[1::2]
+    signed = set()
+    if any(sign in folded for sign in _SIGN_BEFORE):
+        signed = {k for k in range(len(numbers)) if parts[2 * k].endswith(_SIGN_BEFORE)}
+    again = signed.union(k for k, number in enumerate(numbers) if not number.isdigit() or number[0] == "0")
+    if again:
+        ends = list(accumulate(map(len, parts)))        # ends[j]: where parts[j] ends in `folded`
+        unsigned: dict[str, str] = {}                   # number text -> value, for numbers without a sign
+        for k in again:
+            number = numbers[k]
+            canon = None if k in signed else unsigned.get(number)
+            if canon is None:
+                m = _NUMBER_RE.match(folded, ends[2 * k])
+                assert m is not None                    # the same pattern matched here in the split
+                canon = _canon_number(m)
+                if k not in signed:
+                    unsigned[number] = canon
+            parts[2 * k + 1] = canon
     return " ".join(parts)
 
 

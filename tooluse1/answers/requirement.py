@@ -23,7 +23,7 @@ from tooluse1.answers.claim import claims_action, _first_claim, promises_action
 from tooluse1.answers.facts import asserts_phrase, hedges
 from tooluse1.answers.invented import invents_result
 from tooluse1.answers.phrases import phrase_occurs
-from tooluse1.answers.question import (_ask_span, _ask_terms, asks_about, _echo_key, _matcher, _param_label,
+from tooluse1.answers.question import (_ask_span, _ask_terms, _echo_key, _matcher, _param_label,
                                        _user_sentences, _WORD_TOKEN_RE)
 from tooluse1.answers.refusal import states_inability
 from tooluse1.answers.scope import term_scope
@@ -190,10 +190,19 @@ def _check(req: AnswerRequirement, prose: Any, user: str, tools: Toolbox) -> Ans
     if req.refusal or req.ask_about:
         text = _without_user_sentences(text, user)      # the user's sentences said back are the user's words
     action = term_scope(req.action) if req.refusal else None
+    # The question about the missing value (rule 6), looked for at most once: an announcement before it asks
+    # for it (rule 7's excuse), and a clarify answer must hold it.
+    asked: list[tuple[int, int] | None] = []
+
+    def ask_span() -> tuple[int, int] | None:
+        if not asked:
+            asked.append(_ask_span(text, req.ask_about, user, tools))
+        return asked[0]
+
     claim = claims_action(text, action) if req.refusal or req.ask_about else None
     if claim is not None and req.ask_about:      # is it only an announcement before the question?
         b = _behaviour(text)
-        found = _first_claim(b, _announcement_excused(b, text, req.ask_about, user, tools))
+        found = _first_claim(b, _announcement_excused(b, ask_span, req.ask_about, user, tools))
         claim = None if found is None else _snippet(b, *found)
     if claim is not None:
         return AnswerCheck(False, f"claims the action was done: {_q(claim)}")
@@ -210,7 +219,7 @@ def _check(req: AnswerRequirement, prose: Any, user: str, tools: Toolbox) -> Ans
         invented = invents_result(text, tools=tools)
         if invented is not None:
             return AnswerCheck(False, f"invents a result no tool produced: {_q(invented)}")
-        if asks_about(text, req.ask_about, user, tools=tools) is None:
+        if ask_span() is None:
             labels = " or ".join(dict.fromkeys(_param_label(k, tools) for k in req.ask_about))
             return AnswerCheck(False, f"no question about the missing {labels}")
     return AnswerCheck(True, "")
@@ -295,18 +304,16 @@ def _without_user_sentences(text: str, user: str) -> str:
     return "".join(out) + head[pos:]
 
 
-def _announcement_excused(b: _Behaviour, text: str, keys: Sequence[str], user: str,
-                          tools: Toolbox) -> Callable[[int, int], bool]:
+def _announcement_excused(b: _Behaviour, ask_span: Callable[[], tuple[int, int] | None], keys: Sequence[str],
+                          user: str, tools: Toolbox) -> Callable[[int, int], bool]:
     """For clarify cases: an action announced as under way ("Okay, setting a timer.", "Ставлю таймер.") is
     no claim when a question about the missing argument follows it and the announcement itself names no
     value for that argument other than those the user gave ("Setting a timer for 5 minutes — or how long?"
-    stays a claim; "Converting 100 USD now — which currency?" is an announcement)."""
-    asked: list[tuple[int, int] | None] = []      # the question, looked for once (at the first announcement)
+    stays a claim; "Converting 100 USD now — which currency?" is an announcement). `ask_span()` is where that
+    question is in `b` (`_ask_span` of the answer, asked for only at the first announcement)."""
 
     def excused(start: int, end: int) -> bool:
-        if not asked:
-            asked.append(_ask_span(text, keys, user, tools))
-        ask = asked[0]
+        ask = ask_span()
         if ask is None or ask[1] <= end:            # the question must come after (or end after) it
             return False
         stop = _sentence_bounds(b.low, start, end)[1]    # bounded: linear over many announcements
