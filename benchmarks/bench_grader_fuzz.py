@@ -22,7 +22,8 @@ strings do not land in a grade() call. Targets: 0 exceptions; for outputs up to 
 max < 20 ms; each 1 MB output < 100 ms (SPEC §3.1). Runs in one process pinned to one core, like
 benchmarks/bench_grading.py.
 
-    .venv/bin/python benchmarks/bench_grader_fuzz.py [--n 100000] [--seed 20261201] [--mb-rounds 1] [--no-time-gate]
+    .venv/bin/python benchmarks/bench_grader_fuzz.py [--n 100000] [--seed 20261201] [--passes 1] [--mb-rounds 1]
+        [--no-time-gate]
 
 Exit status 1 on any exception, or (unless --no-time-gate) when a time target is missed.
 """
@@ -294,7 +295,7 @@ def workload(cases: list[Case], n: int, seed: int) -> list[tuple[str, Case, str,
     rng = random.Random(seed)
     names = list(KINDS)
     weights = [KINDS[k][0] for k in names]
-    items = []
+    items: list[tuple[str, Case, str, str]] = []
     by_kind = {k: [c for c in cases if pred(c)] for k, pred in TEXT_CASES.items()}
     for _ in range(n):
         kind = rng.choices(names, weights)[0]
@@ -364,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=100_000, help="outputs of at most 16 KB to grade (default 100000)")
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--no-time-gate", action="store_true", help="exit 1 only on exceptions, not on missed times")
+    ap.add_argument("--passes", type=int, default=1,
+                    help="grade the whole mix this many times and also report each output's best time (default 1)")
     ap.add_argument("--mb-rounds", type=int, default=1,
                     help="grade the 1 MB outputs this many rounds and report each one's best (default 1)")
     args = ap.parse_args(argv)
@@ -383,7 +386,8 @@ def main(argv: list[str] | None = None) -> int:
     wall: dict[str, list[float]] = defaultdict(list)
     errors: dict[str, int] = defaultdict(int)
     first_errors: list[str] = []
-    slowest: list[tuple[float, str, int]] = []
+    slowest: list[tuple[float, str, int, Case, str, str]] = []
+    best_cpu: list[float] = []      # per output, in workload order: its best CPU time over the passes
     sizes = 0
     for kind, case, protocol, output in items:
         sizes += len(output)
@@ -398,11 +402,25 @@ def main(argv: list[str] | None = None) -> int:
         c1, w1 = time.thread_time(), time.perf_counter()
         cpu[kind].append((c1 - c0) * 1e3)
         wall[kind].append((w1 - w0) * 1e3)
+        best_cpu.append((c1 - c0) * 1e3)
         slowest.append(((c1 - c0) * 1e3, kind, len(output), case, protocol, output))
+
+    # Further passes over the whole mix: each output's best CPU time is its cost with the machine's interference
+    # (another tenant on the core, a cache flushed) taken out. The caches of the answer checks hold a few texts,
+    # so every output is graded cold again. The targets stay on the first pass; the best times say how much of
+    # a miss is the machine.
+    for _ in range(args.passes - 1):
+        for i, (_, case, protocol, output) in enumerate(items):
+            c0 = time.thread_time()
+            try:
+                grade(case, output, protocol)
+            except Exception:  # noqa: BLE001 - counted in the first pass
+                pass
+            best_cpu[i] = min(best_cpu[i], (time.thread_time() - c0) * 1e3)
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"command: .venv/bin/python benchmarks/bench_grader_fuzz.py --n {args.n} --seed {args.seed} "
-          f"--mb-rounds {args.mb_rounds}")
+          f"--passes {args.passes} --mb-rounds {args.mb_rounds}")
     print(f"python {platform.python_version()} on {platform.machine()}, {pinned}, load average {load:.1f}, "
           f"commit {_commit()}")
     print(f"{len(items):,} outputs (<= {MAX_CHARS:,} chars, mean {sizes / max(len(items), 1):,.0f}) over "
@@ -426,6 +444,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'all':<16} {len(all_cpu):>7,} {n_err:>10} {_pct(all_cpu, .5):>7.3f} {p99:>7.3f} {worst:>7.2f} "
           f"{_pct(all_wall, .99):>9.3f} {_over_target(all_cpu):>15,}   "
           f"(wall max {all_wall[-1] if all_wall else 0:.2f}; p99 < {TARGET_P99_MS:g} ms needs fewer than 1% over it)")
+    if args.passes > 1:
+        best_by_kind: dict[str, list[float]] = defaultdict(list)
+        for (kind, _, _, _), ms in zip(items, best_cpu):
+            best_by_kind[kind].append(ms)
+        ranked = sorted(best_cpu)
+        print(f"best of {args.passes} passes per output: p99 {_pct(ranked, .99):.3f} ms, {_over_target(ranked):,} over "
+              f"{TARGET_P99_MS:g} ms (" + ", ".join(f"{k} {_over_target(v)}" for k, v in best_by_kind.items()
+                                                 if _over_target(v)) + "); the targets below use the first pass")
     slowest.sort(key=lambda r: r[0])
     retimed = []
     for ms, kind, size, case, protocol, output in slowest[-20:]:
@@ -445,22 +471,22 @@ def main(argv: list[str] | None = None) -> int:
     # Each round grades every 1 MB output once, in order: the answer checks' caches (a few entries) hold none
     # of an output by the time the next round grades it again, so the best round is a cold run.
     megabytes = megabyte_outputs(cases)
-    best: dict[str, tuple[float, float, str]] = {}
+    mb_best: dict[str, tuple[float, float, str]] = {}
     for _ in range(args.mb_rounds):
         for kind, (output, case) in megabytes.items():
             c0, w0 = time.thread_time(), time.perf_counter()
             try:
-                label = grade(case, output, "json").label
+                label: str = grade(case, output, "json").label
             except Exception as e:  # noqa: BLE001
                 label, n_err = f"EXCEPTION {type(e).__name__}", n_err + 1
             ms, wall_ms = (time.thread_time() - c0) * 1e3, (time.perf_counter() - w0) * 1e3
-            if kind not in best or ms < best[kind][0]:
-                best[kind] = (ms, wall_ms, label)
+            if kind not in mb_best or ms < mb_best[kind][0]:
+                mb_best[kind] = (ms, wall_ms, label)
     rounds = "one run" if args.mb_rounds == 1 else f"best of {args.mb_rounds} rounds"
     print(f"\n{'1 MB output (' + rounds + ')':<34} {'chars':>9} {'CPU ms':>8} {'wall ms':>8}  label")
-    for kind, (ms, wall_ms, label) in best.items():
+    for kind, (ms, wall_ms, label) in mb_best.items():
         print(f"{kind:<34} {len(megabytes[kind][0]):>9,} {ms:>8.1f} {wall_ms:>8.1f}  {label}")
-    mb_worst = max(ms for ms, _, _ in best.values())
+    mb_worst = max(ms for ms, _, _ in mb_best.values())
 
     checks = [("exceptions == 0", n_err == 0, str(n_err)),
               (f"p99 < {TARGET_P99_MS:g} ms", p99 < TARGET_P99_MS, f"{p99:.3f} ms"),
