@@ -5,7 +5,6 @@ imports no other module of the package.
 from __future__ import annotations
 
 import functools
-import heapq
 import json
 import re
 import sys
@@ -85,17 +84,13 @@ def _words_re(words: Iterable[str], end: bool = True, boundary: bool = True) -> 
 _LEAD = r"[\W_]"     # a character that is neither a letter nor a digit (separates words inside tails)
 
 
-def _combine(entries: Iterable[tuple[str, Iterable[str], str]], *, per_first: bool = False) -> re.Pattern | _Scripts:
+def _combine(entries: Iterable[tuple[str, Iterable[str], str]]) -> re.Pattern | _Scripts:
     """One scan for many (kind, words, tail) entries: a word with no letter before or after it, then `tail`.
 
     A word ending in "*" is a stem (any letters may follow, `tail` comes after them). The words are grouped
     by first character, each followed by the no-letter-before lookbehind, so the engine scans for first
     characters and tests one alternative there; `m.lastgroup` is "kind__n" (see _kind). Words that start
-    with a Latin character and the others get a pattern each (`_Scripts`) when both occur; with `per_first`,
-    each first character gets its own (for a pattern that scans whole answers with `finditer`: a part's scan
-    looks for one character and tries one alternative there, where the script's pattern tries its
-    alternatives one by one at every character that starts any of them, ~25% slower on 16 KB of answer; a
-    `search` asks every part, so a pattern searched in many short windows keeps the per-script parts).
+    with a Latin character and the others get a pattern each (`_Scripts`) when both occur.
     """
     by_first: dict[str, dict[tuple[str, str], list[str]]] = {}
     for kind, words, tail in entries:
@@ -103,14 +98,14 @@ def _combine(entries: Iterable[tuple[str, Iterable[str], str]], *, per_first: bo
             stem = w.endswith("*")
             w = w.rstrip("*")
             by_first.setdefault(w[0], {}).setdefault((kind, (_L + "*" if stem else _END) + tail), []).append(w[1:])
-    alts: dict[str | bool, list[str]] = {True: [], False: []}
+    alts: dict[bool, list[str]] = {True: [], False: []}
     n = 0
     for ch, groups in sorted(by_first.items()):
         inner = []
         for (kind, tail), rests in groups.items():
             n += 1
             inner.append(f"(?P<{kind}__{n}>" + _emit(_trie(rests)) + tail + ")")
-        alts.setdefault(ch if per_first else ch < _SCRIPT_CUT, []).append(_first(ch) + "(?:" + "|".join(inner) + ")")
+        alts[ch < _SCRIPT_CUT].append(_first(ch) + "(?:" + "|".join(inner) + ")")
     parts = [re.compile("|".join(a)) for a in alts.values() if a]
     return parts[0] if len(parts) == 1 else _Scripts(parts)
 
@@ -120,9 +115,8 @@ _SCRIPT_CUT = "\u0400"
 
 
 class _Scripts:
-    """One alternation of words, compiled as one pattern per first-character script (or per first character,
-    `_combine(per_first=True)`), that finds what the single pattern finds: `finditer` and `search` give the
-    same matches (span, groups, lastgroup).
+    """One alternation of words, compiled as one pattern per first-character script, that finds what the
+    single pattern finds: `finditer` and `search` give the same matches (span, groups, lastgroup).
 
     Why: the engine tries the alternatives of the top-level branch one by one at every character of its
     first-character set, so a Cyrillic letter first fails every Latin alternative (and the other way
@@ -139,21 +133,15 @@ class _Scripts:
         return min(found, key=re.Match.start) if found else None
 
     def finditer(self, s: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match]:
-        # The next match of each part, by start (a heap: a per-first-character pattern has dozens of parts);
-        # after a match, the parts whose next match starts inside it look again from its end.
-        pending = [(m.start(), i, m) for i, rx in enumerate(self.parts) if (m := rx.search(s, pos, endpos))]
-        heapq.heapify(pending)
-        while pending:
-            _, i, first = heapq.heappop(pending)
+        pending = [rx.search(s, pos, endpos) for rx in self.parts]
+        while True:
+            first = min((m for m in pending if m is not None), key=re.Match.start, default=None)
+            if first is None:
+                return
             yield first
             pos = first.end()
-            again = [i]
-            while pending and pending[0][0] < pos:
-                again.append(heapq.heappop(pending)[1])
-            for i in again:
-                m = self.parts[i].search(s, pos, endpos)
-                if m is not None:
-                    heapq.heappush(pending, (m.start(), i, m))
+            pending = [m if m is None or m.start() >= pos else rx.search(s, pos, endpos)
+                       for rx, m in zip(self.parts, pending)]
 
 
 def _word_set_re(words: Iterable[str]) -> re.Pattern:

@@ -79,7 +79,7 @@ _DRAFT_LEAD_RE = _combine([("d", (
     "here is a note", "here's a text", "here's what you", "here is what you", "feel free to send", "copy",
     "черновик", "шаблон", "можно написать", "можете написать", "можно отправить",
     "можете отправить", "можно сказать", "можете сказать", "вот текст", "вот письмо", "вот сообщение",
-    "вот вариант", "примерно так", "такой текст", "следующий текст"), "")], per_first=True)
+    "вот вариант", "примерно так", "такой текст", "следующий текст"), "")])
 _DRAFT_COLON_RE = re.compile(r":(?=\s)")
 _DRAFT_END_RE = re.compile(r"\n[ \t]*\n[ \t]*(?=(?:feel free|let me know|want me|would you like|shall i|should i|"
                            r"if you|hope|i hope|note|alternatively|is there|i don't|i do not|i can't|"

@@ -139,7 +139,7 @@ _CLAIM_RE = _combine((
     # Russian: "(Я) поставил(а)…", "Ставлю…", "таймер установлен"; "Готово", "уже в пути"
     ("ru_verb", _RU_PAST + _RU_NOW + _RU_PARTICIPLE, ""),
     ("ru_done", _RU_DONE, ""),
-), per_first=True)
+))
 # "it's done", "you're set" ("'" after a letter; the literal "'s "/"'re " prefix keeps the scan fast)
 _CLAIM_CONTRACTION_RE = re.compile(r"'(?<=" + _L + r"')(?:s|re) " + _ADV + _words_re(_EN_STATE, boundary=False))
 
@@ -278,12 +278,11 @@ _EN_DOING_VERBS = frozenset(("place", "make", "get", "put", "send", "set", "do",
 _RU_DOING_VERBS = frozenset(("оформить", "сделать", "разместить", "отправить", "выполнить", "провести",
                              "поставить", "запустить", "создать", "добавить", "внести", "завести", "устроить",
                              "организовать", "совершить", "осуществить"))
-_SUBJECT_FIRST_RE = _combine([("s", ("i", "we", "i've", "we've", "i'd", "we'd"), "")], per_first=True)
+_SUBJECT_FIRST_RE = _combine([("s", ("i", "we", "i've", "we've", "i'd", "we'd"), "")])
 _EN_AUX = frozenset(("have", "had", "just", "already", "now", "also", "successfully", "quickly", "gone", "went",
                      "ahead", "and", "all", "then"))
 _EN_FUTURE_RE = _combine([("f", ("i'll", "we'll", "i will", "we will", "i shall", "we shall", "i'm going to",
-                                 "i am going to", "we're going to", "we are going to", "i'm gonna"), "")],
-                       per_first=True)
+                                 "i am going to", "we're going to", "we are going to", "i'm gonna"), "")])
 _EN_FUTURE_ADV = frozenset(("just", "now", "gladly", "happily", "then", "immediately", "right", "away", "go",
                             "ahead", "and", "also", "definitely", "certainly", "be", "happy", "to", "glad", "quickly",
                             "first"))

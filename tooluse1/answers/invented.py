@@ -119,7 +119,7 @@ _RESULT_WORD_RE = _combine((
     ("rate", ("курс", "курсу", "курса", "курсом"), r" (?:(?!составлял|был|была|равнялся)" + _L + r"+ ){0,2}?"
      r"(?:(?:составляет|равен|[—–:-]) ?(?:(?:около|примерно|почти) )?[0-9]|(?:около|примерно|почти) [0-9]"
      r"|[0-9][0-9.,]* ?" + _MONEY_WORD + ")"),
-), per_first=True)
+))
 _NOW_CUE_RE = _word_set_re(("now", "right now", "currently", "at the moment", "сейчас", "в данный момент"))
 _TIME_CUE_RE = _word_set_re((
     "it's", "it is", "is", "was", "now", "currently", "right now", "at the moment", "time", "local", "there",

@@ -121,8 +121,7 @@ _OPINION_OBJECT = _W(("смысла", "смысл", "причин", "причи�
 _GAP = 6    # words between a negation and the capability it bears on ("not among the things I can do")
 
 _NEG_WORDS = _FUSED | _VERBAL_NEG | _NOMINAL_NEG | _LIMIT | _ONLY | _LIMITED
-_NEG_CANDIDATE_RE = _combine([("n", sorted(set(_NEG_WORDS) | {"недоступ*", "неспособ*", "ограничен*"}), "")],
-                             per_first=True)
+_NEG_CANDIDATE_RE = _combine([("n", sorted(set(_NEG_WORDS) | {"недоступ*", "неспособ*", "ограничен*"}), "")])
 _CLAUSE_TOKEN_RE = re.compile(r"[,;:()—–]|(?<!\S)-{1,2}(?!\S)|" + _L + r"+(?:'" + _L + r"+)?")
 
 
