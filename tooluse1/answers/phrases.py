@@ -101,7 +101,7 @@ def _number_text(text: str) -> str:
     folded = _folded_text(text)
     parts = _NUMBER_SPLIT_RE.split(folded, maxsplit=_MAX_CANDIDATES)
     numbers = parts[1::2]
-    signed = set()
+    signed: set[int] = set()
     if any(sign in folded for sign in _SIGN_BEFORE):
         signed = {k for k in range(len(numbers)) if parts[2 * k].endswith(_SIGN_BEFORE)}
     again = signed.union(k for k, number in enumerate(numbers) if not number.isdigit() or number[0] == "0")
@@ -110,15 +110,20 @@ def _number_text(text: str) -> str:
         unsigned: dict[str, str] = {}                   # number text -> value, for numbers without a sign
         for k in again:
             number = numbers[k]
-            canon = None if k in signed else unsigned.get(number)
-            if canon is None:
-                m = _NUMBER_RE.match(folded, ends[2 * k])
-                assert m is not None                    # the same pattern matched here in the split
-                canon = _canon_number(m)
-                if k not in signed:
-                    unsigned[number] = canon
-            parts[2 * k + 1] = canon
+            if k in signed:
+                parts[2 * k + 1] = _value_at(folded, ends[2 * k])
+            else:
+                if number not in unsigned:
+                    unsigned[number] = _value_at(folded, ends[2 * k])
+                parts[2 * k + 1] = unsigned[number]
     return " ".join(parts)
+
+
+def _value_at(folded: str, pos: int) -> str:
+    """_canon_number of the number _NUMBER_SPLIT_RE found at folded[pos]."""
+    m = _NUMBER_RE.match(folded, pos)
+    assert m is not None                    # the same pattern matched here in the split
+    return _canon_number(m)
 
 
 @functools.lru_cache(maxsize=_TEXT_CACHE)

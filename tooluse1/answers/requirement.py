@@ -9,6 +9,7 @@ back (rule 4a with rule 6's echo) and an action announced before a question (rul
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from bisect import bisect_left
@@ -192,12 +193,9 @@ def _check(req: AnswerRequirement, prose: Any, user: str, tools: Toolbox) -> Ans
     action = term_scope(req.action) if req.refusal else None
     # The question about the missing value (rule 6), looked for at most once: an announcement before it asks
     # for it (rule 7's excuse), and a clarify answer must hold it.
-    asked: list[tuple[int, int] | None] = []
-
+    @functools.cache
     def ask_span() -> tuple[int, int] | None:
-        if not asked:
-            asked.append(_ask_span(text, req.ask_about, user, tools))
-        return asked[0]
+        return _ask_span(text, req.ask_about, user, tools)
 
     claim = claims_action(text, action) if req.refusal or req.ask_about else None
     if claim is not None and req.ask_about:      # is it only an announcement before the question?
