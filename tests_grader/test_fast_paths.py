@@ -1,21 +1,23 @@
 """Fast paths that must give exactly what the plain computation gives: answers.base._nfkc (NFKC of the stretches
 around suspect code points only, cut before stable ones; its tables shipped per Unicode version),
 parse.strip_thinking over runs of one lone end marker, and parse._wrapper_before (the wrapper search skipped
-unless the window's last character can end markup), answers.base._Scripts (a word alternation split by the script
-of its first characters), answers.phrases._number_text (numbers split out, only those that are not plain read
-again), parse._after_marker_run (a run of one lone end marker skipped at once), requirement._stop_bounds (window
+unless the window's last character can end markup), answers.base._WordPattern (a word alternation split by the
+script of its first characters, and over a long text tried only where its word index says a word can start),
+answers.phrases._number_text (numbers split out, only those that are not plain read again),
+parse._after_marker_run (a run of one lone end marker skipped at once), requirement._stop_bounds (window
 searches and bisection); and the scans parse.extract skips when a text lacks what every match needs."""
 from __future__ import annotations
 
 import json
 import random
 import re
+import sys
 import unicodedata
 
 import pytest
 
 from tooluse1.answers import base, behaviour, claim, facts, invented, phrases, question, refusal, requirement
-from tooluse1.answers.base import _nfkc, _Scripts
+from tooluse1.answers.base import _nfkc, _WordPattern
 from tooluse1 import parse
 from tooluse1.parse import (_THINK_ANCHOR, _THINK_AT, _WRAP_BEFORE, _after_marker_run, _thinking_marker,
                             _wrapper_before, strip_thinking)
@@ -145,34 +147,65 @@ def _rule_book_globals() -> dict[str, object]:
     return {name: value for module in _RULE_MODULES for name, value in vars(module).items()}
 
 
-def _split_patterns() -> dict[str, _Scripts]:
-    found = {name: rx for name, rx in _rule_book_globals().items() if isinstance(rx, _Scripts)}
+def _split_patterns() -> dict[str, _WordPattern]:
+    found = {name: rx for name, rx in _rule_book_globals().items() if isinstance(rx, _WordPattern)}
     for tool in TOOLS:   # every offered tool's clarification matchers (built on demand)
         matchers = question._tool_matchers(tool, TOOLS)
         assert matchers is not None
         for key, m in matchers.full.items():
             found.update({f"{key} terms": m.terms, f"{key} values": m.values})
-    return {name: rx for name, rx in found.items() if isinstance(rx, _Scripts)}
+    return {name: rx for name, rx in found.items() if isinstance(rx, _WordPattern)}
 
 
-def test_scripts_find_what_one_pattern_finds() -> None:
+def _one_pattern(rx: _WordPattern) -> re.Pattern:
+    return re.compile("|".join(p.pattern for p in rx.parts))    # Latin first, then the rest: sorted
+
+
+def _same_matches(rx: _WordPattern, one: re.Pattern, text: str, pos: int = 0) -> bool:
+    return [(m.span(), m.lastgroup) for m in rx.finditer(text, pos)] == [
+        (m.span(), m.lastgroup) for m in one.finditer(text, pos)]
+
+
+@pytest.mark.parametrize("size", [200, base._INDEX_MIN + 500])
+def test_word_patterns_find_what_one_pattern_finds(size: int) -> None:
+    """Both ways _WordPattern scans (the script parts over a short text, the word index over a long one) find
+    exactly the matches of the single pattern, with `search` from any position and to any end."""
     patterns = _split_patterns()
     assert {"_CLAIM_RE", "_RESULT_WORD_RE", "_NEG_CANDIDATE_RE", "_REQUEST_RE", "_DRAFT_LEAD_RE"} <= set(patterns)
-    # The module's own word lists (what the patterns are built from) and fragments of the patterns.
+    # The module's own word lists (what the patterns are built from), fragments of the patterns, words cut short
+    # and run into letters, and characters that are letters only to some (marks, digits of other scripts, NUL).
     words = sorted({w for v in _rule_book_globals().values() if isinstance(v, (tuple, frozenset)) for w in v
                     if isinstance(w, str)} | {w for rx in patterns.values() for p in rx.parts
                                               for w in re.findall(r"[^\W\d_]{2,}", p.pattern)})
-    rng = random.Random(5)
-    for _ in range(300):
-        text = "".join(rng.choice((rng.choice(words), " ", "'", ".", "\n", "5", "ё", "x")) for _ in range(200))
+    glue = (" ", "'", ".", "\n", "5", "ё", "x", "\x00", "\u0301", "\u0663", "\ud800", "é", "-", "ß")
+    rng = random.Random(5 + size)
+    for _ in range(300 if size < base._INDEX_MIN else 40):
+        parts: list[str] = []
+        while sum(map(len, parts)) < size:
+            w = rng.choice(words)
+            parts.append(rng.choice((w, w, w[:rng.randrange(1, len(w) + 1)], w + "x", rng.choice(glue))))
+            parts.append(rng.choice(glue))
+        text = "".join(parts)
         for name, rx in patterns.items():
-            one = re.compile("|".join(p.pattern for p in rx.parts))    # Latin first, then the rest: sorted
-            assert [(m.span(), m.lastgroup) for m in rx.finditer(text)] == [
-                (m.span(), m.lastgroup) for m in one.finditer(text)], name
+            one = _one_pattern(rx)
+            assert _same_matches(rx, one, text), name
             lo = rng.randrange(len(text))
-            hi = lo + rng.randrange(80)
-            got, want = rx.search(text, lo, hi), one.search(text, lo, hi)
-            assert (got and (got.span(), got.lastgroup)) == (want and (want.span(), want.lastgroup)), name
+            assert _same_matches(rx, one, text, lo), name
+            for hi in (lo + rng.randrange(80), len(text), sys.maxsize):
+                got, want = rx.search(text, lo, hi), one.search(text, lo, hi)
+                assert (got and (got.span(), got.lastgroup)) == (want and (want.span(), want.lastgroup)), name
+
+
+def test_word_index_ends_of_text() -> None:
+    """A word at the very start or end of a long text, a short word followed by a letter, and a text that is
+    one long word are found (or not) as the pattern finds them."""
+    rx = claim._CLAIM_RE
+    one = _one_pattern(rx)
+    filler = "x" * base._INDEX_MIN
+    for text in ("done " + filler, filler + " done", filler + " i've set it", filler + " i", filler + " is",
+                 filler + " isx", "done" * base._INDEX_MIN, filler + " ordered", "\x00done " + filler):
+        assert _same_matches(rx, one, text), text[-20:]
+    assert [m.group() for m in rx.finditer(filler + " done")] == ["done"]
 
 
 def _number_text_by_sub(folded: str) -> str:

@@ -4,12 +4,13 @@ imports no other module of the package.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import re
 import sys
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -84,19 +85,22 @@ def _words_re(words: Iterable[str], end: bool = True, boundary: bool = True) -> 
 _LEAD = r"[\W_]"     # a character that is neither a letter nor a digit (separates words inside tails)
 
 
-def _combine(entries: Iterable[tuple[str, Iterable[str], str]]) -> re.Pattern | _Scripts:
+def _combine(entries: Iterable[tuple[str, Iterable[str], str]]) -> _WordPattern:
     """One scan for many (kind, words, tail) entries: a word with no letter before or after it, then `tail`.
 
     A word ending in "*" is a stem (any letters may follow, `tail` comes after them). The words are grouped
     by first character, each followed by the no-letter-before lookbehind, so the engine scans for first
     characters and tests one alternative there; `m.lastgroup` is "kind__n" (see _kind). Words that start
-    with a Latin character and the others get a pattern each (`_Scripts`) when both occur.
+    with a Latin character and the others get a pattern each when both occur; a long text is scanned through
+    its word index (`_WordPattern`).
     """
     by_first: dict[str, dict[tuple[str, str], list[str]]] = {}
+    prefixes: list[tuple[str, bool]] = []
     for kind, words, tail in entries:
         for w in words:
             stem = w.endswith("*")
             w = w.rstrip("*")
+            prefixes.append((w, stem))
             by_first.setdefault(w[0], {}).setdefault((kind, (_L + "*" if stem else _END) + tail), []).append(w[1:])
     alts: dict[bool, list[str]] = {True: [], False: []}
     n = 0
@@ -106,33 +110,109 @@ def _combine(entries: Iterable[tuple[str, Iterable[str], str]]) -> re.Pattern | 
             n += 1
             inner.append(f"(?P<{kind}__{n}>" + _emit(_trie(rests)) + tail + ")")
         alts[ch < _SCRIPT_CUT].append(_first(ch) + "(?:" + "|".join(inner) + ")")
-    parts = [re.compile("|".join(a)) for a in alts.values() if a]
-    return parts[0] if len(parts) == 1 else _Scripts(parts)
+    return _WordPattern([re.compile("|".join(a)) for a in alts.values() if a], prefixes)
 
 
 # Below it, the Latin alphabet, ASCII and Latin-1 (and the other characters before Cyrillic).
 _SCRIPT_CUT = "\u0400"
+# A text at least this long is scanned through its word index (_WordPattern); a shorter one by the patterns, whose
+# scan is then cheaper than building the index (~0.1 ms).
+_INDEX_MIN = 2048
+_KEY_CHARS = 4          # a word is recognised in the index by (up to) its first four characters
+_SPARE_BITS = 10        # a pattern's table of word hashes has 2 ** 10 entries per key or more: few collisions
+_NOT_LETTER = 0x110000  # what every character that is not a letter counts as in a key (no code point)
+_DENSE = 10             # the index is used where at least 1 character in 10 is a Latin or Cyrillic small letter
 
 
-class _Scripts:
-    """One alternation of words, compiled as one pattern per first-character script, that finds what the
-    single pattern finds: `finditer` and `search` give the same matches (span, groups, lastgroup).
+class _WordPattern:
+    """A word alternation built by _combine: `finditer` and `search` find what the one pattern of all its
+    alternatives finds (span, groups, lastgroup), in the same order.
 
     Why: the engine tries the alternatives of the top-level branch one by one at every character of its
-    first-character set, so a Cyrillic letter first fails every Latin alternative (and the other way
-    round); split, each pattern skips the other script's letters in its fast scan. Exact, because no two
-    parts can match at the same position (their first characters differ) and each keeps its alternatives
-    in order: the single pattern's leftmost match from a position is the leftmost of the parts' matches.
+    first-character set, inside words too (~1 ms for 16 KB of prose). Two things cut that, both exact:
+    - one pattern per first-character script (`parts`): a Cyrillic letter then fails no Latin alternative
+      (and the other way round); no two parts can match at one position (their first characters differ) and
+      each keeps its alternatives in order, so the leftmost of the parts' matches is the single pattern's;
+    - over a long text, only the positions where a word of the alternation can start are tried
+      (`_candidates`): no letter before it, and its first `_KEY_CHARS` characters those of one of the words (a
+      shorter word: all of them, then no letter unless it is a stem), with every character that is not a
+      letter counted as one and the same, compared by a hash (a collision only adds a position). Every match
+      starts at such a position (a match is one of the words, literally, then its tail), so matching at each of
+      them in order finds the same matches.
     """
 
-    def __init__(self, parts: list[re.Pattern]):
+    def __init__(self, parts: list[re.Pattern], prefixes: Iterable[tuple[str, bool]]):
         self.parts = parts
+        self._keys: list[list[int]] = []          # each word's key: its first characters as the index reads them
+        for w, stem in prefixes:
+            key = [ord(c) if _LETTERS_RE.fullmatch(c) else _NOT_LETTER for c in w[:_KEY_CHARS]]
+            if len(w) < _KEY_CHARS and not stem:
+                key.append(_NOT_LETTER)           # a whole word: no letter follows it
+            self._keys.append(key)
+        self._table: tuple[np.ndarray, np.uint64, list[int]] | None = None     # built for the first long text
+        # the last long text, its candidate positions and the `match` of the part that applies at each
+        self._last: tuple[str, list[int], list[Callable[..., re.Match | None]]] | None = None
+
+    def _key_table(self) -> tuple[np.ndarray, np.uint64, list[int]]:
+        """(which hashes are those of a word's key, the shift that takes a hash to its entry, the key sizes)."""
+        if self._table is None:
+            bits = min(len(self._keys).bit_length() + _SPARE_BITS, 20)
+            shift = np.uint64(64 - bits)
+            table = np.zeros(1 << bits, dtype=bool)
+            for key in self._keys:
+                table[_prefix_hashes([np.array([c], dtype=np.uint64) for c in key])[-1] >> shift] = True
+            self._table = table, shift, sorted({len(key) for key in self._keys})
+        return self._table
+
+    def _candidates(self, s: str) -> tuple[list[int], list[Callable[..., re.Match | None]]]:
+        """The positions of `s`, in order, where a match can start (see the class docstring), and at each the
+        `match` of the part whose first characters its character is among."""
+        if self._last is not None and self._last[0] is s:
+            return self._last[1], self._last[2]
+        index = _text_index(s)
+        table, shift, sizes = self._key_table()
+        ok = table[index.hashes[sizes[0] - 1] >> shift]
+        for size in sizes[1:]:
+            ok |= table[index.hashes[size - 1] >> shift]
+        at = index.starts[ok]
+        starts: list[int] = at.tolist()
+        if len(self.parts) == 1:
+            matchers = [self.parts[0].match] * len(starts)
+        else:
+            latin, other = self.parts[0].match, self.parts[1].match
+            matchers = [latin if is_latin else other for is_latin in (index.codes[at] < ord(_SCRIPT_CUT)).tolist()]
+        self._last = (s, starts, matchers)
+        return starts, matchers
+
+    @staticmethod
+    def _indexed(s: str, pos: int, endpos: int) -> bool:
+        """Whether a scan of s[pos:endpos] goes through the text's index: a long scan to the end of the text."""
+        return endpos >= len(s) and len(s) - pos >= _INDEX_MIN and _text_index(s).useful
 
     def search(self, s: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match | None:
-        found = [m for m in (rx.search(s, pos, endpos) for rx in self.parts) if m is not None]
-        return min(found, key=re.Match.start) if found else None
+        if not self._indexed(s, pos, endpos):
+            found = [m for m in (rx.search(s, pos, endpos) for rx in self.parts) if m is not None]
+            return min(found, key=re.Match.start) if found else None
+        return next(self.finditer(s, pos, endpos), None)
 
     def finditer(self, s: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match]:
+        if not self._indexed(s, pos, endpos):
+            yield from self._scan(s, pos, endpos)
+            return
+        starts, matchers = self._candidates(s)
+        for i in range(bisect.bisect_left(starts, pos), len(starts)):
+            start = starts[i]
+            if start >= pos:
+                m = matchers[i](s, start)
+                if m is not None:
+                    yield m
+                    pos = m.end()
+
+    def _scan(self, s: str, pos: int, endpos: int) -> Iterator[re.Match]:
+        """The matches by the parts' own scans."""
+        if len(self.parts) == 1:
+            yield from self.parts[0].finditer(s, pos, endpos)
+            return
         pending = [rx.search(s, pos, endpos) for rx in self.parts]
         while True:
             first = min((m for m in pending if m is not None), key=re.Match.start, default=None)
@@ -142,6 +222,63 @@ class _Scripts:
             pos = first.end()
             pending = [m if m is None or m.start() >= pos else rx.search(s, pos, endpos)
                        for rx, m in zip(self.parts, pending)]
+
+
+# Odd multipliers of a multiplicative hash, one per character of a key.
+_MIX = tuple(np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
+                                    0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53))
+
+
+def _prefix_hashes(chars: list[np.ndarray]) -> list[np.ndarray]:
+    """[h1, h2, ...]: hk the 64-bit hash of the first k characters (its top bits are a table's entry), for
+    arrays of characters (as uint64) side by side: chars[i] the (i+1)-th character of each key. Equal
+    characters, equal hashes."""
+    h = np.zeros(len(chars[0]), dtype=np.uint64)
+    out = []
+    for c, mix in zip(chars, _MIX):
+        h = (h ^ c) * mix               # wraps around: arithmetic modulo 2 ** 64
+        out.append(h)
+    return out
+
+
+class _TextIndex:
+    """Where words can start in one text: `starts`, the positions with no letter before them; `codes`, the
+    text's code points (and a few zeros past its end); `hashes[k - 1]`, the hash of the k characters from each
+    start, letters as they are and every other character as _NOT_LETTER (see _WordPattern). None of them
+    unless `useful`."""
+
+    def __init__(self, s: str):
+        codes = np.frombuffer(s.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+        # Worth building only where the patterns' own scans are slow: where their first characters (Latin and
+        # Cyrillic letters) are common. Random code points, say, hold few: their scans skip nearly everything.
+        tried = np.count_nonzero((codes - ord("a") <= ord("z") - ord("a")) | (codes - ord("а") <= ord("ё") - ord("а")))
+        self.useful = bool(tried * _DENSE >= len(s))
+        if not self.useful:
+            return
+        self.codes = np.concatenate((codes, np.zeros(_KEY_CHARS, dtype="<u4")))
+        letter = _letter_table()[self.codes]
+        no_letter_before = np.empty(len(s), dtype=bool)
+        no_letter_before[0:1] = True
+        np.logical_not(letter[:len(s) - 1], out=no_letter_before[1:])
+        self.starts = np.flatnonzero(no_letter_before)
+        as_read = np.where(letter, self.codes, _NOT_LETTER).astype(np.uint64)
+        self.hashes = _prefix_hashes([as_read[self.starts + i] for i in range(_KEY_CHARS)])
+
+
+@functools.lru_cache(maxsize=_TEXT_CACHE)
+def _text_index(s: str) -> _TextIndex:
+    return _TextIndex(s)
+
+
+@functools.cache
+def _letter_table() -> np.ndarray:
+    """Whether each code point is a letter as the patterns read one (`_L`): found by the regex itself over every
+    code point (~50 ms, once per process)."""
+    every = np.arange(0x110000, dtype="<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    table = np.zeros(0x110000, dtype=bool)
+    for m in _LETTERS_RE.finditer(every):
+        table[m.start():m.end()] = True
+    return table
 
 
 def _word_set_re(words: Iterable[str]) -> re.Pattern:

@@ -27,7 +27,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tooluse1.answers.base import _APOSTROPHES, _combine, _END, _MAX_CANDIDATES, _nfkc, _Scripts, _TEXT_CACHE, _WINDOW
+from tooluse1.answers.base import (_APOSTROPHES, _combine, _END, _MAX_CANDIDATES, _nfkc, _TEXT_CACHE, _WINDOW,
+                                   _WordPattern)
 
 
 # ============================================================================ behaviour text (rule 4)
@@ -204,7 +205,7 @@ def _context(s: str, pos: int, end: int) -> _Context:
     return _Context(before, clause_before, clause_after, after, exempt)
 
 
-def _iter_candidates(rx: re.Pattern | _Scripts, s: str) -> Iterator[re.Match]:
+def _iter_candidates(rx: re.Pattern | _WordPattern, s: str) -> Iterator[re.Match]:
     for i, m in enumerate(rx.finditer(s)):
         if i >= _MAX_CANDIDATES:
             return

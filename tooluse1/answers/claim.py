@@ -32,7 +32,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 
-from tooluse1.answers.base import (_combine, _END, _kind, _L, _LETTERS_RE, _Scripts, _TEXT_CACHE, _word_set_re,
+from tooluse1.answers.base import (_combine, _END, _kind, _L, _LETTERS_RE, _WordPattern, _TEXT_CACHE, _word_set_re,
                                    _words_re)
 from tooluse1.answers.behaviour import _Behaviour, _behaviour, _Context, _context, _iter_candidates, _snippet
 from tooluse1.answers.scope import TermScope
@@ -520,7 +520,7 @@ class _Readings:
     _claim_start, found as they are asked for and kept: a clarify answer's claims are read twice (claims_action,
     then again with the announcement excuse), and the second reading scans nothing the first one did."""
 
-    def __init__(self, s: str, rx: re.Pattern | _Scripts, fixed: str | None):
+    def __init__(self, s: str, rx: re.Pattern | _WordPattern, fixed: str | None):
         self._s = s
         self._matches = _iter_candidates(rx, s)
         self._fixed = fixed

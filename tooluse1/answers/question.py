@@ -46,8 +46,8 @@ from typing import Any
 from tooluse1.aliases import AliasTable
 from tooluse1.tools import TOOLS
 from tooluse1.toolspec import Param, Tool, Toolbox
-from tooluse1.answers.base import (_combine, _END, _first, _fold, _L, _LETTERS_RE, _MAX_CANDIDATES, _Scripts, _WINDOW,
-                                   _words_re)
+from tooluse1.answers.base import (_combine, _END, _first, _fold, _L, _LETTERS_RE, _MAX_CANDIDATES, _WINDOW,
+                                   _WordPattern, _words_re)
 from tooluse1.answers.behaviour import _Behaviour, _behaviour, _CLOSERS, _sentence_bounds
 from tooluse1.answers.phrases import _GAP_RE
 from tooluse1.lang import ru_forms
@@ -319,7 +319,7 @@ class _ParamMatcher:
 
 
 @functools.cache
-def _value_patterns(table: AliasTable) -> tuple[re.Pattern | _Scripts | None, re.Pattern | None, tuple[str, ...]]:
+def _value_patterns(table: AliasTable) -> tuple[_WordPattern | None, re.Pattern | None, tuple[str, ...]]:
     """(value candidates, short forms in capitals, symbol forms) of an alias table, shared by its parameters.
 
     Candidates, each confirmed afterwards by the table's lookup: a form of several words as written; a
