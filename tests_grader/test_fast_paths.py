@@ -305,3 +305,26 @@ def test_odd_spaces_are_the_class() -> None:
     # _behaviour looks for the odd spaces one by one: they are exactly what `[^\S \n]` matches, in all of Unicode
     every = "".join(map(chr, range(0x110000)))
     assert set(re.findall(r"[^\S \n]", every)) == set(behaviour._ODD_SPACES)
+
+
+def test_one_space_is_the_class_substitution() -> None:
+    # _behaviour's whitespace rule: every run of `[^\S\n]` two or more long, or of one odd space, as one space
+    hspace = re.compile(r"[^\S\n](?:(?<=[^\S \n])[^\S\n]*|(?<= )[^\S\n]+)")
+    rng = random.Random(11)
+    alphabet = [" ", " ", "\n", "\t", "\u00a0", "\u3000", "\u2009", "\x0b", "a", "ж", "."]
+    for size in (1, 2, 5, 40, 3000):
+        for _ in range(200 if size < 3000 else 5):
+            text = "".join(rng.choices(alphabet, k=size))
+            assert behaviour._one_space(text) == hspace.sub(" ", text), repr(text)
+
+
+def test_pictograph_check_misses_none() -> None:
+    # A long text is given to _EMOJI_RE's sub unless it holds none of its first characters: then the sub changes
+    # nothing. Every code point of the pictograph ranges and their neighbours, alone in a long Cyrillic text.
+    filler = "ж" * base._INDEX_MIN
+    for code in (0x25FF, 0x2600, 0x27BF, 0x27C0, 0x2AFF, 0x2B00, 0x2BFF, 0x2C00, 0x1EFFF, 0x1F000, 0x1FAFF, 0x1FB00,
+                 *range(0x2600, 0x27C0, 37), *range(0x1F000, 0x1FB00, 101)):
+        text = filler + chr(code) + " ok"
+        changes = behaviour._EMOJI_RE.sub(".", text) != text
+        assert behaviour._may_hold_pictographs(text) == changes, hex(code)
+    assert not behaviour._may_hold_pictographs(filler + "—…«»€№°\ud800")

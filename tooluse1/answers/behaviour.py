@@ -27,8 +27,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tooluse1.answers.base import (_APOSTROPHES, _combine, _END, _MAX_CANDIDATES, _nfkc, _TEXT_CACHE, _WINDOW,
-                                   _WordPattern)
+import numpy as np
+
+from tooluse1.answers.base import (_APOSTROPHES, _combine, _END, _INDEX_MIN, _MAX_CANDIDATES, _nfkc, _TEXT_CACHE,
+                                   _WINDOW, _WordPattern)
 
 
 # ============================================================================ behaviour text (rule 4)
@@ -51,14 +53,17 @@ _BLOCKQUOTE_RE = re.compile(r"\n[ \t]*>[^\n]*")
 _EMPHASIS_RE = re.compile(r"\*\**(?! )|\*(?<=\S\*)\**|_(?<![^\W_]_)_*|__*(?![^\W_])")
 _EMOJI_RE = re.compile("[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff][\u200d\ufe0f\u2600-\u27bf"
                        "\u2b00-\u2bff\U0001f000-\U0001faff]*")
-# Whitespace other than a single space or a line break (tabs, runs of spaces): one space.
-# (`[^\S \n][^\S\n]*| [^\S\n]+` with the first character shared, so the engine scans for one set.)
-_HSPACE_RE = re.compile(r"[^\S\n](?:(?<=[^\S \n])[^\S\n]*|(?<= )[^\S\n]+)")
-# Every _HSPACE_RE match holds two spaces or a whitespace character other than " " and "\n": a text with
-# neither (most answers) skips the sub, whose scan stops at every space. Those characters one by one (`c in s`,
-# a memchr each, ~30 us on 16 KB for all of them; the class scan took 0.15-0.2 ms): what `[^\S \n]` matches,
-# str.isspace() but " " and "\n", every one of them below U+3001 (tests_grader/test_fast_paths.py).
+# The ranges _EMOJI_RE's matches start in: (first, count). A long text holding none of them skips the sub (a
+# class scan of every character, ~0.15 ms on 16 KB of Cyrillic); numpy tells in ~20 us.
+_PICTOGRAPH_RANGES = ((0x2600, 0x1C0), (0x2B00, 0x100), (0x1F000, 0xB00))
+# Whitespace other than a single space or a line break (tabs, runs of spaces): one space. That is, every
+# maximal run of `[^\S\n]` characters two or more long, or of one other than " ", becomes one space; done as
+# each odd space (what `[^\S \n]` matches: str.isspace() but " " and "\n", every one of them below U+3001,
+# tests_grader/test_fast_paths.py) replaced by " ", then each run of spaces by one. `c in s` for each odd space
+# is a memchr (~30 us on 16 KB for all of them), and the runs' pattern starts with a literal: the engine jumps
+# from one double space to the next instead of stopping at every space (the class scan took 0.15-0.3 ms).
 _ODD_SPACES = tuple(c for c in map(chr, range(0x3001)) if c.isspace() and c not in " \n")
+_SPACE_RUN_RE = re.compile("  +")
 _NL_RUN_RE = re.compile(r"\n\s+")
 
 
@@ -149,17 +154,34 @@ def _behaviour(text: str) -> _Behaviour:
         s = rx.sub(blank, s)
     if "*" in s or "_" in s:
         s = _EMPHASIS_RE.sub("", s)
-    if not s.isascii():
+    if not s.isascii() and _may_hold_pictographs(s):
         s = _EMOJI_RE.sub(".", s)
     if _DRAFT_COLON_RE.search(s):       # a draft follows a colon before a space ("14:00" leads to none)
         s = _blank_drafts(s)
     if ">" in s:
         s = _BLOCKQUOTE_RE.sub("\n> ", "\n" + s)[1:]
-    if "  " in s or any(c in s for c in _ODD_SPACES):
-        s = _HSPACE_RE.sub(" ", s)
+    s = _one_space(s)
     s = " " + _NL_RUN_RE.sub("\n", s).replace(" \n", "\n")
     low = s.lower()
     return _Behaviour(s if len(s) == len(low) else low, low)
+
+
+def _may_hold_pictographs(s: str) -> bool:
+    """False only when `s` holds no character an _EMOJI_RE match starts with (looked at in a long text only)."""
+    if len(s) < _INDEX_MIN:
+        return True
+    codes = np.frombuffer(s.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    if codes.max() < _PICTOGRAPH_RANGES[0][0]:
+        return False
+    return any(bool(np.any(codes - np.uint32(first) < count)) for first, count in _PICTOGRAPH_RANGES)
+
+
+def _one_space(s: str) -> str:
+    """`s` with each run of horizontal whitespace two or more long, or of one odd space, as one space."""
+    odd = [c for c in _ODD_SPACES if c in s]
+    for c in odd:
+        s = s.replace(c, " ")
+    return _SPACE_RUN_RE.sub(" ", s) if odd or "  " in s else s
 
 
 _CLOSERS = "\"'»”)\\]*_~"

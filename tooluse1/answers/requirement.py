@@ -280,6 +280,7 @@ def _without_user_sentences(text: str, user: str) -> str:
         head = low
     spans: set[tuple[int, int]] = set()
     stops: list[int] | None = None      # every stop's position, listed after _WINDOW_SEARCHES candidates
+    echoed: dict[str, bool] = {}        # sentence -> whether it says a user sentence back
     seen = 0
     for anchor in {max((w for w in key if w != "1/2"), key=len, default="") for key in echoes} - {""}:
         pos = low.find(anchor)
@@ -290,7 +291,11 @@ def _without_user_sentences(text: str, user: str) -> str:
             if stops is None and seen > _WINDOW_SEARCHES:
                 stops = [m.start() for m in _SENTENCE_STOP_RE.finditer(low)]
             lo, hi = _stop_bounds(low, pos, stops)
-            if _echo_key(_WORD_TOKEN_RE.findall(_fold(low[lo:hi]))) in echoes:
+            sentence = low[lo:hi]
+            echo = echoed.get(sentence)
+            if echo is None:     # a sentence said again (a looping answer) is compared once
+                echo = echoed[sentence] = _echo_key(_WORD_TOKEN_RE.findall(_fold(sentence))) in echoes
+            if echo:
                 spans.add((lo, hi))
             pos = low.find(anchor, hi)
     if not spans:
