@@ -206,6 +206,11 @@ def test_word_index_ends_of_text() -> None:
                  filler + " isx", "done" * base._INDEX_MIN, filler + " ordered", "\x00done " + filler):
         assert _same_matches(rx, one, text), text[-20:]
     assert [m.group() for m in rx.finditer(filler + " done")] == ["done"]
+    # a word on either side of the index's first part (base._HEAD), or across its end, or run into a letter there
+    for at in range(base._HEAD - 6, base._HEAD + 3):
+        for lead in (" " * at, "." * (at - 1) + "x"):
+            text = lead + "done i've set. " + filler
+            assert _same_matches(rx, one, text), at
 
 
 def _number_text_by_sub(folded: str) -> str:

@@ -122,6 +122,9 @@ _KEY_CHARS = 4          # a word is recognised in the index by (up to) its first
 _SPARE_BITS = 10        # a pattern's table of word hashes has 2 ** 10 entries per key or more: few collisions
 _NOT_LETTER = 0x110000  # what every character that is not a letter counts as in a key (no code point)
 _DENSE = 10             # the index is used where at least 1 character in 10 is a Latin or Cyrillic small letter
+# The index is built in two parts, the text's first _HEAD characters, then the rest when a scan gets past them: a
+# scan that stops at an early match (a clarify answer's first claim, say) indexes no more than its head.
+_HEAD = 2048
 
 
 class _WordPattern:
@@ -150,8 +153,9 @@ class _WordPattern:
                 key.append(_NOT_LETTER)           # a whole word: no letter follows it
             self._keys.append(key)
         self._table: tuple[np.ndarray, np.uint64, list[int]] | None = None     # built for the first long text
-        # the last long text, its candidate positions and the `match` of the part that applies at each
-        self._last: tuple[str, list[int], list[Callable[..., re.Match | None]]] | None = None
+        # the last long text and, per part of its index, the candidate positions and the `match` of the part of
+        # the pattern that applies at each
+        self._last: tuple[str, list[tuple[list[int], list[Callable[..., re.Match | None]]] | None]] | None = None
 
     def _key_table(self) -> tuple[np.ndarray, np.uint64, list[int]]:
         """(which hashes are those of a word's key, the shift that takes a hash to its entry, the key sizes)."""
@@ -164,25 +168,28 @@ class _WordPattern:
             self._table = table, shift, sorted({len(key) for key in self._keys})
         return self._table
 
-    def _candidates(self, s: str) -> tuple[list[int], list[Callable[..., re.Match | None]]]:
-        """The positions of `s`, in order, where a match can start (see the class docstring), and at each the
-        `match` of the part whose first characters its character is among."""
-        if self._last is not None and self._last[0] is s:
-            return self._last[1], self._last[2]
-        index = _text_index(s)
+    def _candidates(self, s: str, part: int) -> tuple[list[int], list[Callable[..., re.Match | None]]]:
+        """The positions in one part of `s` (0: its head, 1: the rest; see _HEAD), in order, where a match can
+        start (see the class docstring), and at each the `match` of the pattern's part whose first characters
+        its character is among."""
+        if self._last is None or self._last[0] is not s:
+            self._last = (s, [None, None])
+        found = self._last[1][part]
+        if found is not None:
+            return found
+        starts_at, hashes, firsts = _text_index(s).part(part)
         table, shift, sizes = self._key_table()
-        ok = table[index.hashes[sizes[0] - 1] >> shift]
+        ok = table[hashes[sizes[0] - 1] >> shift]
         for size in sizes[1:]:
-            ok |= table[index.hashes[size - 1] >> shift]
-        at = index.starts[ok]
-        starts: list[int] = at.tolist()
+            ok |= table[hashes[size - 1] >> shift]
+        starts: list[int] = starts_at[ok].tolist()
         if len(self.parts) == 1:
             matchers = [self.parts[0].match] * len(starts)
         else:
             latin, other = self.parts[0].match, self.parts[1].match
-            matchers = [latin if is_latin else other for is_latin in (index.codes[at] < ord(_SCRIPT_CUT)).tolist()]
-        self._last = (s, starts, matchers)
-        return starts, matchers
+            matchers = [latin if is_latin else other for is_latin in (firsts[ok] < ord(_SCRIPT_CUT)).tolist()]
+        found = self._last[1][part] = starts, matchers
+        return found
 
     @staticmethod
     def _indexed(s: str, pos: int, endpos: int) -> bool:
@@ -197,19 +204,23 @@ class _WordPattern:
 
     def finditer(self, s: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match]:
         if not self._indexed(s, pos, endpos):
-            yield from self._scan(s, pos, endpos)
+            yield from self.scan(s, pos, endpos)
             return
-        starts, matchers = self._candidates(s)
-        for i in range(bisect.bisect_left(starts, pos), len(starts)):
-            start = starts[i]
-            if start >= pos:
-                m = matchers[i](s, start)
-                if m is not None:
-                    yield m
-                    pos = m.end()
+        for part in (0, 1):
+            if part == 0 and pos >= _HEAD:
+                continue
+            starts, matchers = self._candidates(s, part)
+            for i in range(bisect.bisect_left(starts, pos), len(starts)):
+                start = starts[i]
+                if start >= pos:
+                    m = matchers[i](s, start)
+                    if m is not None:
+                        yield m
+                        pos = m.end()
 
-    def _scan(self, s: str, pos: int, endpos: int) -> Iterator[re.Match]:
-        """The matches by the parts' own scans."""
+    def scan(self, s: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match]:
+        """The matches by the parts' own scans, without the text's index: for a text only this pattern reads
+        (the index pays for itself over the several patterns that read one text)."""
         if len(self.parts) == 1:
             yield from self.parts[0].finditer(s, pos, endpos)
             return
@@ -224,9 +235,9 @@ class _WordPattern:
                        for rx, m in zip(self.parts, pending)]
 
 
-# Odd multipliers of a multiplicative hash, one per character of a key.
-_MIX = tuple(np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
-                                    0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53))
+# Odd multipliers of a multiplicative hash, one per character of a key (_KEY_CHARS).
+_MIX = tuple(np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93))
+assert len(_MIX) >= _KEY_CHARS
 
 
 def _prefix_hashes(chars: list[np.ndarray]) -> list[np.ndarray]:
@@ -242,27 +253,46 @@ def _prefix_hashes(chars: list[np.ndarray]) -> list[np.ndarray]:
 
 
 class _TextIndex:
-    """Where words can start in one text: `starts`, the positions with no letter before them; `codes`, the
-    text's code points (and a few zeros past its end); `hashes[k - 1]`, the hash of the k characters from each
-    start, letters as they are and every other character as _NOT_LETTER (see _WordPattern). None of them
-    unless `useful`."""
+    """Where words can start in one text (see _WordPattern), in two parts: its first _HEAD characters and the
+    rest, each built when first asked for. `useful`: whether the text is worth an index at all."""
 
     def __init__(self, s: str):
+        self._s = s
         codes = np.frombuffer(s.encode("utf-32-le", "surrogatepass"), dtype="<u4")
         # Worth building only where the patterns' own scans are slow: where their first characters (Latin and
         # Cyrillic letters) are common. Random code points, say, hold few: their scans skip nearly everything.
         tried = np.count_nonzero((codes - ord("a") <= ord("z") - ord("a")) | (codes - ord("а") <= ord("ё") - ord("а")))
         self.useful = bool(tried * _DENSE >= len(s))
-        if not self.useful:
-            return
-        self.codes = np.concatenate((codes, np.zeros(_KEY_CHARS, dtype="<u4")))
-        letter = _letter_table()[self.codes]
-        no_letter_before = np.empty(len(s), dtype=bool)
-        no_letter_before[0:1] = True
-        np.logical_not(letter[:len(s) - 1], out=no_letter_before[1:])
-        self.starts = np.flatnonzero(no_letter_before)
-        as_read = np.where(letter, self.codes, _NOT_LETTER).astype(np.uint64)
-        self.hashes = _prefix_hashes([as_read[self.starts + i] for i in range(_KEY_CHARS)])
+        self._codes = codes if self.useful else None
+        self._parts: list[tuple[np.ndarray, list[np.ndarray], np.ndarray] | None] = [None, None]
+
+    def part(self, k: int) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+        """(starts, hashes, firsts) of part k (0: positions before _HEAD, 1: the others): `starts` the positions
+        with no letter before them; `hashes[j - 1]` the hash of the j characters from each start, letters as they
+        are and every other character as _NOT_LETTER; `firsts` the character at each start."""
+        found = self._parts[k]
+        if found is None:
+            found = self._parts[k] = self._build(*((0, min(_HEAD, len(self._s))) if k == 0 else (_HEAD, len(self._s))))
+        return found
+
+    def _build(self, lo: int, hi: int) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+        if lo >= hi:
+            empty = np.zeros(0, dtype=np.intp)
+            return empty, [np.zeros(0, dtype=np.uint64)] * _KEY_CHARS, empty
+        assert self._codes is not None                          # a useful index keeps the text's code points
+        back = 1 if lo else 0          # the character before the part: whether its first position starts a word
+        codes = np.concatenate((self._codes[lo - back:hi + _KEY_CHARS],
+                                np.zeros(_KEY_CHARS, dtype="<u4")))   # past the text's end: no letters
+        letter = _letter_table()[codes]
+        no_letter_before = np.empty(hi - lo, dtype=bool)       # at piece positions back .. back + hi - lo - 1
+        if back:
+            np.logical_not(letter[:hi - lo], out=no_letter_before)
+        else:
+            no_letter_before[0] = True
+            np.logical_not(letter[:hi - lo - 1], out=no_letter_before[1:])
+        at = np.flatnonzero(no_letter_before) + back            # piece positions
+        as_read = np.where(letter, codes, _NOT_LETTER).astype(np.uint64)
+        return at - back + lo, _prefix_hashes([as_read[at + i] for i in range(_KEY_CHARS)]), codes[at]
 
 
 @functools.lru_cache(maxsize=_TEXT_CACHE)

@@ -23,6 +23,7 @@ drafts blanked, and the sentences and clauses the behaviour rules (5-8) read.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -119,7 +120,7 @@ def _blank_drafts(s: str) -> str:
     out: list[str] = []
     pos = 0
     low = s.lower()
-    for lead in _iter_candidates(_DRAFT_LEAD_RE, low):
+    for lead in itertools.islice(_DRAFT_LEAD_RE.scan(low), _MAX_CANDIDATES):     # a text of its own: no index
         if lead.start() < pos:
             continue
         limit = min(len(s), lead.end() + 120)
@@ -178,10 +179,12 @@ def _may_hold_pictographs(s: str) -> bool:
 
 def _one_space(s: str) -> str:
     """`s` with each run of horizontal whitespace two or more long, or of one odd space, as one space."""
-    odd = [c for c in _ODD_SPACES if c in s]
-    for c in odd:
-        s = s.replace(c, " ")
-    return _SPACE_RUN_RE.sub(" ", s) if odd or "  " in s else s
+    if "  " not in s and not any(c in s for c in _ODD_SPACES):
+        return s
+    for c in _ODD_SPACES:
+        if c in s:
+            s = s.replace(c, " ")
+    return _SPACE_RUN_RE.sub(" ", s)
 
 
 _CLOSERS = "\"'»”)\\]*_~"
