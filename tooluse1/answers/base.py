@@ -137,21 +137,27 @@ class _WordPattern:
       (and the other way round); no two parts can match at one position (their first characters differ) and
       each keeps its alternatives in order, so the leftmost of the parts' matches is the single pattern's;
     - over a long text, only the positions where a word of the alternation can start are tried
-      (`_candidates`): no letter before it, and its first `_KEY_CHARS` characters those of one of the words (a
-      shorter word: all of them, then no letter unless it is a stem), with every character that is not a
-      letter counted as one and the same, compared by a hash (a collision only adds a position). Every match
-      starts at such a position (a match is one of the words, literally, then its tail), so matching at each of
-      them in order finds the same matches.
+      (`_candidates`): no letter before it, and, for a word that starts with a letter, its first `_KEY_CHARS`
+      characters those of one of the words (a shorter word: all of them, then no letter unless it is a stem),
+      with every character that is not a letter counted as one and the same, compared by a hash (a collision
+      only adds a position); for a word that starts with another character (" 'll be at your door"), that
+      character. Every match starts at such a position (a match is one of the words, literally, then its
+      tail), so matching at each of them in order finds the same matches.
     """
 
     def __init__(self, parts: list[re.Pattern], prefixes: Iterable[tuple[str, bool]]):
         self.parts = parts
         self._keys: list[list[int]] = []          # each word's key: its first characters as the index reads them
+        odd_firsts: set[int] = set()             # the first characters of the words that start with no letter
         for w, stem in prefixes:
+            if not _LETTERS_RE.match(w):
+                odd_firsts.add(ord(w[0]))
+                continue
             key = [ord(c) if _LETTERS_RE.fullmatch(c) else _NOT_LETTER for c in w[:_KEY_CHARS]]
             if len(w) < _KEY_CHARS and not stem:
                 key.append(_NOT_LETTER)           # a whole word: no letter follows it
             self._keys.append(key)
+        self._odd_firsts = sorted(odd_firsts)
         self._table: tuple[np.ndarray, np.uint64, list[int]] | None = None     # built for the first long text
         # the last long text and, per part of its index, the candidate positions and the `match` of the part of
         # the pattern that applies at each
@@ -177,17 +183,30 @@ class _WordPattern:
         found = self._last[1][part]
         if found is not None:
             return found
-        starts_at, hashes, firsts = _text_index(s).part(part)
-        table, shift, sizes = self._key_table()
-        ok = table[hashes[sizes[0] - 1] >> shift]
-        for size in sizes[1:]:
-            ok |= table[hashes[size - 1] >> shift]
-        starts: list[int] = starts_at[ok].tolist()
+        index = _text_index(s).part(part)
+        at, firsts = index.word_starts, index.word_firsts
+        if self._keys:
+            table, shift, sizes = self._key_table()
+            ok = table[index.hashes[sizes[0] - 1] >> shift]
+            for size in sizes[1:]:
+                ok |= table[index.hashes[size - 1] >> shift]
+            at, firsts = at[ok], firsts[ok]
+        else:
+            at, firsts = at[:0], firsts[:0]
+        if self._odd_firsts:
+            odd = index.other_firsts == self._odd_firsts[0]
+            for c in self._odd_firsts[1:]:
+                odd |= index.other_firsts == c
+            at = np.concatenate((at, index.other_starts[odd]))
+            firsts = np.concatenate((firsts, index.other_firsts[odd]))
+            order = np.argsort(at, kind="stable")
+            at, firsts = at[order], firsts[order]
+        starts: list[int] = at.tolist()
         if len(self.parts) == 1:
             matchers = [self.parts[0].match] * len(starts)
         else:
             latin, other = self.parts[0].match, self.parts[1].match
-            matchers = [latin if is_latin else other for is_latin in (firsts[ok] < ord(_SCRIPT_CUT)).tolist()]
+            matchers = [latin if is_latin else other for is_latin in (firsts < ord(_SCRIPT_CUT)).tolist()]
         found = self._last[1][part] = starts, matchers
         return found
 
@@ -264,35 +283,41 @@ class _TextIndex:
         tried = np.count_nonzero((codes - ord("a") <= ord("z") - ord("a")) | (codes - ord("а") <= ord("ё") - ord("а")))
         self.useful = bool(tried * _DENSE >= len(s))
         self._codes = codes if self.useful else None
-        self._parts: list[tuple[np.ndarray, list[np.ndarray], np.ndarray] | None] = [None, None]
+        self._parts: list[_IndexPart | None] = [None, None]
 
-    def part(self, k: int) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
-        """(starts, hashes, firsts) of part k (0: positions before _HEAD, 1: the others): `starts` the positions
-        with no letter before them; `hashes[j - 1]` the hash of the j characters from each start, letters as they
-        are and every other character as _NOT_LETTER; `firsts` the character at each start."""
+    def part(self, k: int) -> _IndexPart:
+        """Part k of the index (0: the positions before _HEAD, 1: the others)."""
         found = self._parts[k]
         if found is None:
-            found = self._parts[k] = self._build(*((0, min(_HEAD, len(self._s))) if k == 0 else (_HEAD, len(self._s))))
+            lo, hi = (0, min(_HEAD, len(self._s))) if k == 0 else (_HEAD, len(self._s))
+            assert self._codes is not None                          # a useful index keeps the text's code points
+            found = self._parts[k] = _IndexPart(self._codes, lo, hi)
         return found
 
-    def _build(self, lo: int, hi: int) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
-        if lo >= hi:
-            empty = np.zeros(0, dtype=np.intp)
-            return empty, [np.zeros(0, dtype=np.uint64)] * _KEY_CHARS, empty
-        assert self._codes is not None                          # a useful index keeps the text's code points
+
+class _IndexPart:
+    """The positions lo <= p < hi of a text with no letter before them: `word_starts`, those holding a letter,
+    with `word_firsts` their characters and `hashes[j - 1]` the hash of the j characters from each, letters as
+    they are and every other character as _NOT_LETTER; `other_starts` and `other_firsts`, the rest."""
+
+    def __init__(self, text_codes: np.ndarray, lo: int, hi: int):
         back = 1 if lo else 0          # the character before the part: whether its first position starts a word
-        codes = np.concatenate((self._codes[lo - back:hi + _KEY_CHARS],
+        codes = np.concatenate((text_codes[lo - back:hi + _KEY_CHARS],
                                 np.zeros(_KEY_CHARS, dtype="<u4")))   # past the text's end: no letters
         letter = _letter_table()[codes]
-        no_letter_before = np.empty(hi - lo, dtype=bool)       # at piece positions back .. back + hi - lo - 1
+        n = max(hi - lo, 0)
+        no_letter_before = np.empty(n, dtype=bool)              # at piece positions back .. back + n - 1
         if back:
-            np.logical_not(letter[:hi - lo], out=no_letter_before)
-        else:
+            np.logical_not(letter[:n], out=no_letter_before)
+        elif n:
             no_letter_before[0] = True
-            np.logical_not(letter[:hi - lo - 1], out=no_letter_before[1:])
-        at = np.flatnonzero(no_letter_before) + back            # piece positions
-        as_read = np.where(letter, codes, _NOT_LETTER).astype(np.uint64)
-        return at - back + lo, _prefix_hashes([as_read[at + i] for i in range(_KEY_CHARS)]), codes[at]
+            np.logical_not(letter[:n - 1], out=no_letter_before[1:])
+        at = np.flatnonzero(no_letter_before & letter[back:back + n]) + back        # piece positions
+        other = np.flatnonzero(no_letter_before & ~letter[back:back + n]) + back
+        self.word_starts, self.word_firsts = at - back + lo, codes[at]
+        self.other_starts, self.other_firsts = other - back + lo, codes[other]
+        as_read = [np.where(letter[at + i], codes[at + i], _NOT_LETTER).astype(np.uint64) for i in range(_KEY_CHARS)]
+        self.hashes = _prefix_hashes(as_read)
 
 
 @functools.lru_cache(maxsize=_TEXT_CACHE)
