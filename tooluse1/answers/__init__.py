@@ -34,11 +34,14 @@ reads parameter values with rule 6's matchers) -> `requirement`. This package re
 Performance: every function is linear in the answer's length and never raises on any str. Regexes are
 precompiled and literal-first (a pattern that starts with a group, a lookbehind or a per-match template
 costs a Python-level or engine step at every position); the normalised forms of the last few texts are
-cached. Budgets no real answer reaches bound pathological inputs: at most 10,000 candidates of one kind
-are examined, the first 10,000 numbers are read by value, a sentence is looked for within 400 characters
-on each side of a candidate, each sentence is examined once per rule, and behaviour (rules 4-8) is read
-from the first 32,768 characters of the answer (a reply at the default 256-token limit is 1-2 KB); facts
-(rules 2-3) read all of it. A 1 MB answer is checked in well under 100 ms (BENCHMARKS.md).
+cached, and so is a word index of each long text (`base._WordPattern`: where a word can start, with a hash
+of its first characters), through which every word alternation reads it: one numpy pass per text instead
+of each rule's pattern trying its alternatives at every letter. Budgets no real answer reaches bound
+pathological inputs: at most 10,000 candidates of one kind are examined, the first 10,000 numbers are read
+by value, a sentence is looked for within 400 characters on each side of a candidate, each sentence is
+examined once per rule, and behaviour (rules 4-8) is read from the first 32,768 characters of the answer (a
+reply at the default 256-token limit is 1-2 KB); facts (rules 2-3) read all of it. A 1 MB answer is checked
+in under 100 ms (BENCHMARKS.md).
 """
 from __future__ import annotations
 
