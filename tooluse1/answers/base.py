@@ -178,9 +178,10 @@ class _WordPattern:
         """The positions in one part of `s` (0: its head, 1: the rest; see _HEAD), in order, where a match can
         start (see the class docstring), and at each the `match` of the pattern's part whose first characters
         its character is among."""
-        if self._last is None or self._last[0] is not s:
-            self._last = (s, [None, None])
-        found = self._last[1][part]
+        last = self._last            # one reference throughout: another thread may start another text meanwhile
+        if last is None or last[0] is not s:
+            last = self._last = (s, [None, None])
+        found = last[1][part]
         if found is not None:
             return found
         index = _text_index(s).part(part)
@@ -207,7 +208,7 @@ class _WordPattern:
         else:
             latin, other = self.parts[0].match, self.parts[1].match
             matchers = [latin if is_latin else other for is_latin in (firsts < ord(_SCRIPT_CUT)).tolist()]
-        found = self._last[1][part] = starts, matchers
+        found = last[1][part] = starts, matchers
         return found
 
     @staticmethod
