@@ -18,7 +18,7 @@ import pytest
 
 from tooluse1.answers import base, behaviour, claim, facts, invented, phrases, question, refusal, requirement
 from tooluse1.answers.base import _nfkc, _WordPattern
-from tooluse1 import parse
+from tooluse1 import codepoints, parse
 from tooluse1.parse import (_THINK_ANCHOR, _THINK_AT, _WRAP_BEFORE, _after_marker_run, _thinking_marker,
                             _wrapper_before, strip_thinking)
 from tooluse1.tools import TOOLS
@@ -281,7 +281,7 @@ def test_drafts_need_a_colon_before_a_space(seed: int) -> None:
 # tags), so that texts with none of them and texts with some occur.
 _EXTRACT_PIECES = ["{", "[", "(", "}", "]", ")", '"', "'", ":", ",", " ", "\n", "1", "name", "tool", "function",
                    "arguments", '"name"', "'name'", '"arguments": ', '"get_weather"', "<function=x>", "<tool_call>",
-                   "[TOOL_CALLS]", "[ARGS]", "get_weather", "x", "\\", '{"a":', "[{"]
+                   "[TOOL_CALLS]", "[ARGS]", "get_weather", "x", "\\", '{"a":', "[{", "ж", "город", "😀"]
 
 
 def _extract_without_skips(text: str, monkeypatch: pytest.MonkeyPatch) -> parse.Extraction:
@@ -290,7 +290,7 @@ def _extract_without_skips(text: str, monkeypatch: pytest.MonkeyPatch) -> parse.
         m.setattr(parse, "_JSON_START_NEEDS", ("",))
         m.setattr(parse, "_JSON5_KEY_LETTERS", ("",))
         m.setattr(parse, "_closer_in", lambda text, i, limit: True)      # the walk always runs
-        m.setattr(parse, "_RESIDUE", tuple((rx, None) for rx, _ in parse._RESIDUE))
+        m.setattr(parse, "_RESIDUE", tuple((rx, ("",)) for rx, _ in parse._RESIDUE))
         return parse.extract(text)
 
 
@@ -321,15 +321,48 @@ def test_one_space_is_the_class_substitution() -> None:
         for _ in range(200 if size < 3000 else 5):
             text = "".join(rng.choices(alphabet, k=size))
             assert behaviour._one_space(text) == hspace.sub(" ", text), repr(text)
+            assert behaviour._one_space(text, behaviour._marks(text).odd_spaces) == hspace.sub(" ", text), repr(text)
 
 
-def test_pictograph_check_misses_none() -> None:
-    # A long text is given to _EMOJI_RE's sub unless it holds none of its first characters: then the sub changes
-    # nothing. Every code point of the pictograph ranges and their neighbours, alone in a long Cyrillic text.
-    filler = "ж" * base._INDEX_MIN
-    for code in (0x25FF, 0x2600, 0x27BF, 0x27C0, 0x2AFF, 0x2B00, 0x2BFF, 0x2C00, 0x1EFFF, 0x1F000, 0x1FAFF, 0x1FB00,
-                 *range(0x2600, 0x27C0, 37), *range(0x1F000, 0x1FB00, 101)):
-        text = filler + chr(code) + " ok"
-        changes = behaviour._EMOJI_RE.sub(".", text) != text
-        assert behaviour._may_hold_pictographs(text) == changes, hex(code)
-    assert not behaviour._may_hold_pictographs(filler + "—…«»€№°\ud800")
+def test_occurs_is_in() -> None:
+    # codepoints.occurs answers `in` for every needle the parser asks about, and for needles made of the text's
+    # own pieces, in long texts of every width (ASCII, Cyrillic, astral) and short ones
+    rng = random.Random(19)
+    needles = sorted({*parse._THINK_HINTS, *parse._MARKUP_HINTS, *parse._INVISIBLE_CHARS, *parse._JSON_START_NEEDS,
+                      *(h for _, hints in parse._RESIDUE for h in hints), "to=", "[ARGS]", "<|tool_call>", "ТООЛ", ""})
+    pieces = ["a", " ", "ж", "😀", "<", "|", "_", "tool", "call", "\u200b", "\ud800", "[", "TOOL", "x" * 50]
+    for size in (10, 3000, 9000):
+        for _ in range(40):
+            text = "".join(rng.choices(rng.sample(pieces, k=rng.randint(1, 6)), k=size // 4))
+            own = [text[i:i + rng.randint(1, 6)] for i in rng.sample(range(len(text)), k=min(5, len(text)))]
+            for needle in needles + own:
+                assert codepoints.occurs(needle, text) == (needle in text), (needle, text[:40])
+
+
+def test_code_points_are_ord() -> None:
+    # the arrays numpy reads texts by: every character's code point, lone surrogates and astral ones included
+    rng = random.Random(17)
+    for text in ("", "a", "ж\ud800\udfff😀\U0010ffff\x00", "".join(map(chr, rng.choices(range(0x110000), k=5000)))):
+        assert codepoints.code_points(text).tolist() == [ord(c) for c in text]
+
+
+def test_marks_miss_none() -> None:
+    # A long text is given to _EMOJI_RE's sub, and its apostrophes and odd spaces replaced, only where _marks
+    # finds them. Every code point of the pictograph ranges and their neighbours, every apostrophe and odd
+    # space, each alone in a long Cyrillic text and in a long one of random code points.
+    rng = random.Random(13)
+    fillers = ("ж" * base._INDEX_MIN, "".join(map(chr, rng.sample(range(0x30000, 0x110000), base._INDEX_MIN))))
+    for filler in fillers:
+        for code in (0x25FF, 0x2600, 0x27BF, 0x27C0, 0x2AFF, 0x2B00, 0x2BFF, 0x2C00, 0x1EFFF, 0x1F000, 0x1FAFF,
+                     0x1FB00, *range(0x2600, 0x27C0, 37), *range(0x1F000, 0x1FB00, 101)):
+            text = filler + chr(code) + " ok"
+            changes = behaviour._EMOJI_RE.sub(".", text) != text
+            assert behaviour._marks(text).pictographs == changes, hex(code)
+        for c in base._APOSTROPHES + behaviour._ODD_SPACES:
+            marks = behaviour._marks(filler + c + "ok")
+            assert c in marks.apostrophes + marks.odd_spaces, hex(ord(c))
+            assert not marks.pictographs
+        assert behaviour._marks(filler + "—…«»€№°\ud800") == behaviour._Marks((), False, ())
+    # short and ASCII texts: looked through character by character
+    assert behaviour._marks("ж\u00a0’ ") == behaviour._ALL_MARKS
+    assert behaviour._marks("a\tb " * 1000).odd_spaces == ("\t", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f")

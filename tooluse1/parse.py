@@ -114,6 +114,7 @@ from dataclasses import dataclass, field
 from textwrap import dedent as textwrap_dedent
 from typing import Any, Iterator
 
+from tooluse1.codepoints import occurs, occurs_any
 from tooluse1.tools import TOOLS, Call, type_arguments
 from tooluse1.toolspec import Toolbox
 from tooluse1.types import Label
@@ -201,7 +202,7 @@ _THINK_HINTS = ("<", "[THINK]", "[/THINK]", "◁", "end_of_thinking", "end▁of�
 def _thinking_marker(text: str, pos: int) -> re.Match | None:
     """The next thinking opener or lone end marker at or after pos (a match of _THINK_AT)."""
     if pos == 0:
-        if not any(h in text for h in _THINK_HINTS):
+        if not occurs_any(_THINK_HINTS, text):
             return None
         m = _THINK_AT.match(text, 0)      # also "\A\s*analysis…", which can only match here
         if m is not None:
@@ -843,7 +844,7 @@ def _cached_reading(scan: _Scan, value: Any, start: int, end: int, wrapped: bool
 
 def _extract_json(scan: _Scan) -> Iterator[_Finding]:
     text = scan.text
-    if not any(c in text for c in _JSON_START_NEEDS):
+    if not occurs_any(_JSON_START_NEEDS, text):
         return
     i = 0
     while scan.decodes > 0 and scan.chars > 0:
@@ -1108,7 +1109,7 @@ def _header_call(scan: _Scan, start: int, name: str, pos: int, form: str,
 
 def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
     text = scan.text
-    if "to=" in text:
+    if occurs("to=", text):
         for m in _HARMONY.finditer(text):
             if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
                 continue                 # redirect_to=…: not the recipient
@@ -1118,19 +1119,19 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
                 assert header is not None    # every part of it is optional: it matches, empty at worst
                 head = header.start()
             yield _header_call(scan, head, m.group("name"), m.end(), "harmony")
-    if "tool_call_begin" in text or "tool▁call▁begin" in text:
+    if occurs("tool_call_begin", text) or occurs("tool▁call▁begin", text):
         for m in _KIMI.finditer(text):
             yield _header_call(scan, m.start(), m.group("name"), m.end(), "kimi")
         for m in _DEEPSEEK.finditer(text):
             yield _header_call(scan, m.start(), m.group("name") or m.group("name2"), m.end(), "deepseek")
-    if "[TOOL_CALLS]" in text:
+    if occurs("[TOOL_CALLS]", text):
         for m in _MISTRAL.finditer(text):
             scan.steps -= 1
             if scan.steps < 0:
                 break
             if m.group("name"):
                 yield _header_call(scan, m.start(), m.group("name"), m.end(), "mistral")
-    if "[ARGS]" in text:
+    if occurs("[ARGS]", text):
         for a in _ARGS_TOKEN.finditer(text):
             q = a.start()
             scan.steps -= 1
@@ -1145,23 +1146,23 @@ def _extract_headers(scan: _Scan) -> Iterator[_Finding]:
             name = text[q - back.end("eman"):name_end].lstrip("0123456789.-")
             if name:
                 yield _header_call(scan, name_end - len(name), name, a.end(), "mistral")
-    if "call" in text and ("<|tool_call>" in text or "<start_function_call>" in text):
+    if occurs("call", text) and (occurs("<|tool_call>", text) or occurs("<start_function_call>", text)):
         for m in _GEMMA.finditer(text):
             scan.steps -= 4
             if scan.steps < 0 or scan.chars <= 0:
                 break
             yield _gemma_call(scan, m)
-    if "Action" in text:
+    if occurs("Action", text):
         for start, m in _REACT.finditer(text):
             if m.group("name").casefold() in _NOT_CALLS and not text.startswith("{", m.end()):
                 # "Action: Final Answer" + "Action Input: …": the input, to the end, is the answer.
                 yield _Finding(start, scan.n, "react", [], answer=text[m.end():].strip().strip("\"'`"))
             else:
                 yield _header_call(scan, start, m.group("name"), m.end(), "react", string_ok=True)
-    if "Final" in text:
+    if occurs("Final", text):
         for start, m in _FINAL_ANSWER.finditer(text):
             yield _Finding(start, m.end(), "react", [], answer="")     # the label; the answer follows it
-    if ">>>" in text:
+    if occurs(">>>", text):
         for m in _FUNCTIONARY.finditer(text):
             scan.steps -= 1
             if scan.steps < 0:
@@ -1316,7 +1317,7 @@ def _extract_wrapped_pythonic(scan: _Scan) -> Iterator[_Finding]:
 
 def _extract_pythonic(scan: _Scan) -> Iterator[_Finding]:
     text = scan.text
-    if "python_start" in text or "function_calls" in text or "tool_call_start" in text:
+    if occurs("python_start", text) or occurs("function_calls", text) or occurs("tool_call_start", text):
         yield from _extract_wrapped_pythonic(scan)
     for line_start, m in _PY_START.finditer(text):
         if scan.steps <= 0:
@@ -1445,7 +1446,7 @@ def _balanced_end(text: str, start: int, limit: int) -> int | None:
 def _extract_json5(scan: _Scan) -> Iterator[_Finding]:
     import json5
     text = scan.text
-    if not any(c in text for c in _JSON5_KEY_LETTERS):
+    if not occurs_any(_JSON5_KEY_LETTERS, text):
         return
     for n, m in enumerate(_JSON5_OPENER.finditer(text)):
         if n >= _JSON5_TRIES:
@@ -1492,16 +1493,16 @@ def _extract_yaml(scan: _Scan) -> Iterator[_Finding]:
 
 def _all_findings(scan: _Scan) -> Iterator[_Finding]:
     text = scan.text
-    if "{" in text:
+    if occurs("{", text):
         yield from _extract_json(scan)
         yield from _extract_json5(scan)
-    if "arguments:" in text or "args:" in text or "parameters:" in text:
+    if occurs("arguments:", text) or occurs("args:", text) or occurs("parameters:", text):
         yield from _extract_yaml(scan)
     for spec in _TAG_FORMS:
         if spec.hint in text:
             yield from _extract_tags(scan, spec)
     yield from _extract_headers(scan)
-    if "(" in text:
+    if occurs("(", text):
         yield from _extract_pythonic(scan)
     yield from _extract_plain(scan)
 
@@ -1640,7 +1641,7 @@ class _CodeBlocks:
     def _build(self) -> list[tuple[int, int, bool]]:
         text = self.text
         fences: list[tuple[int, int, bool]] = []
-        if "```" in text or "~~~" in text:
+        if occurs("```", text) or occurs("~~~", text):
             opened: tuple[int, str] | None = None
             for start, m in _FENCE.finditer(text):
                 if opened is None:
@@ -1653,7 +1654,7 @@ class _CodeBlocks:
                 fences.append((opened[0], len(text), True))
         self._fence_ends = [e for _, e, _ in fences]
         inline: list[tuple[int, int, bool]] = []
-        if "`" in text:
+        if occurs("`", text):
             # Code spans between the fenced blocks only: a span is one line and a fence starts a line, so no
             # span crosses into a block, and the text inside blocks is never scanned.
             gaps = zip([0, *self._fence_ends], [s for s, _, _ in fences] + [len(text)])
@@ -1696,16 +1697,15 @@ def _holder(spans: list, starts: list[int], pos: int) -> int | None:
 
 # Call markup that, outside every parsed call (and outside inline code and examples), shows a call
 # attempt that did not parse. Three patterns so that each starts with a literal (fast scan), each with the
-# strings one of which every match holds (None: no such hint), single characters first (a memchr; a word's search
-# costs ~10 us on 16 KB): a text with none of them skips that scan (the first stops at every "{" and "[": 16 KB
-# of "{" or "[{" cost 0.5-0.6 ms).
-_RESIDUE: tuple[tuple[re.Pattern | _LineRegex, tuple[str, ...] | None], ...] = (
+# strings one of which every match holds, looked for by codepoints.occurs: a text with none
+# of them skips that scan (the first stops at every "{" and "[": 16 KB of "{" or "[{" cost 0.5-0.6 ms).
+_RESIDUE: tuple[tuple[re.Pattern | _LineRegex, tuple[str, ...]], ...] = (
     (re.compile(r"<(?:function=|function\s+name\s*=|[|｜]DSML[|｜]|parameter=|/?tool_call>|"
                 r"\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
                 r"(?:section[▁_ ])?begin[|｜]>|(?:[\w\-]{1,30}:)?invoke\b|function_calls>|arg_key>|\|START_ACTION\|>)"
-                r"|\[(?:TOOL_CALLS|ARGS)\]|" + _CALL_OBJECT_OPENER), ("<", '"', "'", "[TOOL_CALLS]", "[ARGS]")),
-    (re.compile(r"to=functions\."), None),
-    (_LineRegex(r"[ \t]*(?:TOOL\b(?![ \t]+RESULT\b)|Action[ \t]*Input[ \t]*:)"), None),
+                r"|\[(?:TOOL_CALLS|ARGS)\]|" + _CALL_OBJECT_OPENER), ("<", "{", "[TOOL_CALLS]", "[ARGS]")),
+    (re.compile(r"to=functions\."), ("to=functions.",)),
+    (_LineRegex(r"[ \t]*(?:TOOL\b(?![ \t]+RESULT\b)|Action[ \t]*Input[ \t]*:)"), ("TOOL", "Action")),
 )
 # Wrapper markup removed from the prose: harmony headers, special tokens, call wrapper tags, fences.
 _MARKUP = re.compile(
@@ -1725,7 +1725,7 @@ def _residue(scan: _Scan, kept: list[_Finding], blocks: _CodeBlocks) -> str | No
     starts = [f.start for f in kept]
     spans = [(f.start, f.end) for f in kept]
     for rx, hints in _RESIDUE:
-        if hints is not None and not any(h in text for h in hints):
+        if not occurs_any(hints, text):
             continue
         hits = rx.finditer(text) if isinstance(rx, _LineRegex) else ((m.start(), m) for m in rx.finditer(text))
         for pos, m in hits:
@@ -1747,7 +1747,7 @@ def _prose(text: str, spans: list[tuple[int, int, str]]) -> str:
         last = end
     out.append(text[last:])
     prose = "".join(out)
-    if any(h in prose for h in _MARKUP_HINTS):
+    if occurs_any(_MARKUP_HINTS, prose):
         prose = _MARKUP.sub("", prose)
     return _BLANK_LINES.sub("\n\n", prose).strip()
 
@@ -1778,12 +1778,12 @@ _ESCAPED_MARKUP_RE = re.compile(r"&lt;/?(?:tool_call|function[=>]|parameter=|inv
 def _visible(text: str) -> str:
     """`text` without invisible characters, with an odd `TOOL` keyword written plainly and with HTML-escaped
     call markup unescaped (`&lt;tool_call&gt;&lt;function=…`: a call a chat front end escaped) (see above)."""
-    if "&lt;" in text and _ESCAPED_MARKUP_RE.search(text):
+    if occurs("&lt;", text) and _ESCAPED_MARKUP_RE.search(text):
         text = html.unescape(text)
     if not text.isascii():
-        if any(c in text for c in _INVISIBLE_CHARS):    # else the sub removes nothing
+        if occurs_any(_INVISIBLE_CHARS, text):    # else the sub removes nothing
             text = _INVISIBLE_RE.sub("", text)
-        if ("TOOL" in text or "ＴＯＯＬ" in text) and any(
+        if (occurs("TOOL", text) or occurs("ＴＯＯＬ", text)) and any(
                 m.group() != m.group(1) + "TOOL " for _, m in _ODD_TOOL_LINE.finditer(text)):
             text = _ODD_TOOL_RE.sub(r"\1TOOL ", text)
     return text

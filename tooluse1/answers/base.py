@@ -1,6 +1,6 @@
 """Shared low-level helpers of the text-answer rules (tooluse1.answers): budgets, the non-empty test
 (rule 1), regex building blocks and normalisation. Every rule module imports from here; this module
-imports no other module of the package.
+imports no other module of the package but tooluse1.codepoints.
 """
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
+
+from tooluse1.codepoints import code_points
 
 
 # Budgets (tooluse1.answers docstring, Performance): far above any real answer, they only bound pathological inputs.
@@ -278,7 +280,7 @@ class _TextIndex:
 
     def __init__(self, s: str):
         self._s = s
-        codes = np.frombuffer(s.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+        codes = code_points(s)
         # Worth building only where the patterns' own scans are slow: where their first characters (Latin and
         # Cyrillic letters) are common. Random code points, say, hold few: their scans skip nearly everything.
         tried = np.count_nonzero((codes - ord("a") <= ord("z") - ord("a")) | (codes - ord("а") <= ord("ё") - ord("а")))
@@ -423,7 +425,7 @@ def _nfkc(s: str) -> str:
     if len(s) <= _NFKC_DIRECT:
         return unicodedata.normalize("NFKC", s)
     stable, suspect = _nfkc_tables()
-    codes = np.frombuffer(s.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    codes = code_points(s)
     suspects = np.flatnonzero(suspect[codes])
     if not len(suspects):       # normalised already (is_normalized's quick check said "maybe")
         return s
