@@ -290,7 +290,7 @@ def _extract_without_skips(text: str, monkeypatch: pytest.MonkeyPatch) -> parse.
         m.setattr(parse, "_JSON_START_NEEDS", ("",))
         m.setattr(parse, "_JSON5_KEY_LETTERS", ("",))
         m.setattr(parse, "_closer_in", lambda text, i, limit: True)      # the walk always runs
-        m.setattr(parse, "_RESIDUE", tuple((rx, ("",)) for rx, _ in parse._RESIDUE))
+        m.setattr(parse, "_RESIDUE", tuple((rx, (("",),)) for rx, _ in parse._RESIDUE))
         return parse.extract(text)
 
 
@@ -329,7 +329,8 @@ def test_occurs_is_in() -> None:
     # own pieces, in long texts of every width (ASCII, Cyrillic, astral) and short ones
     rng = random.Random(19)
     needles = sorted({*parse._THINK_HINTS, *parse._MARKUP_HINTS, *parse._INVISIBLE_CHARS, *parse._JSON_START_NEEDS,
-                      *(h for _, hints in parse._RESIDUE for h in hints), "to=", "[ARGS]", "<|tool_call>", "ТООЛ", ""})
+                      *(h for _, hints in parse._RESIDUE for group in hints for h in group), "to=", "[ARGS]",
+                      "<|tool_call>", "ТООЛ", ""})
     pieces = ["a", " ", "ж", "😀", "<", "|", "_", "tool", "call", "\u200b", "\ud800", "[", "TOOL", "x" * 50]
     for size in (10, 3000, 9000):
         for _ in range(40):
@@ -337,6 +338,32 @@ def test_occurs_is_in() -> None:
             own = [text[i:i + rng.randint(1, 6)] for i in rng.sample(range(len(text)), k=min(5, len(text)))]
             for needle in needles + own:
                 assert codepoints.occurs(needle, text) == (needle in text), (needle, text[:40])
+
+
+def test_signed_value_now_is_the_search() -> None:
+    # _signed_value_now tries the pattern at each now-cue the word index finds: the first match of its search
+    rng = random.Random(23)
+    pieces = [*requirement._NOW_CUES, "сейчасx", "xnow", " ", " ", "-", "+", "−", "плюс ", "minus ", "5", "12", "123",
+              ".", ",", "5.5", "в Казани около ", "there ", "ж", "\n", "now-", "at the", "данный момент"]
+    for size in (30, 600, 3000):
+        for _ in range(200 if size < 3000 else 40):
+            text = "".join(rng.choices(pieces, k=size // 5))
+            b = behaviour._behaviour(text)
+            m = requirement._SIGNED_NOW_RE.search(b.low)
+            assert requirement._signed_value_now(text) == (b.text[m.start():m.end()].strip() if m else None), text
+
+
+def test_russian_first_forms_are_the_pattern() -> None:
+    # _ru_first_forms finds runs by their endings: the matches of _RU_FIRST_FORM_RE, short runs, runs into Latin
+    # letters, digits and ё, endings inside words and at the ends of the text
+    rng = random.Random(29)
+    pieces = ["у", "ю", "ем", "им", "е", "и", "м", "за", "каж", "закажу", "оформим", "тем", "му", "x", "ё", "5", " ",
+              ".", "\n", "я "]
+    for size in (1, 5, 40, 3000):
+        for _ in range(300 if size < 3000 else 30):
+            s = "".join(rng.choices(pieces, k=size))
+            want = [m.span() for m in claim._RU_FIRST_FORM_RE.finditer(s)]
+            assert list(claim._ru_first_forms(s)) == want, s
 
 
 def test_code_points_are_ord() -> None:

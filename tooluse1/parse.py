@@ -1696,16 +1696,18 @@ def _holder(spans: list, starts: list[int], pos: int) -> int | None:
 # ----------------------------------------------------------------------------- markup left over, prose
 
 # Call markup that, outside every parsed call (and outside inline code and examples), shows a call
-# attempt that did not parse. Three patterns so that each starts with a literal (fast scan), each with the
-# strings one of which every match holds, looked for by codepoints.occurs: a text with none
-# of them skips that scan (the first stops at every "{" and "[": 16 KB of "{" or "[{" cost 0.5-0.6 ms).
-_RESIDUE: tuple[tuple[re.Pattern | _LineRegex, tuple[str, ...]], ...] = (
+# attempt that did not parse. Three patterns so that each starts with a literal (fast scan), each with what
+# every match holds: one of the groups of strings, all of that group (the call object opener needs a "{" and a
+# quote), looked for by codepoints.occurs. A text that holds no group skips that scan (the first stops at every
+# "{" and "[": 16 KB of "{" or "[{" cost 0.5-0.6 ms).
+_RESIDUE: tuple[tuple[re.Pattern | _LineRegex, tuple[tuple[str, ...], ...]], ...] = (
     (re.compile(r"<(?:function=|function\s+name\s*=|[|｜]DSML[|｜]|parameter=|/?tool_call>|"
                 r"\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
                 r"(?:section[▁_ ])?begin[|｜]>|(?:[\w\-]{1,30}:)?invoke\b|function_calls>|arg_key>|\|START_ACTION\|>)"
-                r"|\[(?:TOOL_CALLS|ARGS)\]|" + _CALL_OBJECT_OPENER), ("<", "{", "[TOOL_CALLS]", "[ARGS]")),
-    (re.compile(r"to=functions\."), ("to=functions.",)),
-    (_LineRegex(r"[ \t]*(?:TOOL\b(?![ \t]+RESULT\b)|Action[ \t]*Input[ \t]*:)"), ("TOOL", "Action")),
+                r"|\[(?:TOOL_CALLS|ARGS)\]|" + _CALL_OBJECT_OPENER),
+     (("<",), ("[TOOL_CALLS]",), ("[ARGS]",), ("{", '"'), ("{", "'"))),
+    (re.compile(r"to=functions\."), (("to=functions.",),)),
+    (_LineRegex(r"[ \t]*(?:TOOL\b(?![ \t]+RESULT\b)|Action[ \t]*Input[ \t]*:)"), (("TOOL",), ("Action",))),
 )
 # Wrapper markup removed from the prose: harmony headers, special tokens, call wrapper tags, fences.
 _MARKUP = re.compile(
@@ -1725,7 +1727,7 @@ def _residue(scan: _Scan, kept: list[_Finding], blocks: _CodeBlocks) -> str | No
     starts = [f.start for f in kept]
     spans = [(f.start, f.end) for f in kept]
     for rx, hints in _RESIDUE:
-        if not occurs_any(hints, text):
+        if not any(all(occurs(n, text) for n in group) for group in hints):
             continue
         hits = rx.finditer(text) if isinstance(rx, _LineRegex) else ((m.start(), m) for m in rx.finditer(text))
         for pos, m in hits:

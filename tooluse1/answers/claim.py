@@ -425,14 +425,28 @@ _RU_WORD_BEFORE_RE = re.compile(r"([а-я]+)[^\w\n]{1,2}$")
 _RU_WORD_AFTER_RE = re.compile(r"[^\w\n]{1,2}(?:уже |успешно |только что )?([а-я]+)")
 
 # A Russian first-person future is a word ending in -у/-ю (-ем/-им: мы) after "я"/"мы" or at the start of its
-# clause (the subject dropped: "Закажу, как только…"), a few adverbs between.
-# Written to start only at the first letter of a run of [а-я] (the lookbehind after it): a match that starts
-# inside a run ends where one from the run's start does, and finditer finds that one first, so the matches are
-# those of `[а-я]{2,}(?:у|ю|ем|им)(?![а-я])`, without the engine trying every letter of every word (1.6x faster).
-_RU_FIRST_FORM_RE = re.compile(r"[а-я](?<![а-я][а-я])[а-я]+(?:у|ю|ем|им)(?![а-я])")
+# clause (the subject dropped: "Закажу, как только…"), a few adverbs between: the matches of
+# `(?<![а-я])[а-я]{2,}(?:у|ю|ем|им)(?![а-я])`, each a whole run of [а-я] (the ending can only be at the run's end).
+# Found ending first (_ru_first_forms): the engine stops at у, ю, е, и only, and each run's start is read from the
+# text reversed; scanning for the runs' starts tested every Cyrillic letter (0.5 ms per 16 KB, now ~0.1 ms).
+_RU_FIRST_FORM_RE = re.compile(r"[а-я](?<![а-я][а-я])[а-я]+(?:у|ю|ем|им)(?![а-я])")    # what _ru_first_forms finds
+_RU_FIRST_ENDING_RE = re.compile(r"(?:у|ю|ем|им)(?![а-я])")
+_CYRILLIC_RUN_RE = re.compile(r"[а-я]*")
 _RU_FIRST_LEAD_RE = re.compile(r"(?:(?:^|[\n.!?,;:—–(])[^\w\n]*|(?<![а-я])(?:я|мы) )(?:(?:сейчас|сразу|тогда|"
                                r"обязательно|охотно|с радостью|уже|же|и|но|а|тут же|немедленно|все|всё) )*$")
 _RU_FUTURES_EXAMINED = 256
+
+
+def _ru_first_forms(s: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each match of _RU_FIRST_FORM_RE in `s`, in order: each run of [а-я] that ends in у or ю
+    and is three letters long or more, or ends in ем or им and is four or more."""
+    backwards = s[::-1]
+    for m in _RU_FIRST_ENDING_RE.finditer(s):
+        before = _CYRILLIC_RUN_RE.match(backwards, len(s) - m.start())       # the run's letters before the ending
+        assert before is not None          # `[а-я]*` matches everywhere, empty at worst
+        start = m.start() - (before.end() - before.start())
+        if m.start() - start >= 2:
+            yield start, m.end()
 
 
 def _first_ru_first_person_future(s: str, scope: TermScope) -> tuple[int, int] | None:
@@ -440,13 +454,13 @@ def _first_ru_first_person_future(s: str, scope: TermScope) -> tuple[int, int] |
     verb's lemma names it ("Я закажу, как только…" for заказ*) or it carries out an object that names it
     ("Оформлю заказ"), unnegated, not subjunctive, not an offer asked as a question."""
     budget = _ANALYSER_BUDGET
-    for i, m in enumerate(_RU_FIRST_FORM_RE.finditer(s)):
+    for i, (start, end) in enumerate(_ru_first_forms(s)):
         if i >= _RU_FUTURES_EXAMINED:
             break
-        word = m.group(0)
+        word = s[start:end]
         if word[:3] not in scope.prefixes and word[:3] not in _RU_DOING_PREFIXES:
             continue
-        if _RU_FIRST_LEAD_RE.search(s, max(0, m.start() - 40), m.start()) is None:
+        if _RU_FIRST_LEAD_RE.search(s, max(0, start - 40), start) is None:
             continue
         budget -= 1
         if budget < 0:
@@ -454,12 +468,12 @@ def _first_ru_first_person_future(s: str, scope: TermScope) -> tuple[int, int] |
         if not ru_is(word, _RU_FUTURE_FIRST):
             continue
         lemma = _ru_lemma(word)
-        if not (scope.named_in(lemma) or (lemma in _RU_DOING_VERBS and _object_names(s, m.end(), scope))):
+        if not (scope.named_in(lemma) or (lemma in _RU_DOING_VERBS and _object_names(s, end, scope))):
             continue
-        c = _context(s, m.start(), m.end())
+        c = _context(s, start, end)
         if c.exempt or _PROMISE_GUARD_RE.search(c.clause_before) or _RU_AFTER_GUARD_RE.match(c.clause_after):
             continue
-        return m.span()
+        return start, end
     return None
 
 
