@@ -1,5 +1,6 @@
 # ToolUse.1 — every target sets up its own virtual environment first (offline-capable, idempotent).
-PY      ?= python3.11
+# The interpreter the venv is made from; empty: scripts/setup.sh picks (an optimised python3.11 first).
+PY      ?=
 VENV    ?= .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.tooluse1-setup-$(shell cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-12)

@@ -421,7 +421,8 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"command: .venv/bin/python benchmarks/bench_grader_fuzz.py --n {args.n} --seed {args.seed} "
           f"--passes {args.passes} --mb-rounds {args.mb_rounds}")
-    print(f"python {platform.python_version()} on {platform.machine()}, {pinned}, load average {load:.1f}, "
+    print(f"python {platform.python_version()} ({os.path.realpath(sys.executable)}) on {platform.machine()}, {pinned}, "
+          f"load average {load:.1f}, "
           f"commit {_commit()}")
     print(f"{len(items):,} outputs (<= {MAX_CHARS:,} chars, mean {sizes / max(len(items), 1):,.0f}) over "
           f"{len(cases)} cases x {len(PROTOCOLS)} protocols; generated in {gen_s:.1f} s")

