@@ -316,7 +316,7 @@ def test_one_space_is_the_class_substitution() -> None:
     # _behaviour's whitespace rule: every run of `[^\S\n]` two or more long, or of one odd space, as one space
     hspace = re.compile(r"[^\S\n](?:(?<=[^\S \n])[^\S\n]*|(?<= )[^\S\n]+)")
     rng = random.Random(11)
-    alphabet = [" ", " ", "\n", "\t", "\u00a0", "\u3000", "\u2009", "\x0b", "a", "ж", "."]
+    alphabet = [" ", " ", "\n", "\t", "\u00a0", "\u3000", "\u2009", "\x0b", "a", "ж", ".", "😀"]
     for size in (1, 2, 5, 40, 3000):
         for _ in range(200 if size < 3000 else 5):
             text = "".join(rng.choices(alphabet, k=size))
@@ -374,22 +374,23 @@ def test_code_points_are_ord() -> None:
 
 
 def test_marks_miss_none() -> None:
-    # A long text is given to _EMOJI_RE's sub, and its apostrophes and odd spaces replaced, only where _marks
-    # finds them. Every code point of the pictograph ranges and their neighbours, every apostrophe and odd
-    # space, each alone in a long Cyrillic text and in a long one of random code points.
+    # A long text stored at four bytes per character is given to _EMOJI_RE's sub, and its apostrophes and odd
+    # spaces replaced, only where _marks finds them. Every code point of the pictograph ranges and their
+    # neighbours, every apostrophe and odd space, each alone in a long text of random astral code points.
     rng = random.Random(13)
-    fillers = ("ж" * base._INDEX_MIN, "".join(map(chr, rng.sample(range(0x30000, 0x110000), base._INDEX_MIN))))
-    for filler in fillers:
-        for code in (0x25FF, 0x2600, 0x27BF, 0x27C0, 0x2AFF, 0x2B00, 0x2BFF, 0x2C00, 0x1EFFF, 0x1F000, 0x1FAFF,
-                     0x1FB00, *range(0x2600, 0x27C0, 37), *range(0x1F000, 0x1FB00, 101)):
-            text = filler + chr(code) + " ok"
-            changes = behaviour._EMOJI_RE.sub(".", text) != text
-            assert behaviour._marks(text).pictographs == changes, hex(code)
-        for c in base._APOSTROPHES + behaviour._ODD_SPACES:
-            marks = behaviour._marks(filler + c + "ok")
-            assert c in marks.apostrophes + marks.odd_spaces, hex(ord(c))
-            assert not marks.pictographs
-        assert behaviour._marks(filler + "—…«»€№°\ud800") == behaviour._Marks((), False, ())
-    # short and ASCII texts: looked through character by character
+    filler = "".join(map(chr, rng.sample(range(0x30000, 0x110000), base._INDEX_MIN)))
+    for code in (0x25FF, 0x2600, 0x27BF, 0x27C0, 0x2AFF, 0x2B00, 0x2BFF, 0x2C00, 0x1EFFF, 0x1F000, 0x1FAFF,
+                 0x1FB00, *range(0x2600, 0x27C0, 37), *range(0x1F000, 0x1FB00, 101)):
+        text = filler + chr(code) + " ok"
+        changes = behaviour._EMOJI_RE.sub(".", text) != text
+        assert behaviour._marks(text).pictographs == changes, hex(code)
+    for c in base._APOSTROPHES + behaviour._ODD_SPACES:
+        marks = behaviour._marks(filler + c + "ok")
+        assert c in marks.apostrophes + marks.odd_spaces, hex(ord(c))
+        assert not marks.pictographs
+    assert behaviour._marks(filler + "—…«»€№°\ud800") == behaviour._Marks((), False, ())
+    # short texts, and texts at one or two bytes per character: looked through character by character
     assert behaviour._marks("ж\u00a0’ ") == behaviour._ALL_MARKS
+    assert behaviour._marks("ж" * base._INDEX_MIN + "\u2600") == behaviour._ALL_MARKS
+    assert behaviour._marks("é" * base._INDEX_MIN) == behaviour._ALL_MARKS
     assert behaviour._marks("a\tb " * 1000).odd_spaces == ("\t", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f")
