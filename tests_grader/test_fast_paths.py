@@ -390,6 +390,8 @@ def test_marks_miss_none() -> None:
         assert not marks.pictographs
     assert behaviour._marks(filler + "—…«»€№°\ud800") == behaviour._Marks((), False, ())
     # short texts, and texts at one or two bytes per character: looked through character by character
+    assert codepoints.four_bytes_per_character(filler) and codepoints.four_bytes_per_character("ж😀")
+    assert not any(map(codepoints.four_bytes_per_character, ("", "a" * 9, "é" * 9, "ж" * 9, "\ud800\uffff")))
     assert behaviour._marks("ж\u00a0’ ") == behaviour._ALL_MARKS
     assert behaviour._marks("ж" * base._INDEX_MIN + "\u2600") == behaviour._ALL_MARKS
     assert behaviour._marks("é" * base._INDEX_MIN) == behaviour._ALL_MARKS

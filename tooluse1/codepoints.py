@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import array
 import functools
+import sys
 from collections.abc import Iterable
 
 import numpy as np
@@ -22,6 +23,8 @@ _UCS4_CODE = "w" if "w" in array.typecodes else "u" if array.array("u").itemsize
 # Below this many characters, or in an ASCII text (one byte per character: every search is a memchr), the
 # substring is looked for directly.
 LONG_TEXT = 2048
+# sys.getsizeof of a compact non-ASCII str: this many bytes, plus 1, 2 or 4 per character and its terminator.
+_STR_HEADER = sys.getsizeof("\u0100") - 2 * 2
 _COMMON = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \n")
 
 
@@ -30,6 +33,12 @@ def code_points(s: str) -> np.ndarray:
     if _UCS4_CODE is not None:
         return np.frombuffer(array.array(_UCS4_CODE, s), dtype=np.uint32)
     return np.frombuffer(s.encode("utf-32", "surrogatepass")[4:], dtype=np.uint32)    # native order, after the BOM
+
+
+def four_bytes_per_character(s: str) -> bool:
+    """Whether CPython stores `s` at four bytes per character (it holds a character above U+FFFF), where every
+    search of it is slowest; told by the object's size, without reading the text."""
+    return not s.isascii() and sys.getsizeof(s) >= _STR_HEADER + 4 * (len(s) + 1)
 
 
 @functools.lru_cache(maxsize=1024)

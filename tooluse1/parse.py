@@ -844,7 +844,7 @@ def _cached_reading(scan: _Scan, value: Any, start: int, end: int, wrapped: bool
 
 def _extract_json(scan: _Scan) -> Iterator[_Finding]:
     text = scan.text
-    if not occurs_any(_JSON_START_NEEDS, text):
+    if not any(c in text for c in _JSON_START_NEEDS):
         return
     i = 0
     while scan.decodes > 0 and scan.chars > 0:
@@ -1446,7 +1446,7 @@ def _balanced_end(text: str, start: int, limit: int) -> int | None:
 def _extract_json5(scan: _Scan) -> Iterator[_Finding]:
     import json5
     text = scan.text
-    if not occurs_any(_JSON5_KEY_LETTERS, text):
+    if not any(c in text for c in _JSON5_KEY_LETTERS):
         return
     for n, m in enumerate(_JSON5_OPENER.finditer(text)):
         if n >= _JSON5_TRIES:
@@ -1493,7 +1493,7 @@ def _extract_yaml(scan: _Scan) -> Iterator[_Finding]:
 
 def _all_findings(scan: _Scan) -> Iterator[_Finding]:
     text = scan.text
-    if occurs("{", text):
+    if "{" in text:
         yield from _extract_json(scan)
         yield from _extract_json5(scan)
     if occurs("arguments:", text) or occurs("args:", text) or occurs("parameters:", text):
@@ -1502,7 +1502,7 @@ def _all_findings(scan: _Scan) -> Iterator[_Finding]:
         if spec.hint in text:
             yield from _extract_tags(scan, spec)
     yield from _extract_headers(scan)
-    if occurs("(", text):
+    if "(" in text:
         yield from _extract_pythonic(scan)
     yield from _extract_plain(scan)
 
@@ -1654,7 +1654,7 @@ class _CodeBlocks:
                 fences.append((opened[0], len(text), True))
         self._fence_ends = [e for _, e, _ in fences]
         inline: list[tuple[int, int, bool]] = []
-        if occurs("`", text):
+        if "`" in text:
             # Code spans between the fenced blocks only: a span is one line and a fence starts a line, so no
             # span crosses into a block, and the text inside blocks is never scanned.
             gaps = zip([0, *self._fence_ends], [s for s, _, _ in fences] + [len(text)])
@@ -1783,7 +1783,7 @@ def _visible(text: str) -> str:
     if occurs("&lt;", text) and _ESCAPED_MARKUP_RE.search(text):
         text = html.unescape(text)
     if not text.isascii():
-        if occurs_any(_INVISIBLE_CHARS, text):    # else the sub removes nothing
+        if any(c in text for c in _INVISIBLE_CHARS):    # else the sub removes nothing
             text = _INVISIBLE_RE.sub("", text)
         if (occurs("TOOL", text) or occurs("ＴＯＯＬ", text)) and any(
                 m.group() != m.group(1) + "TOOL " for _, m in _ODD_TOOL_LINE.finditer(text)):

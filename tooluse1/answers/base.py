@@ -306,7 +306,7 @@ class _IndexPart:
     def __init__(self, text_codes: np.ndarray, lo: int, hi: int):
         back = 1 if lo else 0          # the character before the part: whether its first position starts a word
         codes = np.concatenate((text_codes[lo - back:hi + _KEY_CHARS],
-                                np.zeros(_KEY_CHARS, dtype="<u4")))   # past the text's end: no letters
+                                np.zeros(_KEY_CHARS, dtype=np.uint32)))   # past the text's end: no letters
         letter = _letter_table()[codes]
         n = max(hi - lo, 0)
         no_letter_before = np.empty(n, dtype=bool)              # at piece positions back .. back + n - 1

@@ -25,15 +25,14 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from tooluse1.answers.base import (_APOSTROPHES, _combine, _END, _INDEX_MIN, _MAX_CANDIDATES, _nfkc, _TEXT_CACHE,
-                                   _WINDOW, _WordPattern)
-from tooluse1.codepoints import code_points
+from tooluse1.answers.base import (_APOSTROPHES, _combine, _END, _MAX_CANDIDATES, _nfkc, _TEXT_CACHE, _WINDOW,
+                                   _WordPattern)
+from tooluse1.codepoints import code_points, four_bytes_per_character, LONG_TEXT
 
 
 # ============================================================================ behaviour text (rule 4)
@@ -199,10 +198,6 @@ def _mark_table() -> np.ndarray:
     return table
 
 
-# sys.getsizeof of a compact non-ASCII str: this many bytes, plus 1, 2 or 4 per character and its terminator.
-_STR_HEADER = sys.getsizeof("\u0100") - 2 * 2
-
-
 def _marks(s: str) -> _Marks:
     """The marks `s` may hold. An ASCII text holds only ASCII odd spaces. A short text, or one stored at one or
     two bytes per character (where `c in s` for thirty characters takes ~25 us on 16 KB, those above the text's
@@ -211,7 +206,7 @@ def _marks(s: str) -> _Marks:
     once, by a table of its code points (~60 us)."""
     if s.isascii():
         return _ASCII_MARKS
-    if len(s) < _INDEX_MIN or sys.getsizeof(s) < _STR_HEADER + 4 * (len(s) + 1):
+    if len(s) < LONG_TEXT or not four_bytes_per_character(s):
         return _ALL_MARKS
     codes = code_points(s)
     kinds = _mark_table()[np.minimum(codes, _MARKS_TOP)]
