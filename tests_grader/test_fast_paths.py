@@ -8,12 +8,14 @@ parse._after_marker_run (a run of one lone end marker skipped at once), requirem
 searches and bisection); and the scans parse.extract skips when a text lacks what every match needs."""
 from __future__ import annotations
 
+import collections
 import json
 import random
 import re
 import sys
 import unicodedata
 
+import numpy as np
 import pytest
 
 from tooluse1.answers import base, behaviour, claim, facts, invented, phrases, question, refusal, requirement
@@ -161,9 +163,9 @@ def _one_pattern(rx: _WordPattern) -> re.Pattern:
     return re.compile("|".join(p.pattern for p in rx.parts))    # Latin first, then the rest: sorted
 
 
-def _same_matches(rx: _WordPattern, one: re.Pattern, text: str, pos: int = 0) -> bool:
-    return [(m.span(), m.lastgroup) for m in rx.finditer(text, pos)] == [
-        (m.span(), m.lastgroup) for m in one.finditer(text, pos)]
+def _same_matches(rx: _WordPattern, one: re.Pattern, text: str, pos: int = 0, endpos: int = sys.maxsize) -> bool:
+    return [(m.span(), m.lastgroup) for m in rx.finditer(text, pos, endpos)] == [
+        (m.span(), m.lastgroup) for m in one.finditer(text, pos, endpos)]
 
 
 @pytest.mark.parametrize("size", [200, base._INDEX_MIN + 500])
@@ -194,6 +196,59 @@ def test_word_patterns_find_what_one_pattern_finds(size: int) -> None:
             for hi in (lo + rng.randrange(80), len(text), sys.maxsize):
                 got, want = rx.search(text, lo, hi), one.search(text, lo, hi)
                 assert (got and (got.span(), got.lastgroup)) == (want and (want.span(), want.lastgroup)), name
+
+
+def test_word_patterns_in_long_windows() -> None:
+    """A window of a long text (as the clarify rule reads it, _ASK_CHUNK characters at a time) goes through the
+    text's index, and finds what the single pattern finds in it: a word cut by the window's end is matched as
+    the end of the text (the index's keys read past it), one that starts before the window is not."""
+    patterns = _split_patterns()
+    words = sorted({w for v in _rule_book_globals().values() if isinstance(v, (tuple, frozenset)) for w in v
+                    if isinstance(w, str)})
+    rng = random.Random(17)
+    for _ in range(12):
+        parts: list[str] = []
+        while sum(map(len, parts)) < 3 * base._INDEX_MIN:
+            w = rng.choice(words)
+            parts += [rng.choice((w, w[:rng.randrange(1, len(w) + 1)], w + "x")), rng.choice((" ", ". ", "'", "\n"))]
+        text = "".join(parts)
+        lo = rng.randrange(base._INDEX_MIN // 2)
+        for hi in rng.sample(range(lo + base._INDEX_MIN, len(text)), 6):
+            for name, rx in patterns.items():
+                assert rx._route(text, lo, hi) == "index", name
+                assert _same_matches(rx, _one_pattern(rx), text, lo, hi), (name, hi)
+        for hi in range(base._HEAD - 5, base._HEAD + 5):    # a window that ends at the index's first part's end
+            assert _same_matches(patterns["_CLAIM_RE"], _one_pattern(patterns["_CLAIM_RE"]), text, 0, hi), hi
+
+
+def test_word_patterns_on_sparse_text() -> None:
+    """A long text of characters that cannot start a word (random code points, surrogates, CJK, capitals, digits,
+    brackets and quotes) with a few words, glue and cut words in it is scanned at its few characters that can
+    (the sparse route), and finds exactly what the single pattern finds, from any position."""
+    patterns = _split_patterns()
+    words = sorted({w for v in _rule_book_globals().values() if isinstance(v, (tuple, frozenset)) for w in v
+                    if isinstance(w, str)})
+    glue = (" ", "'", ".", "\n", "ё", "x", "\u0301", "\ud800", "\u4e00", "\U0001f600", "\uff21")
+    rng = random.Random(11)
+    every = np.arange(0x110000, dtype=np.uint32)
+    high = every[~base._can_start(every)][::7].tolist() + [ord(c) for c in '{}[]" :,0123456789ABCXYZ\n'] * 200
+    routes: collections.Counter[str | None] = collections.Counter()
+    for _ in range(40):
+        chars = [chr(rng.choice(high)) for _ in range(base._INDEX_MIN * 4)]
+        for _ in range(rng.randrange(1, 10)):       # a few words, each run into glue or high characters
+            w = rng.choice(words)
+            at = rng.randrange(len(chars))
+            chars[at:at] = [rng.choice(glue), rng.choice((w, w[:rng.randrange(1, len(w) + 1)])), rng.choice(glue)]
+        text = "".join(chars)
+        for name, rx in patterns.items():
+            routes[rx._route(text, 0, sys.maxsize)] += 1
+            one = _one_pattern(rx)
+            assert _same_matches(rx, one, text), name
+            assert _same_matches(rx, one, text, rng.randrange(len(text))), name
+            assert _same_matches(rx, one, text, 0, rng.randrange(base._INDEX_MIN, len(text))), name
+            got, want = rx.search(text), one.search(text)
+            assert (got and (got.span(), got.lastgroup)) == (want and (want.span(), want.lastgroup)), name
+    assert routes["sparse"] > sum(routes.values()) / 2, routes
 
 
 def test_word_index_ends_of_text() -> None:

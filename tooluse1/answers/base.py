@@ -124,6 +124,18 @@ _KEY_CHARS = 4          # a word is recognised in the index by (up to) its first
 _SPARE_BITS = 10        # a pattern's table of word hashes has 2 ** 10 entries per key or more: few collisions
 _NOT_LETTER = 0x110000  # what every character that is not a letter counts as in a key (no code point)
 _DENSE = 10             # the index is used where at least 1 character in 10 is a Latin or Cyrillic small letter
+# A text where at most 1 character in _SPARSE can start a word (`_can_start`) is scanned at those characters only
+# (_WordPattern): a Python step and a `match` per position (~0.5 us) against the engine's ~2 ns per character it
+# skips. What can start a word: a small Latin letter, an apostrophe, or any character from U+00C0 to below
+# _SPARSE_TOP (the Latin letters with marks, Greek, Cyrillic, Armenian, Hebrew, Arabic, Indic and Georgian letters
+# among them); not digits, punctuation, capitals (the patterns read lower-cased text), CJK, emoji.
+_SPARSE_TOP = 0x2000
+_SPARSE = 64
+
+
+def _can_start(codes: np.ndarray) -> np.ndarray:
+    """For each code point, whether a word of a sparse-scanned pattern may start with it (see above)."""
+    return (codes - ord("a") <= ord("z") - ord("a")) | (codes == ord("'")) | (codes - 0xC0 < _SPARSE_TOP - 0xC0)
 # The index is built in two parts, the text's first _HEAD characters, then the rest when a scan gets past them: a
 # scan that stops at an early match (a clarify answer's first claim, say) indexes no more than its head.
 _HEAD = 2048
@@ -144,11 +156,16 @@ class _WordPattern:
       with every character that is not a letter counted as one and the same, compared by a hash (a collision
       only adds a position); for a word that starts with another character (" 'll be at your door"), that
       character. Every match starts at such a position (a match is one of the words, literally, then its
-      tail), so matching at each of them in order finds the same matches.
+      tail), so matching at each of them in order finds the same matches;
+    - over a long text with few characters that can start a word (`_can_start`: random code points, say, ~1 in
+      140; or `{" ":{" ":` nesting, none), where the index is not worth building (`_TextIndex.useful`), a pattern
+      whose words all start with such characters is tried only at the positions of its words' first characters
+      (`_sparse_candidates`): a match starts with one of them.
     """
 
     def __init__(self, parts: list[re.Pattern], prefixes: Iterable[tuple[str, bool]]):
         self.parts = parts
+        prefixes = list(prefixes)
         self._keys: list[list[int]] = []          # each word's key: its first characters as the index reads them
         odd_firsts: set[int] = set()             # the first characters of the words that start with no letter
         for w, stem in prefixes:
@@ -160,10 +177,17 @@ class _WordPattern:
                 key.append(_NOT_LETTER)           # a whole word: no letter follows it
             self._keys.append(key)
         self._odd_firsts = sorted(odd_firsts)
+        firsts = sorted({ord(w[0]) for w, _ in prefixes})
+        # Whether each code point below _SPARSE_TOP is a word's first character; None unless each can start one.
+        self._sparse_firsts: np.ndarray | None = None
+        if firsts and _can_start(np.array(firsts, dtype=np.uint32)).all():
+            self._sparse_firsts = np.zeros(_SPARSE_TOP, dtype=bool)
+            self._sparse_firsts[firsts] = True
         self._table: tuple[np.ndarray, np.uint64, list[int]] | None = None     # built for the first long text
         # the last long text and, per part of its index, the candidate positions and the `match` of the part of
         # the pattern that applies at each
         self._last: tuple[str, list[tuple[list[int], list[Callable[..., re.Match | None]]] | None]] | None = None
+        self._last_sparse: tuple[str, tuple[list[int], list[Callable[..., re.Match | None]]]] | None = None
 
     def _key_table(self) -> tuple[np.ndarray, np.uint64, list[int]]:
         """(which hashes are those of a word's key, the shift that takes a hash to its entry, the key sizes)."""
@@ -204,41 +228,80 @@ class _WordPattern:
             firsts = np.concatenate((firsts, index.other_firsts[odd]))
             order = np.argsort(at, kind="stable")
             at, firsts = at[order], firsts[order]
+        found = last[1][part] = self._with_matchers(at, firsts)
+        return found
+
+    def _sparse_candidates(self, s: str) -> tuple[list[int], list[Callable[..., re.Match | None]]]:
+        """The positions in `s`, in order, of its characters that are a first character of one of the words (a
+        text with a sparse index; see the class docstring), and at each the `match` of the pattern's part that
+        applies there."""
+        last = self._last_sparse
+        if last is not None and last[0] is s:
+            return last[1]
+        sparse = _text_index(s).sparse
+        assert sparse is not None and self._sparse_firsts is not None      # see _route
+        at, firsts = sparse
+        ok = self._sparse_firsts[firsts]
+        found = self._with_matchers(at[ok], firsts[ok])
+        self._last_sparse = s, found
+        return found
+
+    def _with_matchers(self, at: np.ndarray,
+                       firsts: np.ndarray) -> tuple[list[int], list[Callable[..., re.Match | None]]]:
+        """The positions `at` as a list, and for each the `match` of the pattern's part that its first character
+        (`firsts`) is in."""
         starts: list[int] = at.tolist()
         if len(self.parts) == 1:
             matchers = [self.parts[0].match] * len(starts)
         else:
             latin, other = self.parts[0].match, self.parts[1].match
             matchers = [latin if is_latin else other for is_latin in (firsts < ord(_SCRIPT_CUT)).tolist()]
-        found = last[1][part] = starts, matchers
-        return found
+        return starts, matchers
 
-    @staticmethod
-    def _indexed(s: str, pos: int, endpos: int) -> bool:
-        """Whether a scan of s[pos:endpos] goes through the text's index: a long scan to the end of the text."""
-        return endpos >= len(s) and len(s) - pos >= _INDEX_MIN and _text_index(s).useful
+    def _route(self, s: str, pos: int, endpos: int) -> str | None:
+        """How a scan of s[pos:endpos] goes: "index" (through the text's word index), "sparse" (at its few
+        characters that can start a word) or None (the parts' own scans). Only a long scan (a window of
+        _INDEX_MIN characters or more of a long text) goes through the index."""
+        if min(endpos, len(s)) - pos < _INDEX_MIN:
+            return None
+        index = _text_index(s)
+        if index.useful:
+            return "index"
+        if index.sparse is not None and self._sparse_firsts is not None:
+            return "sparse"
+        return None
 
     def search(self, s: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match | None:
-        if not self._indexed(s, pos, endpos):
+        if self._route(s, pos, endpos) is None:
             found = [m for m in (rx.search(s, pos, endpos) for rx in self.parts) if m is not None]
             return min(found, key=re.Match.start) if found else None
         return next(self.finditer(s, pos, endpos), None)
 
     def finditer(self, s: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match]:
-        if not self._indexed(s, pos, endpos):
+        route = self._route(s, pos, endpos)
+        if route is None:
             yield from self.scan(s, pos, endpos)
             return
+        end = min(endpos, len(s))
+        if route == "sparse":
+            yield from _matches_at(s, *self._sparse_candidates(s), pos, end, end)
+            return
+        # A key reads up to _KEY_CHARS characters from its position: those closer than that to the end of a window
+        # that the text goes on after read past it, where the match sees the end. They are tried by every part.
+        keyed_to = end if end == len(s) else end - (_KEY_CHARS - 1)
         for part in (0, 1):
-            if part == 0 and pos >= _HEAD:
+            if part == 0 and pos >= _HEAD or part == 1 and keyed_to <= _HEAD:
                 continue
-            starts, matchers = self._candidates(s, part)
-            for i in range(bisect.bisect_left(starts, pos), len(starts)):
-                start = starts[i]
-                if start >= pos:
-                    m = matchers[i](s, start)
-                    if m is not None:
-                        yield m
-                        pos = m.end()
+            for m in _matches_at(s, *self._candidates(s, part), pos, keyed_to, end):
+                yield m
+                pos = m.end()
+        for start in range(max(pos, keyed_to), end):
+            for rx in self.parts if start >= pos else ():
+                at = rx.match(s, start, end)
+                if at is not None:
+                    yield at
+                    pos = at.end()
+                    break
 
     def scan(self, s: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match]:
         """The matches by the parts' own scans, without the text's index: for a text only this pattern reads
@@ -255,6 +318,21 @@ class _WordPattern:
             pos = first.end()
             pending = [m if m is None or m.start() >= pos else rx.search(s, pos, endpos)
                        for rx, m in zip(self.parts, pending)]
+
+
+def _matches_at(s: str, starts: list[int], matchers: list[Callable[..., re.Match | None]], pos: int, stop: int,
+                end: int) -> Iterator[re.Match]:
+    """The matches of matchers[i] at starts[i] (in order) for pos <= starts[i] < stop, each in s[:end], none
+    overlapping the one before (as `finditer` finds them: no match is empty)."""
+    for i in range(bisect.bisect_left(starts, pos), len(starts)):
+        start = starts[i]
+        if start >= stop:
+            return
+        if start >= pos:
+            m = matchers[i](s, start, end)
+            if m is not None:
+                yield m
+                pos = m.end()
 
 
 # Odd multipliers of a multiplicative hash, one per character of a key (_KEY_CHARS).
@@ -286,6 +364,13 @@ class _TextIndex:
         tried = np.count_nonzero((codes - ord("a") <= ord("z") - ord("a")) | (codes - ord("а") <= ord("ё") - ord("а")))
         self.useful = bool(tried * _DENSE >= len(s))
         self._codes = codes if self.useful else None
+        # Where the index is not useful: the positions of the characters that can start a word and those characters,
+        # when at most 1 in _SPARSE can (see _WordPattern); else None.
+        self.sparse: tuple[np.ndarray, np.ndarray] | None = None
+        if not self.useful:
+            low = np.flatnonzero(_can_start(codes))
+            if len(low) * _SPARSE <= len(s):
+                self.sparse = low, codes[low]
         self._parts: list[_IndexPart | None] = [None, None]
 
     def part(self, k: int) -> _IndexPart:
