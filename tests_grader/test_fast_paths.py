@@ -294,6 +294,28 @@ def test_number_text_rewrites_at_most_the_limit() -> None:
         " 0.5  - -0.5  x 0.5  минус  -0.5   0.5 "
 
 
+# parse's wrapper-markup pattern as one alternation, its first family written unfactored (each alternative with its
+# own "<\\|"): what _markup_pattern's selections must agree with.
+_MARKUP_WHOLE = re.compile(
+    r"<\|start\|>\s*(?:assistant\s*)?(?=<\|channel\|>)|<\|channel\|>\s*\w{1,20}(?:\s+to=[\w.\-]{1,200})?"
+    r"(?:\s*<\|constrain\|>\s*\w{1,20})?\s*<\|message\|>"
+    r"|<\|[A-Za-z_][\w\- ]{0,40}\|>|" + "|".join(rx for rx, _ in parse._MARKUP_FAMILIES[1:]))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_markup_families_are_the_whole_pattern(seed: int) -> None:
+    """The prose loses the same markup when only the families whose strings it holds are substituted."""
+    rng = random.Random(seed)
+    pieces = ["<|", "<|start|>", "<|channel|>", "<|message|>", "analysis", " to=functions.x", "<|constrain|>",
+              "<|call|>", "<｜", "｜>", "<｜tool▁sep｜>", "tool_call", "function_calls", "TOOLCALL", "<", ">", "</",
+              "[TOOL_CALLS]", "[/ARGS]", "[ARGS]", "[CALL_ID]", "[", "]", "```", "~~~", "json", "x", " ", "\n", "|"]
+    for _ in range(600):
+        text = "".join(rng.choices(pieces, k=rng.randint(1, 30)))
+        families = tuple(codepoints.occurs_any(held, text) for _, held in parse._MARKUP_FAMILIES)
+        assert parse._markup_pattern(families).sub("", text) == _MARKUP_WHOLE.sub("", text), text
+    assert parse._prose("a <|call|> b ``` [ARGS]", []) == "a  b"
+
+
 def _stop_bounds_by_find(low: str, pos: int) -> tuple[int, int]:
     """The plain computation: rfind / find of each stop character within the windows."""
     window = base._WINDOW
@@ -336,7 +358,8 @@ def test_drafts_need_a_colon_before_a_space(seed: int) -> None:
 # tags), so that texts with none of them and texts with some occur.
 _EXTRACT_PIECES = ["{", "[", "(", "}", "]", ")", '"', "'", ":", ",", " ", "\n", "1", "name", "tool", "function",
                    "arguments", '"name"', "'name'", '"arguments": ', '"get_weather"', "<function=x>", "<tool_call>",
-                   "[TOOL_CALLS]", "[ARGS]", "get_weather", "x", "\\", '{"a":', "[{", "ж", "город", "😀"]
+                   "[TOOL_CALLS]", "[ARGS]", "get_weather", "x", "\\", '{"a":', "[{", "ж", "город", "😀", "<", "invoke",
+                   "<invoke name=\"x\">", "<parameter=city>", "function_calls>", "<|DSML|", "<arg_key>", "'action':"]
 
 
 def _extract_without_skips(text: str, monkeypatch: pytest.MonkeyPatch) -> parse.Extraction:
@@ -346,6 +369,7 @@ def _extract_without_skips(text: str, monkeypatch: pytest.MonkeyPatch) -> parse.
         m.setattr(parse, "_JSON5_KEY_LETTERS", ("",))
         m.setattr(parse, "_closer_in", lambda text, i, limit: True)      # the walk always runs
         m.setattr(parse, "_RESIDUE", tuple((rx, (("",),)) for rx, _ in parse._RESIDUE))
+        m.setattr(parse, "_CALL_MARKUP_FAMILIES", tuple((rx, (("",),)) for rx, _ in parse._CALL_MARKUP_FAMILIES))
         return parse.extract(text)
 
 
@@ -384,7 +408,8 @@ def test_occurs_is_in() -> None:
     # own pieces, in long texts of every width (ASCII, Cyrillic, astral) and short ones
     rng = random.Random(19)
     needles = sorted({*parse._THINK_HINTS, *parse._MARKUP_HINTS, *parse._INVISIBLE_CHARS, *parse._JSON_START_NEEDS,
-                      *(h for _, hints in parse._RESIDUE for group in hints for h in group), "to=", "[ARGS]",
+                      *(h for _, hints in parse._RESIDUE + parse._CALL_MARKUP_FAMILIES for group in hints
+                        for h in group), "to=", "[ARGS]",
                       "<|tool_call>", "ТООЛ", ""})
     pieces = ["a", " ", "ж", "😀", "<", "|", "_", "tool", "call", "\u200b", "\ud800", "[", "TOOL", "x" * 50]
     for size in (10, 3000, 9000):

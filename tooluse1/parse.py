@@ -103,6 +103,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import html
 import json
 import re
@@ -1696,28 +1697,72 @@ def _holder(spans: list, starts: list[int], pos: int) -> int | None:
 # ----------------------------------------------------------------------------- markup left over, prose
 
 # Call markup that, outside every parsed call (and outside inline code and examples), shows a call
-# attempt that did not parse. Three patterns so that each starts with a literal (fast scan), each with what
-# every match holds: one of the groups of strings, all of that group (the call object opener needs a "{" and a
-# quote), looked for by codepoints.occurs. A text that holds no group skips that scan (the first stops at every
-# "{" and "[": 16 KB of "{" or "[{" cost 0.5-0.6 ms).
+# attempt that did not parse. Three scans, each of a pattern that starts with a literal (fast scan). The first is an
+# alternation of three families, each with what every match of it holds: one of its groups of strings, all of that
+# group (`<invoke` needs a "<" AND "invoke"; a call object opener a "{", a quote and its key); it scans with the
+# families whose groups the text holds (`_residue_pattern`: one that cannot match changes nothing), and not at all
+# when none is (its "<", "[" and "{" are common: 16 KB of "{" or "[{" cost 0.5-0.6 ms, random ASCII 0.15 ms). The
+# other two have groups of their own. Groups are looked for by codepoints.occurs.
+_CALL_MARKUP_FAMILIES: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
+    (r"<(?:function=|function\s+name\s*=|[|｜]DSML[|｜]|parameter=|/?tool_call>|"
+     r"\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
+     r"(?:section[▁_ ])?begin[|｜]>|(?:[\w\-]{1,30}:)?invoke\b|function_calls>|arg_key>|\|START_ACTION\|>)",
+     tuple(("<", w) for w in ("function", "DSML", "parameter=", "tool_call", "python_tag", "begin", "invoke",
+                              "arg_key>", "START_ACTION"))),
+    (r"\[(?:TOOL_CALLS|ARGS)\]", (("[TOOL_CALLS]",), ("[ARGS]",))),
+    (_CALL_OBJECT_OPENER, tuple(("{", q, key) for q in "\"'" for key in ("name", "function", "tool", "action",
+                                                                         "arguments"))),
+)
 _RESIDUE: tuple[tuple[re.Pattern | _LineRegex, tuple[tuple[str, ...], ...]], ...] = (
-    (re.compile(r"<(?:function=|function\s+name\s*=|[|｜]DSML[|｜]|parameter=|/?tool_call>|"
-                r"\|tool_call\|>|\|python_tag\|>|[|｜]tool[▁_ ]calls?[▁_ ]"
-                r"(?:section[▁_ ])?begin[|｜]>|(?:[\w\-]{1,30}:)?invoke\b|function_calls>|arg_key>|\|START_ACTION\|>)"
-                r"|\[(?:TOOL_CALLS|ARGS)\]|" + _CALL_OBJECT_OPENER),
-     (("<",), ("[TOOL_CALLS]",), ("[ARGS]",), ("{", '"'), ("{", "'"))),
     (re.compile(r"to=functions\."), (("to=functions.",),)),
     (_LineRegex(r"[ \t]*(?:TOOL\b(?![ \t]+RESULT\b)|Action[ \t]*Input[ \t]*:)"), (("TOOL",), ("Action",))),
 )
-# Wrapper markup removed from the prose: harmony headers, special tokens, call wrapper tags, fences.
-_MARKUP = re.compile(
-    r"<\|start\|>\s*(?:assistant\s*)?(?=<\|channel\|>)|<\|channel\|>\s*\w{1,20}(?:\s+to=[\w.\-]{1,200})?"
-    r"(?:\s*<\|constrain\|>\s*\w{1,20})?\s*<\|message\|>"
-    r"|<\|[A-Za-z_][\w\- ]{0,40}\|>|<｜[^｜<>\n]{1,40}｜>"
-    r"|</?(?:%s)>|\[/?(?:TOOL_CALLS|ARGS|CALL_ID)\]"
-    r"|```[\w+\-]*|~~~[\w+\-]*" % _WRAP_TAG)
+
+
+def _holds_any(groups: tuple[tuple[str, ...], ...], text: str, seen: dict[str, bool]) -> bool:
+    """Whether `text` holds every string of one of the groups; `seen` keeps what was looked for (the groups of a
+    family share their first string)."""
+    for group in groups:
+        for needle in group:
+            found = seen.get(needle)
+            if found is None:
+                found = seen[needle] = occurs(needle, text)
+            if not found:
+                break
+        else:
+            return True
+    return False
+
+
+@functools.cache
+def _residue_pattern(families: tuple[bool, ...]) -> re.Pattern:
+    """The alternation of the call-markup families flagged in `families` (in _CALL_MARKUP_FAMILIES' order)."""
+    return re.compile("|".join(rx for (rx, _), keep in zip(_CALL_MARKUP_FAMILIES, families) if keep))
+
+
+# Wrapper markup removed from the prose: harmony headers, special tokens, call wrapper tags, fences; in families,
+# each with the strings every match of it holds. The prose is rid of markup when it holds one of _MARKUP_HINTS,
+# by one substitution with the alternation of the families whose strings it holds (`_markup_pattern`): a family
+# that cannot match anywhere in the text changes nothing, and the engine then scans for the first characters of
+# the others only (16 KB of random ASCII, where "<" is one character in 56, took 0.2 ms with all of them).
+_MARKUP_FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"<\|(?:start\|>\s*(?:assistant\s*)?(?=<\|channel\|>)|channel\|>\s*\w{1,20}(?:\s+to=[\w.\-]{1,200})?"
+     r"(?:\s*<\|constrain\|>\s*\w{1,20})?\s*<\|message\|>|[A-Za-z_][\w\- ]{0,40}\|>)", ("<|",)),
+    (r"<｜[^｜<>\n]{1,40}｜>", ("<｜",)),
+    (r"</?(?:%s)>" % _WRAP_TAG, ("tool_call", "function_call", "TOOLCALL")),
+    (r"\[/?(?:TOOL_CALLS|ARGS|CALL_ID)\]", ("TOOL_CALLS]", "ARGS]", "CALL_ID]")),
+    (r"```[\w+\-]*|~~~[\w+\-]*", ("```", "~~~")),
+)
 _MARKUP_HINTS = ("<|", "<｜", "tool_call", "function_call", "TOOLCALL", "[TOOL_CALLS]", "[/TOOL_CALLS]", "[ARGS]",
                  "[CALL_ID]", "```", "~~~")
+
+
+@functools.cache
+def _markup_pattern(families: tuple[bool, ...]) -> re.Pattern:
+    """The alternation of the markup families flagged in `families` (in _MARKUP_FAMILIES' order)."""
+    return re.compile("|".join(rx for (rx, _), keep in zip(_MARKUP_FAMILIES, families) if keep))
+
+
 _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
@@ -1726,9 +1771,10 @@ def _residue(scan: _Scan, kept: list[_Finding], blocks: _CodeBlocks) -> str | No
     text = scan.text
     starts = [f.start for f in kept]
     spans = [(f.start, f.end) for f in kept]
-    for rx, hints in _RESIDUE:
-        if not any(all(occurs(n, text) for n in group) for group in hints):
-            continue
+    seen: dict[str, bool] = {}
+    families = tuple(_holds_any(groups, text, seen) for _, groups in _CALL_MARKUP_FAMILIES)
+    scans: list[re.Pattern | _LineRegex] = [rx for rx, groups in _RESIDUE if _holds_any(groups, text, seen)]
+    for rx in [_residue_pattern(families), *scans] if any(families) else scans:
         hits = rx.finditer(text) if isinstance(rx, _LineRegex) else ((m.start(), m) for m in rx.finditer(text))
         for pos, m in hits:
             if _holder(spans, starts, pos) is None and not blocks.is_quoted(pos):
@@ -1750,7 +1796,7 @@ def _prose(text: str, spans: list[tuple[int, int, str]]) -> str:
     out.append(text[last:])
     prose = "".join(out)
     if occurs_any(_MARKUP_HINTS, prose):
-        prose = _MARKUP.sub("", prose)
+        prose = _markup_pattern(tuple(occurs_any(held, prose) for _, held in _MARKUP_FAMILIES)).sub("", prose)
     return _BLANK_LINES.sub("\n\n", prose).strip()
 
 
