@@ -77,6 +77,19 @@ def test_shipped_tables_are_this_pythons_unicode() -> None:
     assert saved[unicodedata.unidata_version] == base._nfkc_table_ranges()
 
 
+def test_staged_table_is_the_flat_table() -> None:
+    # _nfkc reads its table in blocks: for every code point, what the ranges of nfkc_tables.json say
+    ranges = json.loads(base._NFKC_TABLES_FILE.read_text(encoding="utf-8"))[unicodedata.unidata_version]
+    flat = np.zeros(0x110000, dtype=np.uint8)
+    for kind, bit in (("stable", base._NFKC_STABLE), ("suspect", base._NFKC_SUSPECT)):
+        for first, last in ranges[kind]:
+            flat[first:last + 1] |= bit
+    every = np.arange(0x110000, dtype=np.uint32)
+    assert np.array_equal(base._nfkc_table()[every], flat)
+    assert np.array_equal(base._nfkc_table()[every[::-7]], flat[::-7])     # in any order
+    assert {0, 1, 2} <= set(flat.tolist())
+
+
 @pytest.mark.parametrize("text, visible, thinking", [
     ("</think></think></think>Paris.", "Paris.", ""),
     ("plan</think></think>more</think>Paris.", "Paris.", "plan\nmore"),
@@ -300,6 +313,27 @@ _MARKUP_WHOLE = re.compile(
     r"<\|start\|>\s*(?:assistant\s*)?(?=<\|channel\|>)|<\|channel\|>\s*\w{1,20}(?:\s+to=[\w.\-]{1,200})?"
     r"(?:\s*<\|constrain\|>\s*\w{1,20})?\s*<\|message\|>"
     r"|<\|[A-Za-z_][\w\- ]{0,40}\|>|" + "|".join(rx for rx, _ in parse._MARKUP_FAMILIES[1:]))
+# parse's thinking anchor as it was written before its branches were split: a "<" and then its four kinds.
+_THINK_ANCHOR_WHOLE = re.compile(
+    r"<(?:/?(?i:think|thinking|reasoning|seed:think)>|\|(?:begin_of_thought|end_of_thought|START_THINKING|END_THINKING)"
+    r"\|>|\|(?:start\|>\s*(?:assistant\s*)?<\|)?channel\|>\s*analysis|[|｜](?:begin|end)[▁_ ]of[▁_ ]thinking)"
+    r"|\[/?THINK\]|◁/?think▷|\|end[▁_ ]of[▁_ ]thinking|｜end[▁_ ]of[▁_ ]thinking|assistant(?:final|analysis)")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_think_anchor_branches_find_the_whole_anchor(seed: int) -> None:
+    """The branches a text may hold find the positions the whole anchor finds, in every spelling of case."""
+    rng = random.Random(seed)
+    pieces = _MARKER_PIECES + ["<THINK>", "<ThInKiNg>", "</REASONING>", "<Seed:Think>", "<thin\u212a>", "<thin",
+                               "k>", "g>", "K>", "G>", "<|START_THINKING|>", "<|begin_of_thought|>", "<|", "thought|>",
+                               "<|channel|>", " analysis", "<｜begin of thinking", "｜end_of_thinking", "[THINK]"]
+    for _ in range(600):
+        text = "".join(rng.choices(pieces, k=rng.randint(1, 25)))
+        anchor = parse._alternation_held(parse._THINK_ANCHOR_BRANCHES, text, {})
+        got = [] if anchor is None else [m.start() for m in anchor.finditer(text)]
+        assert got == [m.start() for m in _THINK_ANCHOR_WHOLE.finditer(text)], text
+        assert got == [m.start() for m in _THINK_ANCHOR.finditer(text)], text
+    assert _THINK_ANCHOR_WHOLE.search("<thin\u212a>") and parse._think_anchor("<thin\u212a>") is not None
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -311,8 +345,8 @@ def test_markup_families_are_the_whole_pattern(seed: int) -> None:
               "[TOOL_CALLS]", "[/ARGS]", "[ARGS]", "[CALL_ID]", "[", "]", "```", "~~~", "json", "x", " ", "\n", "|"]
     for _ in range(600):
         text = "".join(rng.choices(pieces, k=rng.randint(1, 30)))
-        families = tuple(codepoints.occurs_any(held, text) for _, held in parse._MARKUP_FAMILIES)
-        assert parse._markup_pattern(families).sub("", text) == _MARKUP_WHOLE.sub("", text), text
+        markup = parse._alternation_held(parse._MARKUP_FAMILIES, text, {})
+        assert (text if markup is None else markup.sub("", text)) == _MARKUP_WHOLE.sub("", text), text
     assert parse._prose("a <|call|> b ``` [ARGS]", []) == "a  b"
 
 

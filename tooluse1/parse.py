@@ -189,15 +189,58 @@ _THINK_CLOSE = [re.compile(c) for _, c in _THINKING]
 _SECTION_OPEN = re.compile(r"<\|tool_calls_section_begin\|>|<｜tool▁calls▁begin｜>|<[|｜]DSML[|｜]function_calls>")
 # Where a marker can start. Named groups (above), or a branch that starts with (?i:…), make the regex
 # engine try every position (0.3 s per MB); this alternation's branches all start with a literal, which
-# keeps its first-character scan, and _THINK_AT then reads the hit. Texts with none of the hints skip it.
-_THINK_ANCHOR = re.compile(r"<(?:/?(?i:think|thinking|reasoning|seed:think)>|\|(?:begin_of_thought|end_of_thought"
-                           r"|START_THINKING|END_THINKING)\|>"
-                           r"|\|(?:start\|>\s*(?:assistant\s*)?<\|)?channel\|>\s*analysis"
-                           r"|[|｜](?:begin|end)[▁_ ]of[▁_ ]thinking)"
-                           r"|\[/?THINK\]|◁/?think▷|\|end[▁_ ]of[▁_ ]thinking|｜end[▁_ ]of[▁_ ]thinking"
-                           r"|assistant(?:final|analysis)")
+# keeps its first-character scan, and _THINK_AT then reads the hit. Texts with none of the hints skip it. Each
+# branch comes with what every match of it holds (groups of strings, as `_holds_any` reads them; a tag of the first
+# ends in "k>" or "g>", the k also as the Kelvin sign, which (?i) matches): a text is scanned with the branches it
+# may hold (`_think_anchor`), which find the positions the whole anchor finds (16 KB of random ASCII, with its "<",
+# "[", "|" and "a", took 0.15 ms with all of them).
+_THINK_ANCHOR_BRANCHES: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
+    (r"</?(?i:think|thinking|reasoning|seed:think)>", (("k>",), ("K>",), ("\u212a>",), ("g>",), ("G>",))),
+    (r"<\|(?:begin_of_thought|end_of_thought|START_THINKING|END_THINKING)\|>",
+     (("<|", "thought|>"), ("<|", "THINKING|>"))),
+    (r"<\|(?:start\|>\s*(?:assistant\s*)?<\|)?channel\|>\s*analysis", (("<|", "channel|>", "analysis"),)),
+    (r"<[|｜](?:begin|end)[▁_ ]of[▁_ ]thinking", (("<", "thinking"),)),
+    (r"\[/?THINK\]", (("THINK]",),)),
+    (r"◁/?think▷", (("◁",),)),
+    (r"\|end[▁_ ]of[▁_ ]thinking|｜end[▁_ ]of[▁_ ]thinking", (("end", "thinking"),)),
+    (r"assistant(?:final|analysis)", (("assistant",),)),
+)
+_THINK_ANCHOR = re.compile("|".join(rx for rx, _ in _THINK_ANCHOR_BRANCHES))
 _THINK_HINTS = ("<", "[THINK]", "[/THINK]", "◁", "end_of_thinking", "end▁of▁thinking", "end of thinking",
                 "assistant", "analysis")
+
+
+def _holds_any(groups: tuple[tuple[str, ...], ...], text: str, seen: dict[str, bool]) -> bool:
+    """Whether `text` holds every string of one of the groups (by codepoints.occurs); `seen` keeps what was
+    looked for (the groups of a family often share a string)."""
+    for group in groups:
+        for needle in group:
+            found = seen.get(needle)
+            if found is None:
+                found = seen[needle] = occurs(needle, text)
+            if not found:
+                break
+        else:
+            return True
+    return False
+
+
+def _alternation_held(branches: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...], text: str,
+                      seen: dict[str, bool]) -> re.Pattern | None:
+    """The alternation of the branches (patterns with what each match of them holds) that `text` may hold, in
+    their order, or None when it holds none: a branch that cannot match in the text changes nothing a scan of the
+    whole alternation finds."""
+    return _alternation(tuple(rx for rx, groups in branches if _holds_any(groups, text, seen)) or None)
+
+
+@functools.cache
+def _alternation(patterns: tuple[str, ...] | None) -> re.Pattern | None:
+    return None if patterns is None else re.compile("|".join(patterns))
+
+
+@functools.lru_cache(maxsize=4)        # the same text is asked again for each marker after the first
+def _think_anchor(text: str) -> re.Pattern | None:
+    return _alternation_held(_THINK_ANCHOR_BRANCHES, text, {})
 
 
 def _thinking_marker(text: str, pos: int) -> re.Match | None:
@@ -208,7 +251,8 @@ def _thinking_marker(text: str, pos: int) -> re.Match | None:
         m = _THINK_AT.match(text, 0)      # also "\A\s*analysis…", which can only match here
         if m is not None:
             return m
-    while (a := _THINK_ANCHOR.search(text, pos)) is not None:
+    anchor = _think_anchor(text)
+    while anchor is not None and (a := anchor.search(text, pos)) is not None:
         m = _THINK_AT.match(text, a.start())
         if m is not None:
             return m
@@ -1700,7 +1744,7 @@ def _holder(spans: list, starts: list[int], pos: int) -> int | None:
 # attempt that did not parse. Three scans, each of a pattern that starts with a literal (fast scan). The first is an
 # alternation of three families, each with what every match of it holds: one of its groups of strings, all of that
 # group (`<invoke` needs a "<" AND "invoke"; a call object opener a "{", a quote and its key); it scans with the
-# families whose groups the text holds (`_residue_pattern`: one that cannot match changes nothing), and not at all
+# families whose groups the text holds (`_alternation_held`: one that cannot match changes nothing), and not at all
 # when none is (its "<", "[" and "{" are common: 16 KB of "{" or "[{" cost 0.5-0.6 ms, random ASCII 0.15 ms). The
 # other two have groups of their own. Groups are looked for by codepoints.occurs.
 _CALL_MARKUP_FAMILIES: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
@@ -1719,48 +1763,21 @@ _RESIDUE: tuple[tuple[re.Pattern | _LineRegex, tuple[tuple[str, ...], ...]], ...
 )
 
 
-def _holds_any(groups: tuple[tuple[str, ...], ...], text: str, seen: dict[str, bool]) -> bool:
-    """Whether `text` holds every string of one of the groups; `seen` keeps what was looked for (the groups of a
-    family share their first string)."""
-    for group in groups:
-        for needle in group:
-            found = seen.get(needle)
-            if found is None:
-                found = seen[needle] = occurs(needle, text)
-            if not found:
-                break
-        else:
-            return True
-    return False
-
-
-@functools.cache
-def _residue_pattern(families: tuple[bool, ...]) -> re.Pattern:
-    """The alternation of the call-markup families flagged in `families` (in _CALL_MARKUP_FAMILIES' order)."""
-    return re.compile("|".join(rx for (rx, _), keep in zip(_CALL_MARKUP_FAMILIES, families) if keep))
-
-
 # Wrapper markup removed from the prose: harmony headers, special tokens, call wrapper tags, fences; in families,
 # each with the strings every match of it holds. The prose is rid of markup when it holds one of _MARKUP_HINTS,
-# by one substitution with the alternation of the families whose strings it holds (`_markup_pattern`): a family
+# by one substitution with the alternation of the families whose strings it holds (`_alternation_held`): a family
 # that cannot match anywhere in the text changes nothing, and the engine then scans for the first characters of
 # the others only (16 KB of random ASCII, where "<" is one character in 56, took 0.2 ms with all of them).
-_MARKUP_FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+_MARKUP_FAMILIES: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
     (r"<\|(?:start\|>\s*(?:assistant\s*)?(?=<\|channel\|>)|channel\|>\s*\w{1,20}(?:\s+to=[\w.\-]{1,200})?"
-     r"(?:\s*<\|constrain\|>\s*\w{1,20})?\s*<\|message\|>|[A-Za-z_][\w\- ]{0,40}\|>)", ("<|",)),
-    (r"<｜[^｜<>\n]{1,40}｜>", ("<｜",)),
-    (r"</?(?:%s)>" % _WRAP_TAG, ("tool_call", "function_call", "TOOLCALL")),
-    (r"\[/?(?:TOOL_CALLS|ARGS|CALL_ID)\]", ("TOOL_CALLS]", "ARGS]", "CALL_ID]")),
-    (r"```[\w+\-]*|~~~[\w+\-]*", ("```", "~~~")),
+     r"(?:\s*<\|constrain\|>\s*\w{1,20})?\s*<\|message\|>|[A-Za-z_][\w\- ]{0,40}\|>)", (("<|",),)),
+    (r"<｜[^｜<>\n]{1,40}｜>", (("<｜",),)),
+    (r"</?(?:%s)>" % _WRAP_TAG, (("tool_call",), ("function_call",), ("TOOLCALL",))),
+    (r"\[/?(?:TOOL_CALLS|ARGS|CALL_ID)\]", (("TOOL_CALLS]",), ("ARGS]",), ("CALL_ID]",))),
+    (r"```[\w+\-]*|~~~[\w+\-]*", (("```",), ("~~~",))),
 )
 _MARKUP_HINTS = ("<|", "<｜", "tool_call", "function_call", "TOOLCALL", "[TOOL_CALLS]", "[/TOOL_CALLS]", "[ARGS]",
                  "[CALL_ID]", "```", "~~~")
-
-
-@functools.cache
-def _markup_pattern(families: tuple[bool, ...]) -> re.Pattern:
-    """The alternation of the markup families flagged in `families` (in _MARKUP_FAMILIES' order)."""
-    return re.compile("|".join(rx for (rx, _), keep in zip(_MARKUP_FAMILIES, families) if keep))
 
 
 _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
@@ -1772,9 +1789,9 @@ def _residue(scan: _Scan, kept: list[_Finding], blocks: _CodeBlocks) -> str | No
     starts = [f.start for f in kept]
     spans = [(f.start, f.end) for f in kept]
     seen: dict[str, bool] = {}
-    families = tuple(_holds_any(groups, text, seen) for _, groups in _CALL_MARKUP_FAMILIES)
+    markup = _alternation_held(_CALL_MARKUP_FAMILIES, text, seen)
     scans: list[re.Pattern | _LineRegex] = [rx for rx, groups in _RESIDUE if _holds_any(groups, text, seen)]
-    for rx in [_residue_pattern(families), *scans] if any(families) else scans:
+    for rx in scans if markup is None else [markup, *scans]:
         hits = rx.finditer(text) if isinstance(rx, _LineRegex) else ((m.start(), m) for m in rx.finditer(text))
         for pos, m in hits:
             if _holder(spans, starts, pos) is None and not blocks.is_quoted(pos):
@@ -1796,7 +1813,8 @@ def _prose(text: str, spans: list[tuple[int, int, str]]) -> str:
     out.append(text[last:])
     prose = "".join(out)
     if occurs_any(_MARKUP_HINTS, prose):
-        prose = _markup_pattern(tuple(occurs_any(held, prose) for _, held in _MARKUP_FAMILIES)).sub("", prose)
+        markup = _alternation_held(_MARKUP_FAMILIES, prose, {})
+        prose = prose if markup is None else markup.sub("", prose)
     return _BLANK_LINES.sub("\n\n", prose).strip()
 
 
