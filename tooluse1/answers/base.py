@@ -176,7 +176,7 @@ class _WordPattern:
             if len(w) < _KEY_CHARS and not stem:
                 key.append(_NOT_LETTER)           # a whole word: no letter follows it
             self._keys.append(key)
-        self._odd_firsts = sorted(odd_firsts)
+        self._odd_firsts = tuple(sorted(odd_firsts))
         firsts = sorted({ord(w[0]) for w, _ in prefixes})
         # Whether each code point below _SPARSE_TOP is a word's first character; None unless each can start one.
         self._sparse_firsts: np.ndarray | None = None
@@ -221,11 +221,9 @@ class _WordPattern:
         else:
             at, firsts = at[:0], firsts[:0]
         if self._odd_firsts:
-            odd = index.other_firsts == self._odd_firsts[0]
-            for c in self._odd_firsts[1:]:
-                odd |= index.other_firsts == c
-            at = np.concatenate((at, index.other_starts[odd]))
-            firsts = np.concatenate((firsts, index.other_firsts[odd]))
+            odd_at, odd_firsts = index.others(self._odd_firsts)
+            at = np.concatenate((at, odd_at))
+            firsts = np.concatenate((firsts, odd_firsts))
             order = np.argsort(at, kind="stable")
             at, firsts = at[order], firsts[order]
         found = last[1][part] = self._with_matchers(at, firsts)
@@ -386,7 +384,8 @@ class _TextIndex:
 class _IndexPart:
     """The positions lo <= p < hi of a text with no letter before them: `word_starts`, those holding a letter,
     with `word_firsts` their characters and `hashes[j - 1]` the hash of the j characters from each, letters as
-    they are and every other character as _NOT_LETTER; `other_starts` and `other_firsts`, the rest."""
+    they are and every other character as _NOT_LETTER; `others(firsts)`, those holding one of the given
+    characters that are no letters."""
 
     def __init__(self, text_codes: np.ndarray, lo: int, hi: int):
         back = 1 if lo else 0          # the character before the part: whether its first position starts a word
@@ -401,11 +400,23 @@ class _IndexPart:
             no_letter_before[0] = True
             np.logical_not(letter[:n - 1], out=no_letter_before[1:])
         at = np.flatnonzero(no_letter_before & letter[back:back + n]) + back        # piece positions
-        other = np.flatnonzero(no_letter_before & ~letter[back:back + n]) + back
         self.word_starts, self.word_firsts = at - back + lo, codes[at]
-        self.other_starts, self.other_firsts = other - back + lo, codes[other]
-        as_read = [np.where(letter[at + i], codes[at + i], _NOT_LETTER).astype(np.uint64) for i in range(_KEY_CHARS)]
-        self.hashes = _prefix_hashes(as_read)
+        as_read = np.where(letter, codes, np.uint32(_NOT_LETTER))       # each character as a key reads it
+        self.hashes = _prefix_hashes([as_read[at + i] for i in range(_KEY_CHARS)])
+        self._piece = codes[back:back + n], no_letter_before, lo
+        self._others: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+
+    def others(self, firsts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """The positions with no letter before them that hold one of `firsts` (no letters), and their characters."""
+        found = self._others.get(firsts)
+        if found is None:
+            codes, no_letter_before, lo = self._piece
+            held = codes == firsts[0]
+            for c in firsts[1:]:
+                held |= codes == c
+            at = np.flatnonzero(held & no_letter_before)
+            found = self._others[firsts] = at + lo, codes[at]
+        return found
 
 
 @functools.lru_cache(maxsize=_TEXT_CACHE)
