@@ -510,3 +510,11 @@ def test_marks_miss_none() -> None:
     assert behaviour._marks("ж" * base._INDEX_MIN + "\u2600") == behaviour._ALL_MARKS
     assert behaviour._marks("é" * base._INDEX_MIN) == behaviour._ALL_MARKS
     assert behaviour._marks("a\tb " * 1000).odd_spaces == ("\t", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f")
+
+
+def test_quoted_blanks_start_like_their_matches() -> None:
+    # _behaviour skips a quote substitution when the text lacks the blank's first character: every match of the
+    # pattern starts with that character, so the substitution would change nothing
+    for rx, blank in behaviour._QUOTED_SUBS:
+        assert not re.match(r"[\\(\[.|?*+{]", rx.pattern[0]), rx.pattern      # a literal first character
+        assert rx.pattern[0] == blank[0], (rx.pattern, blank)
