@@ -518,3 +518,14 @@ def test_quoted_blanks_start_like_their_matches() -> None:
     for rx, blank in behaviour._QUOTED_SUBS:
         assert not re.match(r"[\\(\[.|?*+{]", rx.pattern[0]), rx.pattern      # a literal first character
         assert rx.pattern[0] == blank[0], (rx.pattern, blank)
+
+
+def test_occurs_any_char_is_in() -> None:
+    # codepoints.occurs_any_char answers any(c in text) in long texts of every width, with and without the chars
+    rng = random.Random(23)
+    pieces = ["a", " ", "ж", "😀", "\U0010fffd", "\ud800", "\u200b", "\u00ad", "\ufeff", "\u2066", "x" * 40]
+    for size in (10, 3000, 9000):
+        for _ in range(60):
+            text = "".join(rng.choices(rng.sample(pieces, k=rng.randint(1, 5)), k=size // 4))
+            for chars in (parse._INVISIBLE_CHARS, ("\u200b",), ("😀", "a"), ("\U0010fffd",)):
+                assert codepoints.occurs_any_char(chars, text) == any(c in text for c in chars), (chars, text[:40])

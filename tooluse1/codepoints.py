@@ -61,3 +61,20 @@ def occurs_any(needles: Iterable[str], text: str) -> bool:
     if len(text) < LONG_TEXT or text.isascii():
         return any(n in text for n in needles)
     return any(occurs(n, text) for n in needles)
+
+
+@functools.lru_cache(maxsize=64)
+def _char_table(chars: tuple[str, ...]) -> np.ndarray:
+    """Whether each code point up to the largest of `chars` (and one past it, for all above) is one of them."""
+    table = np.zeros(max(map(ord, chars)) + 2, dtype=bool)
+    table[[ord(c) for c in chars]] = True
+    return table
+
+
+def occurs_any_char(chars: tuple[str, ...], text: str) -> bool:
+    """any(c in text for c in chars), exactly. In a long text stored at four bytes per character, where each `in`
+    takes ~9 us per 16 KB, its code points are read once against a table of `chars` instead (~30 us)."""
+    if len(text) < LONG_TEXT or not four_bytes_per_character(text):
+        return any(c in text for c in chars)
+    table = _char_table(chars)
+    return bool(table[np.minimum(code_points(text), len(table) - 1)].any())
