@@ -508,7 +508,17 @@ def test_marks_miss_none() -> None:
     assert not any(map(codepoints.four_bytes_per_character, ("", "a" * 9, "é" * 9, "ж" * 9, "\ud800\uffff")))
     assert behaviour._marks("ж\u00a0’ ") == behaviour._ALL_MARKS
     assert behaviour._marks("ж" * base._INDEX_MIN + "\u2600") == behaviour._ALL_MARKS
-    assert behaviour._marks("é" * base._INDEX_MIN) == behaviour._ALL_MARKS
+    assert behaviour._marks("é" * base._INDEX_MIN) == behaviour._NO_PICTOGRAPH_MARKS
+    # a long text at two bytes per character: the pictograph flag only where the substitution would change it
+    pool = [*range(0x400, 0x500), *range(0x3000, 0xD800, 7), *range(0xE000, 0x10000, 5)]
+    filler2 = "".join(map(chr, rng.choices(pool, k=base._INDEX_MIN)))
+    filler2 = behaviour._EMOJI_RE.sub("", filler2)
+    for code in (0x25FF, 0x2600, 0x27BF, 0x27C0, 0x2AFF, 0x2B00, 0x2BFF, 0x2C00, *range(0x2600, 0x27C0, 29),
+                 *range(0x2B00, 0x2C00, 17), 0xFE0F, 0x200D):
+        text = filler2 + chr(code) + " ok"
+        assert not codepoints.four_bytes_per_character(text)
+        changes = behaviour._EMOJI_RE.sub(".", text) != text
+        assert behaviour._marks(text).pictographs == changes, hex(code)
     assert behaviour._marks("a\tb " * 1000).odd_spaces == ("\t", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f")
 
 
