@@ -230,12 +230,13 @@ def _alternation_held(branches: tuple[tuple[str, tuple[tuple[str, ...], ...]], .
     """The alternation of the branches (patterns with what each match of them holds) that `text` may hold, in
     their order, or None when it holds none: a branch that cannot match in the text changes nothing a scan of the
     whole alternation finds."""
-    return _alternation(tuple(rx for rx, groups in branches if _holds_any(groups, text, seen)) or None)
+    held = tuple(rx for rx, groups in branches if _holds_any(groups, text, seen))
+    return _alternation(held) if held else None
 
 
 @functools.cache
-def _alternation(patterns: tuple[str, ...] | None) -> re.Pattern | None:
-    return None if patterns is None else re.compile("|".join(patterns))
+def _alternation(patterns: tuple[str, ...]) -> re.Pattern:
+    return re.compile("|".join(patterns))
 
 
 @functools.lru_cache(maxsize=4)        # the same text is asked again for each marker after the first

@@ -186,7 +186,8 @@ _NO_PICTOGRAPH_MARKS = _Marks(_APOSTROPHES, False, _ODD_SPACES)
 _ASCII_MARKS = _Marks((), False, tuple(c for c in _ODD_SPACES if c.isascii()))
 _APOSTROPHE_BIT, _PICTOGRAPH_BIT, _ODD_SPACE_BIT = 1, 2, 4
 _MARKS_TOP = max(first + count for first, count in _PICTOGRAPH_RANGES)   # every mark is below it
-# The span of the pictograph ranges below U+10000 (first, end)
+# The span of the pictograph ranges below U+10000 (first, end): where a text without astral characters is looked
+# up in _mark_table for pictographs.
 _BMP_PICTOGRAPHS = (min(f for f, _ in _PICTOGRAPH_RANGES if f < 0x10000),
                     max(f + c for f, c in _PICTOGRAPH_RANGES if f < 0x10000))
 
@@ -218,7 +219,7 @@ def _marks(s: str) -> _Marks:
     if not four_bytes_per_character(s):      # no astral character: only the pictographs of the BMP ranges
         codes = code_points(s)
         near = codes[codes - _BMP_PICTOGRAPHS[0] < _BMP_PICTOGRAPHS[1] - _BMP_PICTOGRAPHS[0]]   # usually none
-        held = any(bool(np.any(near - first < count)) for first, count in _PICTOGRAPH_RANGES if first < 0x10000)
+        held = bool(np.any(_mark_table()[near] & _PICTOGRAPH_BIT))
         return _ALL_MARKS if held else _NO_PICTOGRAPH_MARKS
     codes = code_points(s)
     kinds = _mark_table()[np.minimum(codes, _MARKS_TOP)]
