@@ -449,3 +449,28 @@ def test_question_words_are_derived_by_kind_and_russian_ones_only_beside_the_aut
     bare = Tool.from_dict({"type": "function", "function": {"name": "t", "description": "T.", "parameters": {
         "type": "object", "required": ["to"], "properties": {"to": {"type": "string", "description": "Recipient."}}}}})
     assert "ru" not in bare.param_index["to"].ask      # the loader still asks the author for Russian terms
+
+
+# ----------------------------------------------------------------------------- 4.1.2: a long answer's question
+# The clarify rule reads a long answer's hits a stretch of 4,096 characters at a time; a question whose term starts
+# just before a stretch's end and runs on past it is found whole (4.1.1 missed "how long" at 4,088-4,094).
+
+LONG_QUESTIONS = [
+    ("clarification-en-002", "Noted. ", "How long should the timer be?"),
+    ("clarification-en-001", "Sure thing. ", "Which city should I check the weather for?"),
+    ("clarification-ru-001", "Хорошо. ", "На сколько минут поставить таймер?"),
+    ("clarification-ru-004", "Понятно. ", "Какую сумму перевести в евро?"),
+]
+
+
+@pytest.mark.parametrize("protocol", ["json", "xml", "plain"])
+@pytest.mark.parametrize("case_id, filler, question", LONG_QUESTIONS)
+def test_a_question_across_a_stretch_end_is_found(case_id, filler, question, protocol):
+    case = CASES[case_id]
+    for boundary in (4096, 8192):
+        for offset in range(-len(question) - 2, 3):       # the question before, across and after the boundary
+            lead = (filler * (boundary // len(filler) + 1))[:boundary + offset - 1] + "\n"
+            verdict = grade(case, lead + question, protocol)
+            assert verdict.passed, (boundary + offset, verdict.reason)
+        # the control: the same filler without the question asks nothing
+        assert not grade(case, (filler * (boundary // len(filler) + 2))[:boundary + 40], protocol).passed
