@@ -27,7 +27,7 @@ from tooluse1.toolspec import Tool, Toolbox, function_of
 from tooluse1.types import DIFFICULTIES, LANGS, NEGATIVE_KINDS, Difficulty, ExpectationKind, NegativeKind
 from tooluse1.yamlload import EntryError, Problems, display_path, line_of, load_yaml_entries
 
-SPEC_VERSION = "4.1.1"
+SPEC_VERSION = "4.1.2"
 
 
 def call_categories(tool_names: tuple[str, ...]) -> tuple[str, ...]:
