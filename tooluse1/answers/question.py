@@ -218,17 +218,24 @@ class _ParamMatcher:
         """The first parts of the gap terms that occur whole somewhere in the text (looked for once)."""
         return [parts[0] for parts in self.gaps if self._gap_at(parts, b.low, 0, len(b.low))]
 
-    def hits(self, b: _Behaviour, gaps: Sequence[re.Pattern]) -> list[Iterator[int]]:
-        """Where something about the parameter may be said in b.low (a term, the first part of a gap term in
-        `gaps`, a value candidate, a symbol): one stream per pattern of the starts of its matches over the whole
-        text, in increasing order, each found only when the stream is read that far. Each sentence holding one
-        is examined."""
+    def hits(self, b: _Behaviour, gaps: Sequence[re.Pattern], lo: int, hi: int) -> Iterator[int]:
+        """The starts lo <= p < hi in b.low of what may say something about the parameter (a term, the first
+        part of a gap term in `gaps`, a value candidate, a symbol), each a sentence to examine. A match that
+        starts before hi and runs on past it counts: each pattern is scanned to _ASK_REACH characters past hi."""
         low = b.low
-        patterns = ((self.terms, low), *((r, low) for r in (*self.complex, *gaps)), (self.values, low),
-                    (self.caps, b.text))
-        streams: list[Iterator[int]] = [(m.start() for m in rx.finditer(text)) for rx, text in patterns
-                                        if rx is not None]
-        return streams + [_occurrences(low, sym) for sym in self.symbols]
+        reach = min(len(low), hi + _ASK_REACH)
+        for rx, text in ((self.terms, low), *((r, low) for r in (*self.complex, *gaps)), (self.values, low),
+                         (self.caps, b.text)):
+            if rx is not None:
+                for m in rx.finditer(text, lo, reach):
+                    if m.start() >= hi:
+                        break
+                    yield m.start()
+        for sym in self.symbols:
+            pos = low.find(sym, lo, hi + len(sym) - 1)
+            while pos >= 0:
+                yield pos
+                pos = low.find(sym, pos + 1, hi + len(sym) - 1)
 
     @staticmethod
     def _gap_at(parts: tuple[re.Pattern, ...], low: str, start: int, end: int) -> bool:
@@ -483,15 +490,11 @@ def _guesses_value(b: _Behaviour, start: int, end: int, matchers: Sequence[_Para
     return not any(m.says(b, start, end) for m in matchers)
 
 
+# A long answer is read a stretch of _ASK_CHUNK characters at a time (_ask_span). A match of a term, value or symbol
+# is far shorter than _ASK_REACH characters (only a word of about that many letters in it would make one as long),
+# so one that starts in a stretch is found whole by a scan that goes on _ASK_REACH characters past the stretch.
 _ASK_CHUNK = 4096
-
-
-def _occurrences(s: str, sub: str) -> Iterator[int]:
-    """The start of each occurrence of `sub` in `s`, in order (overlapping ones too), found as they are read."""
-    pos = s.find(sub)
-    while pos >= 0:
-        yield pos
-        pos = s.find(sub, pos + 1)
+_ASK_REACH = 256
 _USER_SENTENCE_RE = re.compile(r"[^.!?…\n]+")
 # An echo is the user's sentence said back: the same words, give or take these, with the person turned round
 # ("мой брат" -> "ваш брат").
@@ -533,25 +536,13 @@ def _ask_span(text: Any, params: Any, user: Any, tools: Toolbox) -> tuple[int, i
     asked = {m.key for m in matchers}
     given_params = [[o for g in _siblings(m.key, tools) if g not in asked if (o := _own(g, tools)) is not None]
                     for m in matchers]
-    # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order, the hits
-    # of a stretch of _ASK_CHUNK characters at a time (sorted together), so a question near the start is found
-    # without reading on. A stream is read past a stretch's end only as far as its first hit there: a term that
-    # starts before the end of a stretch and runs on past it is found whole.
+    # Only sentences holding a term, a value or a symbol can qualify; they are examined in text order, a
+    # stretch of _ASK_CHUNK characters at a time, so a question near the start is found without reading on.
     gaps = [m.live_gaps(b) for m in matchers]
-    streams = [stream for m, g in zip(matchers, gaps) for stream in m.hits(b, g)]
-    pending: list[int | None] = [-1] * len(streams)     # each stream's first hit not taken yet; -1: none read yet
     examined = 0
     for lo in range(0, len(low), _ASK_CHUNK):
-        hi = lo + _ASK_CHUNK
-        stretch: set[int] = set()
-        for k, stream in enumerate(streams):
-            pos = pending[k]
-            while pos is not None and pos < hi:
-                if pos >= 0:
-                    stretch.add(pos)
-                pos = next(stream, None)
-            pending[k] = pos
-        for pos in sorted(stretch):
+        hits = sorted({pos for m, g in zip(matchers, gaps) for pos in m.hits(b, g, lo, lo + _ASK_CHUNK)})
+        for pos in hits:
             if pos < examined:      # inside the sentence examined last: examined text never overlaps
                 continue
             start, end = _sentence_bounds(low, pos, pos)
