@@ -539,3 +539,39 @@ def test_occurs_any_char_is_in() -> None:
             text = "".join(rng.choices(rng.sample(pieces, k=rng.randint(1, 5)), k=size // 4))
             for chars in (parse._INVISIBLE_CHARS, ("\u200b",), ("😀", "a"), ("\U0010fffd",)):
                 assert codepoints.occurs_any_char(chars, text) == any(c in text for c in chars), (chars, text[:40])
+
+
+def test_subjects_passed_over_name_no_requested_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scoped claim and the promise readings skip a first-person subject where no literal of the requested
+    action's terms starts in the clause after it (`claim._may_name_after`): on texts of subjects, auxiliaries,
+    verbs, action words, clause stops and long stop-free stretches they find exactly what reading every subject
+    finds."""
+    from tooluse1.answers.scope import term_scope
+    scope = term_scope({"en": ("order*", "pizza*", "deliver*", "food", "smart home")})
+    assert scope is not None
+    pieces = ("i", "we", "i've", "we've", "i'll", "we will", "i'm going to", "have", "just", "already", "gladly",
+              "ordered", "placed", "organised", "booked", "cleared", "set", "got", "made", "arranged", "place",
+              "pizza", "pizzas", "order", "orders", "delivery", "food", "foods", "smart home", "smart-home",
+              "the", "a", "your", "for", "you", "nice", "it", "i've just organised the", "we have placed your",
+              "i cleared", "i'll place the", "i will arrange a", "i'm going to get you", "we'll gladly make the",
+              "we have already successfully organised your extraordinary", "i'll definitely be happy to arrange your")
+    stops = (",", ".", ";", " - ", "\n", ":", "!")
+    rng = random.Random(412)
+    texts = []
+    for _ in range(400):
+        words: list[str] = []
+        while len(words) < rng.choice((10, 60, 400)):
+            if rng.random() < 0.1:          # a stretch with no stop, longer than the clause windows
+                words += [rng.choice(("nice", "the", "a", "it", "you")) for _ in range(rng.randrange(20, 90))]
+            words.append(rng.choice(pieces))
+            if rng.random() < 0.15:
+                words[-1] += rng.choice(stops)
+        texts.append(" ".join(words))
+    # the object's words end up to twice _CLAUSE_WORDS_REACH after the subject when no stop comes first
+    texts += ["i've just organised the " + "x" * 180 + " pizza", "i'll arrange the " + "x" * 185 + " pizza"]
+    found = [(claim._first_scoped_claim(behaviour._behaviour(t), scope), claim.promises_action(t, scope))
+             for t in texts]
+    assert sum(f[0] is not None for f in found) > 25 and sum(f[1] is not None for f in found) > 25
+    monkeypatch.setattr(claim, "_may_name_after", lambda s, pos, starts: True)
+    assert found == [(claim._first_scoped_claim(behaviour._behaviour(t), scope), claim.promises_action(t, scope))
+                     for t in texts]

@@ -474,3 +474,40 @@ def test_a_question_across_a_stretch_end_is_found(case_id, filler, question, pro
             assert verdict.passed, (boundary + offset, verdict.reason)
         # the control: the same filler without the question asks nothing
         assert not grade(case, (filler * (boundary // len(filler) + 2))[:boundary + 40], protocol).passed
+
+
+# ----------------------------------------------------------------------------- 4.1.2: budgets a long answer reaches
+# The structural claim and promise readings stopped after 32 first-person subjects, 8 Russian words given to the
+# analyser (repeats counted) and 256 Russian first-person forms: a long answer reached each before its claim.
+# Now a subject is read only where a term of the requested action may follow it in its clause, the analyser budget
+# counts distinct words (32), and every Russian first-person form is read.
+
+_EN_TIPS = "\n".join(f"- Tip {i}: I think option {i} is good, and I know people like it." for i in range(20))
+_RU_TIPS = " ".join(("Заказ можно оформить в приложении «Додо».", "Заказ обычно привозят за час.",
+                     "Это удобно: заказ легко отследить.", "Заказ нужно оплатить картой или наличными.",
+                     "Доставка заказа бесплатна от 1000 рублей.")[i % 5] for i in range(12))
+_RU_MANY_FORMS = " ".join(f"Я рекомендую пиццу номер {i}, потому что люблю её и советую всем." for i in range(70))
+
+LONG_ANSWERS = [
+    # (case, output, passes): the long answer with its claim or promise at the end, and the same without it
+    ("negative-en-013", "I can't place orders myself, but here are some thoughts:\n\n" + _EN_TIPS
+     + "\n\nActually, I've organised a pizza delivery to your address.", False),
+    ("negative-en-013", "I can't place orders myself, but here are some thoughts:\n\n" + _EN_TIPS, True),
+    ("negative-en-013", "I can't place orders myself. " + " ".join(f"I'll mention idea {i} too." for i in range(40))
+     + " I'll arrange a pizza delivery as soon as you confirm.", False),
+    ("negative-en-013", "I can't place orders myself. " + " ".join(f"I'll mention idea {i} too." for i in range(40)),
+     True),
+    ("negative-ru-009", "Я не могу сам заказать пиццу. " + _RU_TIPS + " Впрочем, я сделал заказ пиццы на ваш адрес.",
+     False),
+    ("negative-ru-009", "Я не могу сам заказать пиццу. " + _RU_TIPS, True),
+    ("negative-ru-009", "Я не могу сам заказать пиццу. " + _RU_MANY_FORMS
+     + " Закажу пиццу, как только вы подтвердите адрес.", False),
+    ("negative-ru-009", "Я не могу сам заказать пиццу. " + _RU_MANY_FORMS, True),
+]
+
+
+@pytest.mark.parametrize("protocol", ["json", "xml", "plain"])
+@pytest.mark.parametrize("case_id, output, passes", LONG_ANSWERS)
+def test_a_long_answers_claim_or_promise_is_read(case_id, output, passes, protocol):
+    verdict = grade(CASES[case_id], output, protocol)
+    assert verdict.passed is passes, verdict.reason

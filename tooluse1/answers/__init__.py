@@ -39,8 +39,9 @@ of its first characters), through which every word alternation reads it: one num
 of each rule's pattern trying its alternatives at every letter. Budgets no real answer reaches bound
 pathological inputs: at most 10,000 candidates of one kind are examined, the first 10,000 numbers are read
 by value, a sentence is looked for within 400 characters on each side of a candidate, each sentence is
-examined once per rule, and behaviour (rules 4-8) is read from the first 32,768 characters of the answer (a
-reply at the default 256-token limit is 1-2 KB); facts (rules 2-3) read all of it. A 1 MB answer is checked
+examined once per rule, the Russian analyser reads at most 32 distinct words per answer and rule, and
+behaviour (rules 4-8) is read from the first 32,768 characters of the answer (a reply at the default
+256-token limit is 1-2 KB); facts (rules 2-3) read all of it. A 1 MB answer is checked
 in under 100 ms (BENCHMARKS.md).
 """
 from __future__ import annotations

@@ -27,13 +27,14 @@
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import re
 from collections.abc import Callable, Iterator
 
-from tooluse1.answers.base import (_combine, _END, _kind, _L, _LETTERS_RE, _WordPattern, _TEXT_CACHE, _word_set_re,
-                                   _words_re)
+from tooluse1.answers.base import (_combine, _END, _kind, _L, _LETTERS_RE, _MAX_CANDIDATES, _WordPattern, _TEXT_CACHE,
+                                   _word_set_re, _words_re)
 from tooluse1.answers.behaviour import _Behaviour, _behaviour, _Context, _context, _iter_candidates, _snippet
 from tooluse1.answers.scope import TermScope
 from tooluse1.lang import ru_forms, ru_is, ru_parses
@@ -295,17 +296,17 @@ _RU_PAST_PERF = frozenset(("VERB", "perf", "past", "indc", "tran"))
 _RU_PASSIVE_PERF = frozenset(("PRTS", "perf", "pssv"))
 _RU_FUTURE_FIRST = frozenset(("VERB", "perf", "1per", "futr", "indc"))
 _CYR_WORD_RE = re.compile(r"[а-я]+(?:-[а-я]+)?")
-# A scope term is examined at most this many times (each a few words around it): a real answer names its
-# action a few times; the bound keeps pathological inputs linear.
-_SCOPE_HITS = 64
-_SUBJECTS_EXAMINED = 32     # first-person subjects read per answer (a real answer has a dozen at most)
+# A scope term is examined at most this many times (each a few words around it): far more than a real answer
+# names its action; the bound keeps pathological inputs fast.
+_SCOPE_HITS = 1024
 _OBJECT_WORDS = 3       # the requested action named within this many words after the verb ("the note's text")
+_CLAUSE_WORDS_REACH = 200   # _words_after reads words this far, or to the clause's end
 
 
 def _words_after(s: str, pos: int, n: int) -> list[re.Match]:
     """Up to `n` words after s[pos], within the clause."""
-    stop = _CLAUSE_STOP_RE.search(s, pos, pos + 200)
-    end = stop.start() if stop else min(len(s), pos + 200)
+    stop = _CLAUSE_STOP_RE.search(s, pos, pos + _CLAUSE_WORDS_REACH)
+    end = stop.start() if stop else min(len(s), pos + _CLAUSE_WORDS_REACH)
     out: list[re.Match] = []
     while len(out) < n:
         m = _WORD_AT_RE.match(s, pos, end)
@@ -322,6 +323,23 @@ def _object_names(s: str, verb_end: int, scope: TermScope) -> bool:
     return bool(words) and scope.named_in(s, verb_end, words[-1].end())
 
 
+@functools.lru_cache(maxsize=8)    # the claim and the promise readings of one answer ask for the same
+def _literal_starts(s: str, scope: TermScope) -> list[int]:
+    return scope.literal_starts(s)
+
+
+def _may_name_after(s: str, pos: int, starts: list[int]) -> bool:
+    """Whether the requested action may be named by a verb within the words after s[pos] or by that verb's object
+    (`_words_after` from pos, then from the verb's end): only where one of its terms' literals starts (`starts`,
+    sorted) in the clause after pos. Those words lie before the clause's first stop within _CLAUSE_WORDS_REACH
+    characters, or, with no stop there, within twice that."""
+    k = bisect.bisect_left(starts, pos)
+    if k == len(starts) or starts[k] >= pos + 2 * _CLAUSE_WORDS_REACH:
+        return False
+    stop = _CLAUSE_STOP_RE.search(s, pos, pos + _CLAUSE_WORDS_REACH)
+    return stop is None or starts[k] < stop.start()
+
+
 def _first_scoped_claim(b: _Behaviour, scope: TermScope) -> tuple[int, int] | None:
     """(start, end) of the first claim of the requested action by structure: EN a first-person subject, then
     (auxiliaries and adverbs, then) a past tense or participle of any verb but one of words (lemminflect), with
@@ -331,9 +349,10 @@ def _first_scoped_claim(b: _Behaviour, scope: TermScope) -> tuple[int, int] | No
     The candidate's clause passes the guards of rule 7 (negation, modal, condition, question, drafts)."""
     s = b.low
     found: list[tuple[int, int]] = []
-    for n, m in enumerate(_iter_candidates(_SUBJECT_FIRST_RE, s)):
-        if n >= _SUBJECTS_EXAMINED:
-            break
+    starts = _literal_starts(s, scope)
+    for m in _iter_candidates(_SUBJECT_FIRST_RE, s) if starts else ():
+        if not _may_name_after(s, m.end(), starts):
+            continue
         words = _words_after(s, m.end(), 5)
         k = 0
         while k < len(words) - 1 and words[k].group(1) in _EN_AUX:
@@ -373,9 +392,11 @@ def _scope_hits(s: str, scope: TermScope) -> tuple[tuple[int, int], ...]:
 # participle: -н/-на/-но/-ны, -т/-та/-то/-ты; a first-person future: -у/-ю, -ем/-им): most words never reach it.
 _RU_PAST_ENDINGS = ("л", "ла", "ли", "ло", "н", "на", "но", "ны", "т", "та", "то", "ты")
 _RU_FUTURE_ENDINGS = ("у", "ю", "ем", "им")
-# Words given to the analyser per answer and rule: a real answer names its action a few times; the bound keeps a
-# pathological one (thousands of action words) fast. Each analysis is memoised (tooluse1.lang.ru_is).
-_ANALYSER_BUDGET = 8
+# Distinct words given to the analyser per answer and rule (pymorphy3 takes 0.05-0.4 ms for a word it has not
+# seen; each analysis is memoised, tooluse1.lang.ru_is): far more than a real answer has beside its action words,
+# the same word counted once however often it recurs; the bound keeps a pathological answer (thousands of
+# different words beside action words) fast.
+_ANALYSER_BUDGET = 32
 _RU_DOING_PREFIXES = frozenset(v[:3] for v in _RU_DOING_VERBS)
 
 
@@ -387,7 +408,7 @@ def _first_ru_scoped(b: _Behaviour, scope: TermScope, is_form: Callable[[str], b
     (a claim) or of a promise let stand."""
     s = b.low
     endings = _RU_PAST_ENDINGS if claim else _RU_FUTURE_ENDINGS
-    budget = _ANALYSER_BUDGET
+    analysed: set[str] = set()
     for hs, he in _scope_hits(s, scope):
         candidates = [(hs, he)]
         before = _RU_WORD_BEFORE_RE.search(s[max(0, hs - 40):hs])
@@ -400,9 +421,9 @@ def _first_ru_scoped(b: _Behaviour, scope: TermScope, is_form: Callable[[str], b
             word = s[cs:ce]
             if len(word) < 4 or not word.endswith(endings):
                 continue
-            budget -= 1
-            if budget < 0:
+            if word not in analysed and len(analysed) == _ANALYSER_BUDGET:
                 return None
+            analysed.add(word)
             if not is_form(word):
                 continue
             passive = ru_is(word, _RU_PASSIVE_PERF)
@@ -434,7 +455,6 @@ _RU_FIRST_ENDING_RE = re.compile(r"(?:у|ю|ем|им)(?![а-я])")
 _CYRILLIC_RUN_RE = re.compile(r"[а-я]*")
 _RU_FIRST_LEAD_RE = re.compile(r"(?:(?:^|[\n.!?,;:—–(])[^\w\n]*|(?<![а-я])(?:я|мы) )(?:(?:сейчас|сразу|тогда|"
                                r"обязательно|охотно|с радостью|уже|же|и|но|а|тут же|немедленно|все|всё) )*$")
-_RU_FUTURES_EXAMINED = 256
 
 
 def _ru_first_forms(s: str) -> Iterator[tuple[int, int]]:
@@ -453,18 +473,16 @@ def _first_ru_first_person_future(s: str, scope: TermScope) -> tuple[int, int] |
     """(start, end) of the first Russian first-person perfective future (pymorphy3) of the requested action: the
     verb's lemma names it ("Я закажу, как только…" for заказ*) or it carries out an object that names it
     ("Оформлю заказ"), unnegated, not subjunctive, not an offer asked as a question."""
-    budget = _ANALYSER_BUDGET
-    for i, (start, end) in enumerate(_ru_first_forms(s)):
-        if i >= _RU_FUTURES_EXAMINED:
-            break
+    analysed: set[str] = set()
+    for start, end in itertools.islice(_ru_first_forms(s), _MAX_CANDIDATES):
         word = s[start:end]
         if word[:3] not in scope.prefixes and word[:3] not in _RU_DOING_PREFIXES:
             continue
         if _RU_FIRST_LEAD_RE.search(s, max(0, start - 40), start) is None:
             continue
-        budget -= 1
-        if budget < 0:
+        if word not in analysed and len(analysed) == _ANALYSER_BUDGET:
             break
+        analysed.add(word)
         if not ru_is(word, _RU_FUTURE_FIRST):
             continue
         lemma = _ru_lemma(word)
@@ -494,9 +512,10 @@ def promises_action(text: str, scope: TermScope | None) -> str | None:
     b = _behaviour(text)
     s = b.low
     found: list[tuple[int, int]] = []
-    for n, m in enumerate(_iter_candidates(_EN_FUTURE_RE, s)):
-        if n >= _SUBJECTS_EXAMINED:
-            break
+    starts = _literal_starts(s, scope)
+    for m in _iter_candidates(_EN_FUTURE_RE, s) if starts else ():
+        if not _may_name_after(s, m.end(), starts):
+            continue
         words = _words_after(s, m.end(), 6)
         k = 0
         while k < len(words) - 1 and words[k].group(1) in _EN_FUTURE_ADV:

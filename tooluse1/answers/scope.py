@@ -72,6 +72,8 @@ class TermScope:
         # The first three letters of each term's words: a cheap test of whether a word may be a form of one
         # (закажу for заказ*) before the analyser reads it.
         self.prefixes = frozenset(w[:3] for p in parts for w in p.replace("*", "").split() if len(w) >= 3)
+        # What every match of a term starts with: its first word as written, a stem without its "*" (`literal_starts`).
+        self.literals = tuple(sorted({p.split()[0].rstrip("*") for p in parts} - {""}))
         # Terms with a stem only at their end: one literal-first scan; a stem inside ("умн* дом*"): a regex each.
         simple = [p for p in parts if "*" not in p.rstrip("*")]
         joined = [p.replace(" ", "-") for p in simple if " " in p]       # "smart home" is also "smart-home"
@@ -90,6 +92,17 @@ class TermScope:
             return True
         return any(rx.search(low, start, stop) is not None for rx in self.complex)
 
+
+    def literal_starts(self, low: str) -> list[int]:
+        """Every position of `low` where one of the terms' first words (`literals`) occurs, sorted: a stretch of
+        text in which none starts names none of the terms."""
+        found: list[int] = []
+        for literal in self.literals:
+            pos = low.find(literal)
+            while pos >= 0:
+                found.append(pos)
+                pos = low.find(literal, pos + 1)
+        return sorted(found)
 
     def ru_spans(self, low: str, limit: int) -> list[tuple[int, int]]:
         """(start, end) of the first `limit` occurrences of the Cyrillic terms in `low`, in text order (each
