@@ -472,12 +472,14 @@ def test_russian_first_forms_are_the_pattern() -> None:
     # letters, digits and ё, endings inside words and at the ends of the text
     rng = random.Random(29)
     pieces = ["у", "ю", "ем", "им", "е", "и", "м", "за", "каж", "закажу", "оформим", "тем", "му", "x", "ё", "5", " ",
-              ".", "\n", "я "]
+              ".", "\n", "я ", "а", "я", "Ю", "ѐ", "\u042f", "\u0450", "\U0001f600"]
     for size in (1, 5, 40, 3000):
         for _ in range(300 if size < 3000 else 30):
             s = "".join(rng.choices(pieces, k=size))
             want = [m.span() for m in claim._RU_FIRST_FORM_RE.finditer(s)]
             assert list(claim._ru_first_forms(s)) == want, s
+            prefixes = frozenset(rng.sample(("зак", "каж", "оформ", "офо", "тем", "кам", "ord", "за", "юю", "ему"), 4))
+            assert list(claim._ru_first_forms(s, prefixes)) == [(a, b) for a, b in want if s[a:a + 3] in prefixes], s
 
 
 def test_code_points_are_ord() -> None:
