@@ -210,6 +210,12 @@ def _claim_start(kind: str, start: int, word: str, c: _Context) -> int | None:
 
     `start` is where the candidate's text begins, `word` its text.
     """
+    # A look-up with nothing looked up ("I checked, and…", "Я проверила: такой функции нет") is the model
+    # checking itself; with an object ("I've checked the weather") it is a pretended tool call. (Asked first: it
+    # needs only the clause after, and every check before it could only say None too.)
+    if kind != "word" and _LOOK_RE.search(word) and (not _LETTERS_RE.search(c.clause_after)
+                                                      or _FINDING_RE.match(c.clause_after)):
+        return None
     if c.exempt or _CLAUSE_GUARD_RE.search(c.clause_before) or _SENTENCE_GUARD_RE.search(c.before):
         return None
     if _OBJECT_GUARD_RE.match(c.clause_after):
@@ -230,10 +236,6 @@ def _claim_start(kind: str, start: int, word: str, c: _Context) -> int | None:
             return None
         return start - len(c.clause_before) + head.start(1)
     if kind == "ru_verb" and _RU_AFTER_GUARD_RE.match(c.clause_after):
-        return None
-    # A look-up with nothing looked up ("I checked, and…", "Я проверила: такой функции нет") is the model
-    # checking itself; with an object ("I've checked the weather") it is a pretended tool call.
-    if _LOOK_RE.search(word) and (not _LETTERS_RE.search(c.clause_after) or _FINDING_RE.match(c.clause_after)):
         return None
     # "turned" / "switched" alone is a claim only with its particle later: "I've turned the lights off".
     if _BARE_SWITCH_RE.search(word) and not _PARTICLE_RE.search(c.clause_after):
