@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tooluse1.corpus import Case, load_corpus  # noqa: E402
 from tooluse1.grade import grade  # noqa: E402
+from tooluse1.lang import load as load_language_data  # noqa: E402
 from tooluse1.prompts import format_call  # noqa: E402
 from tooluse1.tools import Call  # noqa: E402
 from tooluse1.types import ALL_PROTOCOLS as PROTOCOLS  # noqa: E402
@@ -354,9 +355,11 @@ def _commit() -> str:
 
 
 def _warm_up(items: list[tuple[str, Case, str, str]]) -> float:
-    """Grade the first output of each (output kind, case kind) once, untimed: the grader's first-use loading
-    happens here, not in the first timed calls. Returns the seconds it took."""
+    """Load the language libraries' data (tooluse1.lang.load: which output would first reach each depends on the
+    rules) and grade the first output of each (output kind, case kind) once, untimed: the grader's first-use
+    loading happens here, not in the first timed calls. Returns the seconds it took."""
     t0 = time.perf_counter()
+    load_language_data()
     seen: set[tuple[str, str]] = set()
     for kind, case, protocol, output in items:
         if (kind, case.expect.kind) not in seen:

@@ -36,3 +36,20 @@ def test_english_verb_forms():
     forms = verb_forms("book")
     assert forms["VBD"] == ("booked",) and forms["VBG"] == ("booking",)
     assert verb_forms("send")["VBD"] == ("sent",)
+
+
+def test_load_loads_what_the_libraries_load_on_first_use():
+    # In a fresh interpreter: nothing loaded after import, everything after load() (the fuzz benchmark's warm-up
+    # relies on it: a library loaded during the timed pass put 0.2 s on one output and its tables in every
+    # later garbage collection).
+    import subprocess
+    import sys
+    probe = ("import tooluse1.lang as L\n"
+             "from lemminflect.core.Lemmatizer import Lemmatizer\n"
+             "from lemminflect.core.Inflections import Inflections\n"
+             "def state():\n"
+             "    return (L.morph.cache_info().currsize, hasattr(Lemmatizer(), 'lemma_dict'),"
+             " hasattr(Inflections(), 'infl_dict'), 'num2words.lang_RU' in __import__('sys').modules)\n"
+             "print(state()); L.load(); print(state())\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:2] == ["(0, False, False, False)", "(1, True, True, True)"]
