@@ -92,7 +92,6 @@ class TermScope:
             return True
         return any(rx.search(low, start, stop) is not None for rx in self.complex)
 
-
     def literal_starts(self, low: str) -> list[int]:
         """Every position of `low` where one of the terms' first words (`literals`) occurs, sorted: a stretch of
         text in which none starts names none of the terms."""
