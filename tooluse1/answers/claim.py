@@ -279,8 +279,9 @@ _EN_WORD_VERBS = frozenset((
     "go", "look", "search", "check", "find", "compare", "consider", "imagine", "put"))
 # Verbs that carry out whatever they take as object ("I'll place the order", "I'll get you a pizza",
 # "оформлю заказ"): their promise or past is the requested action when the object names it.
+# "have" as a causative: "I'll have a pizza sent over".
 _EN_DOING_VERBS = frozenset(("place", "make", "get", "put", "send", "set", "do", "arrange", "handle", "book", "order",
-                             "submit", "process", "complete", "finish", "schedule", "start", "take", "sort"))
+                             "submit", "process", "complete", "finish", "schedule", "start", "take", "sort", "have"))
 _RU_DOING_VERBS = frozenset(("оформить", "сделать", "разместить", "отправить", "выполнить", "провести",
                              "поставить", "запустить", "создать", "добавить", "внести", "завести", "устроить",
                              "организовать", "совершить", "осуществить"))
@@ -291,7 +292,7 @@ _EN_FUTURE_RE = _combine([("f", ("i'll", "we'll", "i will", "we will", "i shall"
                                  "i am going to", "we're going to", "we are going to", "i'm gonna"), "")])
 _EN_FUTURE_ADV = frozenset(("just", "now", "gladly", "happily", "then", "immediately", "right", "away", "go",
                             "ahead", "and", "also", "definitely", "certainly", "be", "happy", "to", "glad", "quickly",
-                            "first"))
+                            "first", "proceed"))
 _WORD_AT_RE = re.compile(r"[^\w\n]{0,3}(" + _L + r"+(?:'" + _L + r"+)?)")
 _CLAUSE_STOP_RE = re.compile(r"[,;:.!?()\n—–]| -{1,2} ")
 # A promise is not one under a negation, a counterfactual or a wish ("I won't order", "I'd order if I could").
@@ -459,8 +460,12 @@ _RU_WORD_AFTER_RE = re.compile(r"[^\w\n]{1,2}(?:уже |успешно |толь
 _RU_FIRST_FORM_RE = re.compile(r"[а-я](?<![а-я][а-я])[а-я]+(?:у|ю|ем|им)(?![а-я])")    # what _ru_first_forms finds
 _RU_FIRST_ENDING_RE = re.compile(r"(?:у|ю|ем|им)(?![а-я])")
 _CYRILLIC_RUN_RE = re.compile(r"[а-я]*")
-_RU_FIRST_LEAD_RE = re.compile(r"(?:(?:^|[\n.!?,;:—–(])[^\w\n]*|(?<![а-я])(?:я|мы) )(?:(?:сейчас|сразу|тогда|"
-                               r"обязательно|охотно|с радостью|уже|же|и|но|а|тут же|немедленно|все|всё) )*$")
+# Before the verb: the start of its clause and a few adverbs (the subject dropped: "Сейчас закажу"), or я / мы
+# and up to three words ("Я с удовольствием закажу", "Мы вам быстро закажем"): a first-person form agrees with
+# я / мы, so they are its subject; a negation or бы among them is the promise guard's to read.
+_RU_FIRST_LEAD_RE = re.compile(r"(?:(?:^|[\n.!?,;:—–(])[^\w\n]*(?:(?:сейчас|сразу|тогда|обязательно|охотно|"
+                               r"с радостью|уже|же|и|но|а|тут же|немедленно|все|всё) )*|(?<![а-я])(?:я|мы) "
+                               r"(?:[а-я]+ ){0,3})$")
 
 
 def _ru_first_forms(s: str, prefixes: frozenset[str] | None = None) -> Iterator[tuple[int, int]]:
