@@ -582,14 +582,9 @@ def promises_action(text: str, scope: TermScope | None) -> str | None:
         lemma = verb.group(1)
         if lemma in _EN_WORD_VERBS and lemma not in _EN_DOING_VERBS:
             continue
-        if not (scope.named_in(s, verb.start(1), verb.end(1))
-                or (lemma in _EN_DOING_VERBS and _object_names(s, verb.end(1), scope))):
-            continue
-        c = _context(s, m.start(), verb.end(1))
-        if c.exempt or _PROMISE_GUARD_RE.search(c.clause_before + " " + s[m.end():verb.start(1)]):
-            continue
-        found.append((m.start(), verb.end(1)))
-        break
+        if _promised(s, m, verb.start(1), verb.end(1), lemma in _EN_DOING_VERBS, scope):
+            found.append((m.start(), verb.end(1)))
+            break
     ru = _first_ru_scoped(b, scope, lambda w: ru_is(w, _RU_FUTURE_FIRST), claim=False)
     if ru is not None:
         found.append(ru)
@@ -622,14 +617,20 @@ def _first_ru_ability(s: str, scope: TermScope) -> tuple[int, int] | None:
             analysed.add(word)
             if not ru_is(word, _RU_INFINITIVE):
                 continue
-            if not (scope.named_in(s, w.start(1), w.end(1))
-                    or (word in _RU_DOING_VERBS and _object_names(s, w.end(1), scope))):
-                break
-            c = _context(s, m.start(), w.end(1))
-            if c.exempt or _PROMISE_GUARD_RE.search(c.clause_before + " " + s[m.end():w.start(1)]):
-                break
-            return m.start(), w.end(1)
+            if _promised(s, m, w.start(1), w.end(1), word in _RU_DOING_VERBS, scope):
+                return m.start(), w.end(1)
+            break
     return None
+
+
+def _promised(s: str, subject: re.Match, start: int, end: int, doing: bool, scope: TermScope) -> bool:
+    """Whether the verb at s[start:end], after `subject` ("I'll", "могу"), promises the requested action: it names the
+    action, or it is a verb that carries out its object (`doing`) and the object names it; and no negation,
+    counterfactual or question takes the promise back (its clause, and the words between subject and verb)."""
+    if not (scope.named_in(s, start, end) or (doing and _object_names(s, end, scope))):
+        return False
+    c = _context(s, subject.start(), end)
+    return not (c.exempt or _PROMISE_GUARD_RE.search(c.clause_before + " " + s[subject.end():start]))
 
 
 _ONGOING = frozenset(_EN_DOING + _RU_NOW)
