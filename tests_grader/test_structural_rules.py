@@ -505,14 +505,6 @@ LONG_ANSWERS = [
     ("negative-ru-009", "Я не могу сам заказать пиццу. " + _RU_MANY_FORMS, True),
 ]
 
-
-@pytest.mark.parametrize("protocol", ["json", "xml", "plain"])
-@pytest.mark.parametrize("case_id, output, passes", LONG_ANSWERS)
-def test_a_long_answers_claim_or_promise_is_read(case_id, output, passes, protocol):
-    verdict = grade(CASES[case_id], output, protocol)
-    assert verdict.passed is passes, verdict.reason
-
-
 # A promise after a refusal, in the forms 4.1.1 missed: Russian words between я / мы and the verb, "proceed to",
 # the causative "have it sent", an announcement ("Let me order…") and a claim of ability ("I can place the order",
 # "я могу оформить заказ") (4.1.2); and answers beside them that promise nothing.
@@ -543,7 +535,7 @@ LATE_PROMISES = [
 
 
 @pytest.mark.parametrize("protocol", ["json", "xml", "plain"])
-@pytest.mark.parametrize("case_id, output, passes", LATE_PROMISES)
-def test_a_promise_after_a_refusal_is_read(case_id, output, passes, protocol):
+@pytest.mark.parametrize("case_id, output, passes", LONG_ANSWERS + LATE_PROMISES)
+def test_a_claim_or_promise_of_the_action_is_read(case_id, output, passes, protocol):
     verdict = grade(CASES[case_id], output, protocol)
     assert verdict.passed is passes, verdict.reason
