@@ -577,3 +577,27 @@ def test_subjects_passed_over_name_no_requested_action(monkeypatch: pytest.Monke
     monkeypatch.setattr(claim, "_may_name_after", lambda s, pos, starts: True)
     assert found == [(claim._first_scoped_claim(behaviour._behaviour(t), scope), claim.promises_action(t, scope))
                      for t in texts]
+
+
+def test_emoji_to_dots_is_the_substitution() -> None:
+    # _behaviour replaces the emoji of a long text from its code points: the same text as _EMOJI_RE's sub, with
+    # runs of pictographs and joiners, joiners before and after them, range edges, astral and two-byte texts, and
+    # texts dense enough to go back to the sub (more than _EMOJI_JOINS matches)
+    rng = random.Random(31)
+    pieces = ["a", " ", "ж", "\u200d", "\ufe0f", "\u2600", "\u27bf", "\u27c0", "\u25ff", "\u2b00", "\u2bff", "\u2c00",
+              "\U0001efff", "\U0001f000", "\U0001faff", "\U0001fb00", "\ud800", "\U0001f600\u200d\U0001f600\ufe0f"]
+    for size in (1, 3, 10, 400, 3000):
+        for _ in range(300 if size < 3000 else 60):
+            text = "".join(rng.choices(rng.sample(pieces, k=rng.randint(1, len(pieces))), k=size))
+            assert behaviour._emoji_to_dots(text) == behaviour._EMOJI_RE.sub(".", text), text[:60]
+    long_text = "ж" * base._INDEX_MIN + " ok ☀️ \u200d😀\u200d😀 ok"
+    assert behaviour._behaviour(long_text).text.endswith(" ok . \u200d. ok")
+
+
+def test_word_keys_of_each_size_apart() -> None:
+    # a position is a candidate only where its first characters hash like a key of that size: the hash of "эт"
+    # met that of the key "i " in a table shared by all sizes, and every "это" was tried as a claim
+    text = "это не так. " * 400
+    for part in (0, 1):
+        claim._CLAIM_RE._last = None
+        assert claim._CLAIM_RE._candidates(text, part)[0] == [], part

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import json
 import re
 import sys
@@ -105,14 +106,16 @@ def _combine(entries: Iterable[tuple[str, Iterable[str], str]]) -> _WordPattern:
             prefixes.append((w, stem))
             by_first.setdefault(w[0], {}).setdefault((kind, (_L + "*" if stem else _END) + tail), []).append(w[1:])
     alts: dict[bool, list[str]] = {True: [], False: []}
+    branches: dict[str, str] = {}
     n = 0
     for ch, groups in sorted(by_first.items()):
         inner = []
         for (kind, tail), rests in groups.items():
             n += 1
             inner.append(f"(?P<{kind}__{n}>" + _emit(_trie(rests)) + tail + ")")
-        alts[ch < _SCRIPT_CUT].append(_first(ch) + "(?:" + "|".join(inner) + ")")
-    return _WordPattern([re.compile("|".join(a)) for a in alts.values() if a], prefixes)
+        branches[ch] = _first(ch) + "(?:" + "|".join(inner) + ")"
+        alts[ch < _SCRIPT_CUT].append(branches[ch])
+    return _WordPattern([re.compile("|".join(a)) for a in alts.values() if a], prefixes, branches)
 
 
 # Below it, the Latin alphabet, ASCII and Latin-1 (and the other characters before Cyrillic).
@@ -161,10 +164,16 @@ class _WordPattern:
       140; or `{" ":{" ":` nesting, none), where the index is not worth building (`_TextIndex.useful`), a pattern
       whose words all start with such characters is tried only at the positions of its words' first characters
       (`_sparse_candidates`): a match starts with one of them.
+    At each candidate position only the branch of the character there is tried (`_branch_matchers`): the branches
+    of a part start with different characters, so no other can match there.
     """
 
-    def __init__(self, parts: list[re.Pattern], prefixes: Iterable[tuple[str, bool]]):
+    def __init__(self, parts: list[re.Pattern], prefixes: Iterable[tuple[str, bool]], branches: dict[str, str]):
         self.parts = parts
+        # Each first character's branch of the parts, alone: at a position holding that character only it can
+        # match, and it matches there what the whole part matches (the same span and named groups: every group is
+        # named), in about half the time (the part tries every branch in turn, and sets up all its groups).
+        self._branch_matchers = {ord(ch): re.compile(rx).match for ch, rx in branches.items()}
         prefixes = list(prefixes)
         self._keys: list[list[int]] = []          # each word's key: its first characters as the index reads them
         odd_firsts: set[int] = set()             # the first characters of the words that start with no letter
@@ -183,22 +192,31 @@ class _WordPattern:
         if firsts and _can_start(np.array(firsts, dtype=np.uint32)).all():
             self._sparse_firsts = np.zeros(_SPARSE_TOP, dtype=bool)
             self._sparse_firsts[firsts] = True
-        self._table: tuple[np.ndarray, np.uint64, list[int]] | None = None     # built for the first long text
+        self._tables: list[tuple[int, np.ndarray, np.uint64]] | None = None     # built for the first long text
         # the last long text and, per part of its index, the candidate positions and the `match` of the part of
         # the pattern that applies at each
         self._last: tuple[str, list[tuple[list[int], list[Callable[..., re.Match | None]]] | None]] | None = None
         self._last_sparse: tuple[str, tuple[list[int], list[Callable[..., re.Match | None]]]] | None = None
 
-    def _key_table(self) -> tuple[np.ndarray, np.uint64, list[int]]:
-        """(which hashes are those of a word's key, the shift that takes a hash to its entry, the key sizes)."""
-        if self._table is None:
-            bits = min(len(self._keys).bit_length() + _SPARE_BITS, 20)
-            shift = np.uint64(64 - bits)
-            table = np.zeros(1 << bits, dtype=bool)
+    def _key_tables(self) -> list[tuple[int, np.ndarray, np.uint64]]:
+        """For each size of key: (the size, which hashes are those of a key of that size, the shift that takes a
+        hash to its entry). A table per size: a position is looked up once per size, each time only among the keys
+        of that size (one table for all let the hash of a common two-letter start, "эт", meet that of the key
+        "i " and made every "это" a candidate)."""
+        if self._tables is None:
+            by_size: dict[int, list[list[int]]] = {}
             for key in self._keys:
-                table[_prefix_hashes([np.array([c], dtype=np.uint64) for c in key])[-1] >> shift] = True
-            self._table = table, shift, sorted({len(key) for key in self._keys})
-        return self._table
+                by_size.setdefault(len(key), []).append(key)
+            tables = []
+            for size, keys in sorted(by_size.items()):
+                bits = min(len(keys).bit_length() + _SPARE_BITS, 20)
+                shift = np.uint64(64 - bits)
+                table = np.zeros(1 << bits, dtype=bool)
+                for key in keys:
+                    table[_prefix_hashes([np.array([c], dtype=np.uint64) for c in key])[-1] >> shift] = True
+                tables.append((size, table, shift))
+            self._tables = tables
+        return self._tables
 
     def _candidates(self, s: str, part: int) -> tuple[list[int], list[Callable[..., re.Match | None]]]:
         """The positions in one part of `s` (0: its head, 1: the rest; see _HEAD), in order, where a match can
@@ -213,9 +231,10 @@ class _WordPattern:
         index = _text_index(s).part(part)
         at, firsts = index.word_starts, index.word_firsts
         if self._keys:
-            table, shift, sizes = self._key_table()
-            ok = table[index.hashes[sizes[0] - 1] >> shift]
-            for size in sizes[1:]:
+            tables = self._key_tables()
+            size, table, shift = tables[0]
+            ok = table[index.hashes[size - 1] >> shift]
+            for size, table, shift in tables[1:]:
                 ok |= table[index.hashes[size - 1] >> shift]
             at, firsts = at[ok], firsts[ok]
         else:
@@ -246,15 +265,9 @@ class _WordPattern:
 
     def _with_matchers(self, at: np.ndarray,
                        firsts: np.ndarray) -> tuple[list[int], list[Callable[..., re.Match | None]]]:
-        """The positions `at` as a list, and for each the `match` of the pattern's part that its first character
-        (`firsts`) is in."""
-        starts: list[int] = at.tolist()
-        if len(self.parts) == 1:
-            matchers = [self.parts[0].match] * len(starts)
-        else:
-            latin, other = self.parts[0].match, self.parts[1].match
-            matchers = [latin if is_latin else other for is_latin in (firsts < ord(_SCRIPT_CUT)).tolist()]
-        return starts, matchers
+        """The positions `at` as a list, and for each the `match` of the branch of its first character (`firsts`),
+        or `_no_match` where no word starts with that character."""
+        return at.tolist(), list(map(self._branch_matchers.get, firsts.tolist(), itertools.repeat(_no_match)))
 
     def _route(self, s: str, pos: int, endpos: int) -> str | None:
         """How a scan of s[pos:endpos] goes: "index" (through the text's word index), "sparse" (at its few
@@ -316,6 +329,11 @@ class _WordPattern:
             pos = first.end()
             pending = [m if m is None or m.start() >= pos else rx.search(s, pos, endpos)
                        for rx, m in zip(self.parts, pending)]
+
+
+def _no_match(s: str, pos: int, end: int) -> None:
+    """The `match` at a candidate whose character starts no word (a hash collision): there is none."""
+    return None
 
 
 def _matches_at(s: str, starts: list[int], matchers: list[Callable[..., re.Match | None]], pos: int, stop: int,

@@ -609,7 +609,11 @@ def _first_ru_ability(s: str, scope: TermScope) -> tuple[int, int] | None:
     """(start, end) of the first Russian first-person "can" + an infinitive (pymorphy3) within the next two words that
     names the requested action or carries out an object that names it, unnegated, not asked as a question."""
     analysed: set[str] = set()
+    starts = _literal_starts(s, scope)
     for m in _iter_candidates(_RU_ABILITY_RE, s):
+        # Whether the infinitive or its object may name the action at all (as in promises_action); the words are
+        # still counted against the budget, which bounds the analyser, not this test.
+        may_name = _may_name_after(s, m.end(), starts)
         for w in _words_after(s, m.end(), 2):
             word = w.group(1)
             if word not in analysed and len(analysed) == _ANALYSER_BUDGET:
@@ -617,7 +621,7 @@ def _first_ru_ability(s: str, scope: TermScope) -> tuple[int, int] | None:
             analysed.add(word)
             if not ru_is(word, _RU_INFINITIVE):
                 continue
-            if _promised(s, m, w.start(1), w.end(1), word in _RU_DOING_VERBS, scope):
+            if may_name and _promised(s, m, w.start(1), w.end(1), word in _RU_DOING_VERBS, scope):
                 return m.start(), w.end(1)
             break
     return None
