@@ -544,19 +544,22 @@ def test_occurs_any_char_is_in() -> None:
 
 
 def test_subjects_passed_over_name_no_requested_action(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The scoped claim and the promise readings skip a first-person subject where no literal of the requested
-    action's terms starts in the clause after it (`claim._may_name_after`): on texts of subjects, auxiliaries,
-    verbs, action words, clause stops and long stop-free stretches they find exactly what reading every subject
-    finds."""
+    """The scoped claim and the promise readings (Russian "могу" + an infinitive among them) skip a first-person
+    subject where no literal of the requested action's terms starts in the clause after it
+    (`claim._may_name_after`), and stop after the last literal (`claim._past_literals`): on texts of subjects,
+    auxiliaries, verbs, action words, clause stops and long stop-free stretches they find exactly what reading
+    every subject finds."""
     from tooluse1.answers.scope import term_scope
-    scope = term_scope({"en": ("order*", "pizza*", "deliver*", "food", "smart home")})
+    scope = term_scope({"en": ("order*", "pizza*", "deliver*", "food", "smart home"), "ru": ("заказ*", "пицц*")})
     assert scope is not None
     pieces = ("i", "we", "i've", "we've", "i'll", "we will", "i'm going to", "have", "just", "already", "gladly",
               "ordered", "placed", "organised", "booked", "cleared", "set", "got", "made", "arranged", "place",
               "pizza", "pizzas", "order", "orders", "delivery", "food", "foods", "smart home", "smart-home",
               "the", "a", "your", "for", "you", "nice", "it", "i've just organised the", "we have placed your",
               "i cleared", "i'll place the", "i will arrange a", "i'm going to get you", "we'll gladly make the",
-              "we have already successfully organised your extraordinary", "i'll definitely be happy to arrange your")
+              "we have already successfully organised your extraordinary", "i'll definitely be happy to arrange your",
+              "могу", "я могу", "можем", "смогу", "заказать", "оформить", "сделать", "заказ", "пиццу", "пиццы", "вам",
+              "не")
     stops = (",", ".", ";", " - ", "\n", ":", "!")
     rng = random.Random(412)
     texts = []
@@ -574,7 +577,9 @@ def test_subjects_passed_over_name_no_requested_action(monkeypatch: pytest.Monke
     found = [(claim._first_scoped_claim(behaviour._behaviour(t), scope), claim.promises_action(t, scope))
              for t in texts]
     assert sum(f[0] is not None for f in found) > 25 and sum(f[1] is not None for f in found) > 25
+    assert sum(claim._first_ru_ability(behaviour._behaviour(t).low, scope) is not None for t in texts) > 3
     monkeypatch.setattr(claim, "_may_name_after", lambda s, pos, starts: True)
+    monkeypatch.setattr(claim, "_past_literals", lambda pos, starts: False)
     assert found == [(claim._first_scoped_claim(behaviour._behaviour(t), scope), claim.promises_action(t, scope))
                      for t in texts]
 

@@ -337,6 +337,12 @@ def _literal_starts(s: str, scope: TermScope) -> list[int]:
     return scope.literal_starts(s)
 
 
+def _past_literals(pos: int, starts: list[int]) -> bool:
+    """Whether no literal of the action's terms starts at or after pos (`starts`, sorted): then `_may_name_after`
+    is False at pos and at every later position, and a scan of subjects in text order may stop."""
+    return not starts or pos > starts[-1]
+
+
 def _may_name_after(s: str, pos: int, starts: list[int]) -> bool:
     """Whether the requested action may be named by a verb within the words after s[pos] or by that verb's object
     (`_words_after` from pos, then from the verb's end): only where one of its terms' literals starts (`starts`,
@@ -360,6 +366,8 @@ def _first_scoped_claim(b: _Behaviour, scope: TermScope) -> tuple[int, int] | No
     found: list[tuple[int, int]] = []
     starts = _literal_starts(s, scope)
     for m in _iter_candidates(_SUBJECT_FIRST_RE, s) if starts else ():
+        if _past_literals(m.end(), starts):
+            break                        # no later subject may name the action either
         if not _may_name_after(s, m.end(), starts):
             continue
         words = _words_after(s, m.end(), 5)
@@ -570,6 +578,8 @@ def promises_action(text: str, scope: TermScope | None) -> str | None:
     found: list[tuple[int, int]] = []
     starts = _literal_starts(s, scope)
     for m in _iter_candidates(_EN_FUTURE_RE, s) if starts else ():
+        if _past_literals(m.end(), starts):
+            break                        # no later subject may name the action either
         if not _may_name_after(s, m.end(), starts):
             continue
         words = _words_after(s, m.end(), 6)
@@ -610,7 +620,9 @@ def _first_ru_ability(s: str, scope: TermScope) -> tuple[int, int] | None:
     names the requested action or carries out an object that names it, unnegated, not asked as a question."""
     analysed: set[str] = set()
     starts = _literal_starts(s, scope)
-    for m in _iter_candidates(_RU_ABILITY_RE, s):
+    for m in _iter_candidates(_RU_ABILITY_RE, s) if starts else ():
+        if _past_literals(m.end(), starts):
+            break                        # no later subject may name the action either
         # Whether the infinitive or its object may name the action at all (as in promises_action); the words are
         # still counted against the budget, which bounds the analyser, not this test.
         may_name = _may_name_after(s, m.end(), starts)
