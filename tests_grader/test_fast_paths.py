@@ -546,9 +546,9 @@ def test_occurs_any_char_is_in() -> None:
 def test_subjects_passed_over_name_no_requested_action(monkeypatch: pytest.MonkeyPatch) -> None:
     """The scoped claim and the promise readings (Russian "могу" + an infinitive among them) skip a first-person
     subject where no literal of the requested action's terms starts in the clause after it
-    (`claim._may_name_after`), and stop after the last literal (`claim._past_literals`): on texts of subjects,
-    auxiliaries, verbs, action words, clause stops and long stop-free stretches they find exactly what reading
-    every subject finds."""
+    (`claim._may_name_after`; a literal counts only where a word starts with it), and stop after the last literal
+    (`claim._past_literals`): on texts of subjects, auxiliaries, verbs, action words (also inside other words:
+    "border"), clause stops and long stop-free stretches they find exactly what reading every subject finds."""
     from tooluse1.answers.scope import term_scope
     scope = term_scope({"en": ("order*", "pizza*", "deliver*", "food", "smart home"), "ru": ("заказ*", "пицц*")})
     assert scope is not None
@@ -559,7 +559,7 @@ def test_subjects_passed_over_name_no_requested_action(monkeypatch: pytest.Monke
               "i cleared", "i'll place the", "i will arrange a", "i'm going to get you", "we'll gladly make the",
               "we have already successfully organised your extraordinary", "i'll definitely be happy to arrange your",
               "могу", "я могу", "можем", "смогу", "заказать", "оформить", "сделать", "заказ", "пиццу", "пиццы", "вам",
-              "не")
+              "не", "border", "reorder", "xpizza", "предзаказ", "food's", "smart-homes")
     stops = (",", ".", ";", " - ", "\n", ":", "!")
     rng = random.Random(412)
     texts = []

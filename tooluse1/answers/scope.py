@@ -74,6 +74,7 @@ class TermScope:
         self.prefixes = frozenset(w[:3] for p in parts for w in p.replace("*", "").split() if len(w) >= 3)
         # What every match of a term starts with: its first word as written, a stem without its "*" (`literal_starts`).
         self.literals = tuple(sorted({p.split()[0].rstrip("*") for p in parts} - {""}))
+        self._literal_words = _combine([("l", [w + "*" for w in self.literals], "")]) if self.literals else None
         # Terms with a stem only at their end: one literal-first scan; a stem inside ("умн* дом*"): a regex each.
         simple = [p for p in parts if "*" not in p.rstrip("*")]
         joined = [p.replace(" ", "-") for p in simple if " " in p]       # "smart home" is also "smart-home"
@@ -93,15 +94,12 @@ class TermScope:
         return any(rx.search(low, start, stop) is not None for rx in self.complex)
 
     def literal_starts(self, low: str) -> list[int]:
-        """Every position of `low` where one of the terms' first words (`literals`) occurs, sorted: a stretch of
-        text in which none starts names none of the terms."""
-        found: list[int] = []
-        for literal in self.literals:
-            pos = low.find(literal)
-            while pos >= 0:
-                found.append(pos)
-                pos = low.find(literal, pos + 1)
-        return sorted(found)
+        """Every position of `low` where a word starts with one of the terms' first words (`literals`; no letter
+        before it), in order: a stretch of text in which none starts names none of the terms (every match of a
+        term starts so). Found through the text's word index (a search of each literal took ~90 us for 16 KB)."""
+        if self._literal_words is None:
+            return []
+        return [m.start() for m in self._literal_words.finditer(low)]
 
     def ru_spans(self, low: str, limit: int) -> list[tuple[int, int]]:
         """(start, end) of the first `limit` occurrences of the Cyrillic terms in `low`, in text order (each
