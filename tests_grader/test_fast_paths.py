@@ -388,6 +388,31 @@ def test_drafts_need_a_colon_before_a_space(seed: int) -> None:
     assert skipped > 50 and blanked > 10      # both sides of the test are reached
 
 
+def test_draft_leads_before_colons_are_the_full_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A long text is scanned for draft leads only in the stretches before its colons: the same blanked text as the
+    # full scan, with leads near and far (up to ~100 characters) from colons, glued to letters, in both scripts, and
+    # colons dense enough to go back to the full scan. Exact only while no lead holds another at a later word.
+    for a in behaviour._DRAFT_LEADS:
+        for b in behaviour._DRAFT_LEADS:
+            assert not any(a.startswith(b, i) and not a[i - 1].isalpha() for i in range(1, len(a))), (a, b)
+    rng = random.Random(37)
+    pieces = ["you could send", "Here's a draft", "черновик", "something like", "copy", "xcopy", "draftx", "14:00",
+              ": ", ":\n", ":", " ", "\n\n", "Hi there", '"Hello"', "«Привет»", "Feel free to ask.", ". ", "word",
+              "слово", "x" * 150, "Можете написать так", "you could say" + " so" * 34, "можно написать" + " да" * 32]
+    texts = []
+    for _ in range(150):
+        weights = [rng.random() for _ in pieces]
+        text = ""
+        while len(text) < rng.choice((2500, 6000, 16000)):
+            text += rng.choices(pieces, weights)[0]
+        texts.append(text)
+    windowed = [behaviour._blank_drafts(t) for t in texts]
+    assert sum(w != t for w, t in zip(windowed, texts)) > 50          # drafts are blanked in many of them
+    full = behaviour._DRAFT_LEAD_RE.scan
+    monkeypatch.setattr(behaviour, "_draft_leads", lambda s, low: full(low))
+    assert windowed == [behaviour._blank_drafts(t) for t in texts]
+
+
 # Call-format fragments with and without what the skipped scans need (quotes, closers, keys, "<", the Mistral
 # tags), so that texts with none of them and texts with some occur.
 _EXTRACT_PIECES = ["{", "[", "(", "}", "]", ")", '"', "'", ":", ",", " ", "\n", "1", "name", "tool", "function",

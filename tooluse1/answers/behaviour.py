@@ -81,7 +81,7 @@ class _Behaviour:
 # report") is the user's words, not the model's: from the colon after a lead that presents text for the user
 # to the end of that line when the draft starts on it; else (a block after "Here's a draft:") to the end of
 # the answer, or to a later paragraph in which the model speaks to the user again ("Feel free…", "Хотите…").
-_DRAFT_LEAD_RE = _combine([("d", (
+_DRAFT_LEADS = (
     "you could send", "you can send", "you could write", "you can write", "you could say", "you can say",
     "you might say", "you might write", "you could use", "you can use", "you could reply", "you can reply",
     "something like", "something along", "draft", "template",
@@ -89,8 +89,14 @@ _DRAFT_LEAD_RE = _combine([("d", (
     "here is a note", "here's a text", "here's what you", "here is what you", "feel free to send", "copy",
     "черновик", "шаблон", "можно написать", "можете написать", "можно отправить",
     "можете отправить", "можно сказать", "можете сказать", "вот текст", "вот письмо", "вот сообщение",
-    "вот вариант", "примерно так", "такой текст", "следующий текст"), "")])
+    "вот вариант", "примерно так", "такой текст", "следующий текст")
+_DRAFT_LEAD_RE = _combine([("d", _DRAFT_LEADS, "")])
 _DRAFT_COLON_RE = re.compile(r":(?=\s)")
+_DRAFT_COLON_REACH = 120       # a lead's colon is looked for this far after it
+# A long text is scanned for leads only before its colons (_draft_leads), up to this length: a lead is four letters
+# or more with no letter before it, so a shorter text holds fewer leads than the scan's cap (_MAX_CANDIDATES),
+# which would otherwise stop the full scan and the windowed one at different leads.
+_DRAFT_WINDOWS_MAX = (min(map(len, _DRAFT_LEADS)) + 1) * _MAX_CANDIDATES - 2
 _DRAFT_END_RE = re.compile(r"\n[ \t]*\n[ \t]*(?=(?:feel free|let me know|want me|would you like|shall i|should i|"
                            r"if you|hope|i hope|note|alternatively|is there|i don't|i do not|i can't|"
                            r"i cannot|i'm not|i am not|i'm unable|i am unable|unfortunately|sorry|since i|as i|я не|"
@@ -123,10 +129,10 @@ def _blank_drafts(s: str) -> str:
     out: list[str] = []
     pos = 0
     low = s.lower()
-    for lead in itertools.islice(_DRAFT_LEAD_RE.scan(low), _MAX_CANDIDATES):     # a text of its own: no index
+    for lead in itertools.islice(_draft_leads(s, low), _MAX_CANDIDATES):
         if lead.start() < pos:
             continue
-        limit = min(len(s), lead.end() + 120)
+        limit = min(len(s), lead.end() + _DRAFT_COLON_REACH)
         colon = _DRAFT_COLON_RE.search(s, lead.end(), limit)
         if colon is None or _SENT_END_RE.search(low, lead.end(), colon.start()):
             continue
@@ -146,6 +152,35 @@ def _blank_drafts(s: str) -> str:
         out.append(s[pos:colon.end()] + '" "')
         pos = end
     return "".join(out) + s[pos:] if out else s
+
+
+def _draft_leads(s: str, low: str) -> Iterator[re.Match]:
+    """The matches of _DRAFT_LEAD_RE in `low` (s lower-cased) that _blank_drafts reads, in order: in a short text
+    all of them (a scan of a text of its own: no index); in a long one only those in the stretches that end at a
+    colon before whitespace and start _DRAFT_COLON_REACH characters and a lead's length before it, where every lead
+    with a colon after it lies (16 KB of random text with colons: ~90 -> ~10 us). Exact because no lead holds
+    another starting at one of its later words (test_fast_paths), so the scan of a stretch finds the full scan's
+    leads there, and a stretch ends at a ":", which no lead holds; the scan's cap cannot bind below
+    _DRAFT_WINDOWS_MAX characters."""
+    if len(s) < LONG_TEXT or len(s) > _DRAFT_WINDOWS_MAX or len(low) != len(s):
+        yield from _DRAFT_LEAD_RE.scan(low)
+        return
+    before = _DRAFT_COLON_REACH + _DRAFT_LEAD_CHARS
+    windows: list[list[int]] = []
+    for colon in _DRAFT_COLON_RE.finditer(s):
+        lo, hi = max(0, colon.start() - before), colon.start() + 1
+        if windows and lo <= windows[-1][1]:
+            windows[-1][1] = hi
+        else:
+            windows.append([lo, hi])
+    if sum(hi - lo for lo, hi in windows) * 2 > len(s):     # colons all over it: one scan costs less
+        yield from _DRAFT_LEAD_RE.scan(low)
+        return
+    for lo, hi in windows:
+        yield from _DRAFT_LEAD_RE.scan(low, lo, hi)
+
+
+_DRAFT_LEAD_CHARS = max(map(len, _DRAFT_LEADS))
 
 
 @functools.lru_cache(maxsize=_TEXT_CACHE)
