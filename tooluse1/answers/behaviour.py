@@ -55,11 +55,12 @@ _BLOCKQUOTE_RE = re.compile(r"\n[ \t]*>[^\n]*")
 # matches at the same positions in the same order, but the engine scans for [*_] instead of trying four
 # alternatives at every character (12x faster on the fuzz answers).
 _EMPHASIS_RE = re.compile(r"\*\**(?! )|\*(?<=\S\*)\**|_(?<![^\W_]_)_*|__*(?![^\W_])")
-_EMOJI_RE = re.compile("[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff][\u200d\ufe0f\u2600-\u27bf"
-                       "\u2b00-\u2bff\U0001f000-\U0001faff]*")
 # The ranges _EMOJI_RE's matches start in: (first, count). A long text holding none of them skips the sub (a
 # class scan of every character, ~0.15 ms on 16 KB of Cyrillic); _marks tells (see there).
 _PICTOGRAPH_RANGES = ((0x2600, 0x1C0), (0x2B00, 0x100), (0x1F000, 0xB00))
+_EMOJI_JOINERS = "\u200d\ufe0f"     # what _EMOJI_RE's matches go on with, besides pictographs
+_PICTOGRAPH_CLASS = "".join(f"{chr(first)}-{chr(first + count - 1)}" for first, count in _PICTOGRAPH_RANGES)
+_EMOJI_RE = re.compile(f"[{_PICTOGRAPH_CLASS}][{_EMOJI_JOINERS}{_PICTOGRAPH_CLASS}]*")
 # Whitespace other than a single space or a line break (tabs, runs of spaces): one space. That is, every
 # maximal run of `[^\S\n]` characters two or more long, or of one other than " ", becomes one space; done as
 # each odd space (what `[^\S \n]` matches: str.isspace() but " " and "\n", every one of them below U+3001,
@@ -97,6 +98,7 @@ _DRAFT_COLON_REACH = 120       # a lead's colon is looked for this far after it
 # or more with no letter before it, so a shorter text holds fewer leads than the scan's cap (_MAX_CANDIDATES),
 # which would otherwise stop the full scan and the windowed one at different leads.
 _DRAFT_WINDOWS_MAX = (min(map(len, _DRAFT_LEADS)) + 1) * _MAX_CANDIDATES - 2
+_DRAFT_LEAD_CHARS = max(map(len, _DRAFT_LEADS))
 _DRAFT_END_RE = re.compile(r"\n[ \t]*\n[ \t]*(?=(?:feel free|let me know|want me|would you like|shall i|should i|"
                            r"if you|hope|i hope|note|alternatively|is there|i don't|i do not|i can't|"
                            r"i cannot|i'm not|i am not|i'm unable|i am unable|unfortunately|sorry|since i|as i|я не|"
@@ -180,9 +182,6 @@ def _draft_leads(s: str, low: str) -> Iterator[re.Match]:
         yield from _DRAFT_LEAD_RE.scan(low, lo, hi)
 
 
-_DRAFT_LEAD_CHARS = max(map(len, _DRAFT_LEADS))
-
-
 @functools.lru_cache(maxsize=_TEXT_CACHE)
 def _behaviour(text: str) -> _Behaviour:
     s = _nfkc(text[:_BEHAVIOUR_CHARS]).replace("ё", "е").replace("Ё", "Е")
@@ -221,7 +220,6 @@ _ALL_MARKS = _Marks(_APOSTROPHES, True, _ODD_SPACES)
 _NO_PICTOGRAPH_MARKS = _Marks(_APOSTROPHES, False, _ODD_SPACES)
 _ASCII_MARKS = _Marks((), False, tuple(c for c in _ODD_SPACES if c.isascii()))
 _APOSTROPHE_BIT, _PICTOGRAPH_BIT, _ODD_SPACE_BIT = 1, 2, 4
-_EMOJI_JOINERS = "\u200d\ufe0f"     # what _EMOJI_RE's matches go on with, besides pictographs
 _EMOJI_JOINS = 256                  # _emoji_to_dots replaces at most this many matches itself
 _MARKS_TOP = max(first + count for first, count in _PICTOGRAPH_RANGES)   # every mark is below it
 # The span of the pictograph ranges below U+10000 (first, end): where a text without astral characters is looked
